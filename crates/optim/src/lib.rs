@@ -1,0 +1,1 @@
+//! optim crate (under construction).

@@ -1,0 +1,386 @@
+//! [`Program`]: a recording compiled for replay, with linear chains collapsed.
+
+use crate::kind::{apply, Kind};
+use crate::tape::Tape;
+use crate::var::Var;
+
+/// Tag bit of a [`Term`] reference that names a non-linear node rather than an input.
+const NODE: u32 = 1 << 31;
+
+/// `coef * x[r]`, where `r` is an input number or (tagged with [`NODE`]) a node number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Term {
+    r: u32,
+    c: f64,
+}
+
+/// An affine combination `konst + sum terms[start..split] (inputs) + sum terms[split..end] (nodes)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Affine {
+    start: u32,
+    split: u32,
+    end: u32,
+    konst: f64,
+}
+
+/// A non-linear operation on one or two affine operands.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    kind: Kind,
+    k: f64,
+    a: Affine,
+    b: Affine,
+}
+
+/// A recorded computation compiled for replay: call [`forward`](Program::forward) and
+/// [`backward`](Program::backward) with new input values, and the recording code never runs
+/// again.
+///
+/// Compilation collapses every chain of linear operations (sums, differences, scaling by
+/// constants, [`Scalar::dot`](crate::Scalar::dot)) into one sparse affine combination of inputs
+/// and non-linear nodes; only the non-linear nodes remain as steps. A linear evaluation
+/// compiles to a single sparse dot product.
+///
+/// Replay is exact as long as the recorded code's control flow did not depend on the values of
+/// its variables: `min`, `max`, `abs` and `clamp` re-decide their branch on replay, but an
+/// `if x.value() > 0.0` in user code is frozen into the recording.
+///
+/// ```
+/// use tape::{Program, Scalar, Scratch, Tape};
+///
+/// let mut tape = Tape::new();
+/// let mut rec = tape.record();
+/// let w = rec.inputs(&[1.0, 2.0, 3.0]);
+/// let q = (w[0] * 2.0 + w[1] - w[2] * 0.5) * 3.0; // linear
+/// let y = q.tanh() * w[2];
+/// let program: Program = rec.compile(y);
+/// assert_eq!(program.nodes(), 2); // tanh and the product; the linear chain is one combination
+///
+/// // Replay at new weights.
+/// let x = [0.1, -0.2, 0.4];
+/// let mut scratch = Scratch::default();
+/// let v = program.forward(&x, &mut scratch);
+/// let q = (0.1 * 2.0 - 0.2 - 0.4 * 0.5) * 3.0;
+/// assert!((v - f64::tanh(q) * 0.4).abs() < 1e-15);
+/// let mut grad = [0.0; 3];
+/// program.backward(1.0, &mut scratch, &mut grad);
+/// assert!((grad[2] - (f64::tanh(q) + 0.4 * (1.0 - f64::tanh(q).powi(2)) * -1.5)).abs() < 1e-12);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    terms: Vec<Term>,
+    nodes: Vec<Node>,
+    output: Affine,
+    inputs: usize,
+}
+
+/// Reusable buffers for replaying [`Program`]s: keep one per thread, and replay allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    vals: Vec<f64>,
+    /// Partial derivatives of each node with respect to its two operands.
+    partials: Vec<(f64, f64)>,
+    adj: Vec<f64>,
+}
+
+/// A sparse affine combination under construction: unsorted terms, duplicates allowed.
+#[derive(Clone, Debug, Default)]
+struct Sparse {
+    terms: Vec<Term>,
+    konst: f64,
+}
+
+impl Sparse {
+    fn add_scaled(&mut self, other: &Sparse, c: f64) {
+        self.konst += c * other.konst;
+        self.terms.extend(other.terms.iter().map(|t| Term { r: t.r, c: t.c * c }));
+    }
+}
+
+/// How a tape node is expressed in the program being built.
+#[derive(Clone, Debug)]
+enum Rep {
+    /// Not reachable from the output.
+    Unused,
+    /// A linear combination of inputs and earlier non-linear nodes.
+    Affine(Sparse),
+}
+
+impl Program {
+    pub(crate) fn compile(tape: &Tape, output: Var) -> Program {
+        let inputs = tape.inputs.len();
+        let Some(out) = output.index() else {
+            return Program {
+                output: Affine {
+                    konst: output.value_f64(),
+                    ..Affine::default()
+                },
+                inputs,
+                ..Program::default()
+            };
+        };
+        let out = out as usize;
+        let stmts = &tape.stmts[..=out];
+
+        // Which nodes the output needs, and how often each is used by them.
+        let mut uses = vec![0u32; out + 1];
+        uses[out] = 1;
+        for i in (0..=out).rev() {
+            if uses[i] == 0 {
+                continue;
+            }
+            for op in &tape.ops[tape.start_of(i)..stmts[i].end as usize] {
+                uses[op.arg as usize] += 1;
+            }
+        }
+        let mut input_number = vec![u32::MAX; out + 1];
+        for (k, &node) in tape.inputs.iter().enumerate() {
+            if (node as usize) <= out {
+                input_number[node as usize] = k as u32;
+            }
+        }
+
+        let mut program = Program {
+            inputs,
+            ..Program::default()
+        };
+        let mut reps: Vec<Rep> = vec![Rep::Unused; out + 1];
+        // Takes node `arg`'s representation for one use, moving it out on its last use.
+        let take = |reps: &mut Vec<Rep>, uses: &mut Vec<u32>, arg: usize| -> Sparse {
+            uses[arg] -= 1;
+            if uses[arg] == 0 {
+                match std::mem::replace(&mut reps[arg], Rep::Unused) {
+                    Rep::Affine(s) => s,
+                    Rep::Unused => Sparse::default(),
+                }
+            } else {
+                match &reps[arg] {
+                    Rep::Affine(s) => s.clone(),
+                    Rep::Unused => Sparse::default(),
+                }
+            }
+        };
+
+        for i in 0..=out {
+            if uses[i] == 0 {
+                continue;
+            }
+            let s = stmts[i];
+            let ops = &tape.ops[tape.start_of(i)..s.end as usize];
+            let rep = match s.kind {
+                Kind::Input => Sparse {
+                    terms: vec![Term {
+                        r: input_number[i],
+                        c: 1.0,
+                    }],
+                    konst: 0.0,
+                },
+                Kind::Const => Sparse {
+                    terms: Vec::new(),
+                    konst: s.konst,
+                },
+                Kind::Linear => {
+                    let mut acc = Sparse {
+                        terms: Vec::new(),
+                        konst: s.konst,
+                    };
+                    for op in ops {
+                        let arg = take(&mut reps, &mut uses, op.arg as usize);
+                        if acc.terms.is_empty() && op.partial == 1.0 && ops.len() == 1 {
+                            acc.konst += arg.konst;
+                            acc.terms = arg.terms;
+                        } else {
+                            acc.add_scaled(&arg, op.partial);
+                        }
+                    }
+                    acc
+                }
+                kind => {
+                    let a = take(&mut reps, &mut uses, ops[0].arg as usize);
+                    let a = program.materialise(a);
+                    let b = if kind.is_binary() {
+                        let b = take(&mut reps, &mut uses, ops[1].arg as usize);
+                        program.materialise(b)
+                    } else {
+                        Affine::default()
+                    };
+                    let n = program.nodes.len() as u32;
+                    program.nodes.push(Node {
+                        kind,
+                        k: s.konst,
+                        a,
+                        b,
+                    });
+                    Sparse {
+                        terms: vec![Term { r: NODE | n, c: 1.0 }],
+                        konst: 0.0,
+                    }
+                }
+            };
+            reps[i] = Rep::Affine(rep);
+        }
+        let last = take(&mut reps, &mut uses, out);
+        program.output = program.materialise(last);
+        program
+    }
+
+    /// Appends a normalised copy of `s` (sorted, duplicates merged, zeros dropped, inputs first).
+    fn materialise(&mut self, mut s: Sparse) -> Affine {
+        s.terms.sort_unstable_by_key(|t| t.r);
+        let start = self.terms.len();
+        for t in s.terms {
+            let len = self.terms.len();
+            if len > start && self.terms[len - 1].r == t.r {
+                self.terms[len - 1].c += t.c;
+            } else {
+                self.terms.push(t);
+            }
+        }
+        // Drop terms whose coefficients cancelled exactly.
+        let mut w = start;
+        for k in start..self.terms.len() {
+            if self.terms[k].c != 0.0 {
+                self.terms[w] = self.terms[k];
+                w += 1;
+            }
+        }
+        self.terms.truncate(w);
+        let split = start + self.terms[start..].partition_point(|t| t.r & NODE == 0);
+        Affine {
+            start: start as u32,
+            split: split as u32,
+            end: self.terms.len() as u32,
+            konst: s.konst,
+        }
+    }
+
+    /// Number of non-linear steps.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of sparse (reference, coefficient) terms over all affine combinations.
+    pub fn terms(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Number of inputs the program was recorded with (the length `forward` expects).
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Whether the program is one affine combination of its inputs (no non-linear step).
+    pub fn is_linear(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// For a linear program, its constant and its `(input, coefficient)` terms; `None` otherwise.
+    pub fn linear_terms(&self) -> Option<(f64, impl Iterator<Item = (u32, f64)> + '_)> {
+        self.is_linear().then(|| {
+            let a = self.output;
+            (
+                a.konst,
+                self.terms[a.start as usize..a.end as usize]
+                    .iter()
+                    .map(|t| (t.r, t.c)),
+            )
+        })
+    }
+
+    /// Bytes of heap memory the program holds.
+    pub fn heap_bytes(&self) -> usize {
+        self.terms.capacity() * std::mem::size_of::<Term>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
+    #[inline(always)]
+    fn affine(&self, a: &Affine, x: &[f64], vals: &[f64]) -> f64 {
+        let mut s = a.konst;
+        for t in &self.terms[a.start as usize..a.split as usize] {
+            s += t.c * x[t.r as usize];
+        }
+        for t in &self.terms[a.split as usize..a.end as usize] {
+            s += t.c * vals[(t.r & !NODE) as usize];
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn distribute(&self, a: &Affine, seed: f64, grad: &mut [f64], adj: &mut [f64]) {
+        for t in &self.terms[a.start as usize..a.split as usize] {
+            grad[t.r as usize] += seed * t.c;
+        }
+        for t in &self.terms[a.split as usize..a.end as usize] {
+            adj[(t.r & !NODE) as usize] += seed * t.c;
+        }
+    }
+
+    /// The program's value at inputs `x`, keeping what [`backward`](Program::backward) needs in
+    /// `scratch`.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is shorter than the inputs the program refers to.
+    pub fn forward(&self, x: &[f64], scratch: &mut Scratch) -> f64 {
+        scratch.vals.clear();
+        scratch.partials.clear();
+        for n in &self.nodes {
+            let a = self.affine(&n.a, x, &scratch.vals);
+            let b = if n.kind.is_binary() {
+                self.affine(&n.b, x, &scratch.vals)
+            } else {
+                0.0
+            };
+            let (v, dx, dy) = apply(n.kind, n.k, a, b);
+            scratch.vals.push(v);
+            scratch.partials.push((dx, dy));
+        }
+        self.affine(&self.output, x, &scratch.vals)
+    }
+
+    /// Adds `seed * d value / d x` into `grad`, at the `x` of the last
+    /// [`forward`](Program::forward) of this program with this `scratch`.
+    pub fn backward(&self, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
+        if self.nodes.is_empty() {
+            let a = &self.output;
+            for t in &self.terms[a.start as usize..a.end as usize] {
+                grad[t.r as usize] += seed * t.c;
+            }
+            return;
+        }
+        scratch.adj.clear();
+        scratch.adj.resize(self.nodes.len(), 0.0);
+        self.distribute(&self.output, seed, grad, &mut scratch.adj);
+        for (k, n) in self.nodes.iter().enumerate().rev() {
+            let a = scratch.adj[k];
+            if a == 0.0 {
+                continue;
+            }
+            let (dx, dy) = scratch.partials[k];
+            self.distribute(&n.a, a * dx, grad, &mut scratch.adj);
+            if n.kind.is_binary() {
+                self.distribute(&n.b, a * dy, grad, &mut scratch.adj);
+            }
+        }
+    }
+
+    /// Value at `x`, and `seed * d value / d x` added into `grad`.
+    pub fn value_and_gradient(
+        &self,
+        x: &[f64],
+        seed: f64,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64 {
+        let v = self.forward(x, scratch);
+        self.backward(seed, scratch, grad);
+        v
+    }
+}
+
+impl Var {
+    #[inline(always)]
+    pub(crate) fn value_f64(&self) -> f64 {
+        crate::Scalar::value(self)
+    }
+}

@@ -1,0 +1,217 @@
+//! The [`Scalar`] trait: the score type an evaluation is written against.
+
+use std::fmt::Debug;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// A number an evaluation can be written against once and then run as plain `f64`
+/// (no overhead), as a reverse-mode [`Var`](crate::Var) recorded on a
+/// [`Tape`](crate::Tape), or as a forward-mode [`Dual`](crate::Dual).
+///
+/// Arithmetic works between two scalars and between a scalar and an `f64` constant (with the
+/// scalar on the left: write `x * 2.0`, or `S::constant(2.0) * x`).
+///
+/// # Kinks
+///
+/// The functions that are not differentiable everywhere take these subgradients, identically in
+/// every implementation:
+///
+/// * [`abs`](Scalar::abs): derivative `0` at `0` (the minimal-norm element of `[-1, 1]`).
+/// * [`min`](Scalar::min) and [`max`](Scalar::max): on a tie the result *is* `self`, and the
+///   whole derivative flows to `self`.
+/// * [`clamp`](Scalar::clamp): `max(min(self, hi), lo)`, so on either boundary the derivative
+///   flows to `self`.
+///
+/// # Example
+///
+/// ```
+/// use tape::{Dual, Scalar};
+///
+/// // Written once ...
+/// fn f<S: Scalar>(x: S, y: S) -> S {
+///     (x * y + 3.0).tanh() * 2.0 - y.powi(2)
+/// }
+///
+/// // ... run as f64,
+/// let v = f(0.5, 1.5);
+/// // ... or as a dual number, which also carries d/dx.
+/// let d = f(Dual::variable(0.5, 1.0), Dual::constant(1.5));
+/// assert_eq!(d.value(), v);
+/// let t = (0.5f64 * 1.5 + 3.0).tanh();
+/// assert!((d.derivative() - 2.0 * (1.0 - t * t) * 1.5).abs() < 1e-12);
+/// ```
+pub trait Scalar:
+    Copy
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Add<f64, Output = Self>
+    + Sub<f64, Output = Self>
+    + Mul<f64, Output = Self>
+    + Div<f64, Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+    + AddAssign<f64>
+    + SubAssign<f64>
+    + MulAssign<f64>
+    + DivAssign<f64>
+{
+    /// A constant: no derivative with respect to anything.
+    fn constant(value: f64) -> Self;
+
+    /// The constant `0`.
+    #[inline]
+    fn zero() -> Self {
+        Self::constant(0.0)
+    }
+
+    /// The constant `1`.
+    #[inline]
+    fn one() -> Self {
+        Self::constant(1.0)
+    }
+
+    /// The plain value.
+    fn value(&self) -> f64;
+
+    /// `e^self`.
+    fn exp(self) -> Self;
+    /// Natural logarithm.
+    fn ln(self) -> Self;
+    /// Hyperbolic tangent.
+    fn tanh(self) -> Self;
+    /// Logistic sigmoid `1 / (1 + e^-self)`, computed without overflow for any input.
+    fn sigmoid(self) -> Self;
+    /// Integer power.
+    fn powi(self, n: i32) -> Self;
+    /// Square root.
+    fn sqrt(self) -> Self;
+    /// Absolute value; derivative `0` at `0`.
+    fn abs(self) -> Self;
+    /// The smaller of the two; on a tie, `self` (and its derivative).
+    fn min(self, other: Self) -> Self;
+    /// The larger of the two; on a tie, `self` (and its derivative).
+    fn max(self, other: Self) -> Self;
+
+    /// `max(min(self, hi), lo)`: on a boundary the derivative flows to `self`.
+    #[inline]
+    fn clamp(self, lo: Self, hi: Self) -> Self {
+        self.min(hi).max(lo)
+    }
+
+    /// `sum_k coef_k * terms_k + constant`.
+    ///
+    /// A tape records this as one statement however many terms it has (as Adept's expression
+    /// templates do), so a linear evaluation costs one statement per sum rather than two per term.
+    #[inline]
+    fn linear_combination(terms: &[(Self, f64)], constant: f64) -> Self {
+        terms
+            .iter()
+            .fold(Self::constant(constant), |acc, &(x, c)| acc + x * c)
+    }
+
+    /// The sparse dot product `sum_k coef_k * xs[index_k]`: the usual shape of an evaluation's
+    /// linear part, where `xs` are the weights and the pairs the position's features.
+    ///
+    /// Panics if an index is out of range of `xs` (a programming error, not an input error).
+    #[inline]
+    fn dot(xs: &[Self], terms: &[(u32, f64)]) -> Self {
+        terms
+            .iter()
+            .fold(Self::zero(), |acc, &(i, c)| acc + xs[i as usize] * c)
+    }
+}
+
+/// Stable logistic sigmoid on plain numbers.
+#[inline]
+pub fn sigmoid_f64(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// The derivative of `|x|` as this crate defines it (`0` at `0`).
+#[inline]
+pub(crate) fn abs_slope(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// `f64` is a `Scalar` with no overhead at all: every method is the plain operation.
+impl Scalar for f64 {
+    #[inline(always)]
+    fn constant(value: f64) -> Self {
+        value
+    }
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        *self
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        f64::exp(self)
+    }
+    #[inline(always)]
+    fn ln(self) -> Self {
+        f64::ln(self)
+    }
+    #[inline(always)]
+    fn tanh(self) -> Self {
+        f64::tanh(self)
+    }
+    #[inline(always)]
+    fn sigmoid(self) -> Self {
+        sigmoid_f64(self)
+    }
+    #[inline(always)]
+    fn powi(self, n: i32) -> Self {
+        f64::powi(self, n)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        f64::sqrt(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        f64::abs(self)
+    }
+    #[inline(always)]
+    fn min(self, other: Self) -> Self {
+        if other < self {
+            other
+        } else {
+            self
+        }
+    }
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        if other > self {
+            other
+        } else {
+            self
+        }
+    }
+    #[inline(always)]
+    fn linear_combination(terms: &[(Self, f64)], constant: f64) -> Self {
+        terms.iter().fold(constant, |acc, &(x, c)| acc + x * c)
+    }
+    #[inline(always)]
+    fn dot(xs: &[Self], terms: &[(u32, f64)]) -> Self {
+        terms.iter().fold(0.0, |acc, &(i, c)| acc + xs[i as usize] * c)
+    }
+}

@@ -1,0 +1,347 @@
+//! [`Var`]: a reverse-mode variable recorded on the thread's active tape.
+
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use crate::kind::{apply, Kind};
+use crate::ops::assign_ops_via_binary;
+use crate::scalar::Scalar;
+use crate::tape::{with_active, Operation};
+
+/// A reverse-mode variable: a value and the index of the tape node that computed it.
+///
+/// Constants carry no node, so arithmetic on constants records nothing. Arithmetic involving a
+/// non-constant `Var` records onto the tape of the thread's active
+/// [`Recording`](crate::Recording), and panics if there is none.
+///
+/// ```
+/// use tape::{Scalar, Tape, Var};
+///
+/// let c = Var::constant(2.0) * 3.0; // no recording needed for constants
+/// assert_eq!(c.value(), 6.0);
+///
+/// let mut tape = Tape::new();
+/// let mut rec = tape.record();
+/// let x = rec.input(0.5);
+/// let y = x.exp() * c;
+/// let mut g = [0.0];
+/// rec.gradient(y, &mut g);
+/// assert!((g[0] - 6.0 * 0.5f64.exp()).abs() < 1e-12);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Var {
+    v: f64,
+    i: u32,
+}
+
+impl Var {
+    /// The node index of constants.
+    pub(crate) const CONST: u32 = u32::MAX;
+
+    #[inline(always)]
+    pub(crate) fn node(v: f64, i: u32) -> Var {
+        Var { v, i }
+    }
+
+    /// The tape node holding this variable, or `None` for a constant.
+    #[inline(always)]
+    pub fn index(&self) -> Option<u32> {
+        (self.i != Self::CONST).then_some(self.i)
+    }
+
+    #[inline(always)]
+    fn is_const(&self) -> bool {
+        self.i == Self::CONST
+    }
+
+    /// Records an affine function `a * self + b` (a constant when `self` is one).
+    #[inline(always)]
+    fn affine(self, a: f64, b: f64) -> Var {
+        if self.is_const() {
+            return Var::constant(a * self.v + b);
+        }
+        let v = a * self.v + b;
+        let i = with_active(|t| {
+            t.push(
+                Kind::Linear,
+                b,
+                &[Operation {
+                    partial: a,
+                    arg: self.i,
+                }],
+            )
+        });
+        Var::node(v, i)
+    }
+
+    /// Records `pa * self + pb * o` for two variables.
+    #[inline(always)]
+    fn combine(self, pa: f64, o: Var, pb: f64) -> Var {
+        match (self.is_const(), o.is_const()) {
+            (true, true) => Var::constant(pa * self.v + pb * o.v),
+            (true, false) => o.affine(pb, pa * self.v),
+            (false, true) => self.affine(pa, pb * o.v),
+            (false, false) => {
+                let v = pa * self.v + pb * o.v;
+                let i = with_active(|t| {
+                    t.push(
+                        Kind::Linear,
+                        0.0,
+                        &[
+                            Operation {
+                                partial: pa,
+                                arg: self.i,
+                            },
+                            Operation {
+                                partial: pb,
+                                arg: o.i,
+                            },
+                        ],
+                    )
+                });
+                Var::node(v, i)
+            }
+        }
+    }
+
+    /// Records a non-linear unary operation.
+    #[inline(always)]
+    fn unary(self, kind: Kind, k: f64) -> Var {
+        let (v, dx, _) = apply(kind, k, self.v, 0.0);
+        if self.is_const() {
+            return Var::constant(v);
+        }
+        let i = with_active(|t| {
+            t.push(
+                kind,
+                k,
+                &[Operation {
+                    partial: dx,
+                    arg: self.i,
+                }],
+            )
+        });
+        Var::node(v, i)
+    }
+
+    /// Records a non-linear binary operation of two variables, materialising a constant operand
+    /// as a `Const` node so that a replay sees the same structure.
+    #[inline(always)]
+    fn binary(self, kind: Kind, o: Var) -> Var {
+        let (v, dx, dy) = apply(kind, 0.0, self.v, o.v);
+        if self.is_const() && o.is_const() {
+            return Var::constant(v);
+        }
+        let i = with_active(|t| {
+            let a = if self.is_const() {
+                t.push(Kind::Const, self.v, &[])
+            } else {
+                self.i
+            };
+            let b = if o.is_const() {
+                t.push(Kind::Const, o.v, &[])
+            } else {
+                o.i
+            };
+            t.push(
+                kind,
+                0.0,
+                &[
+                    Operation {
+                        partial: dx,
+                        arg: a,
+                    },
+                    Operation {
+                        partial: dy,
+                        arg: b,
+                    },
+                ],
+            )
+        });
+        Var::node(v, i)
+    }
+}
+
+impl Add for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn add(self, o: Var) -> Var {
+        self.combine(1.0, o, 1.0)
+    }
+}
+impl Sub for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn sub(self, o: Var) -> Var {
+        self.combine(1.0, o, -1.0)
+    }
+}
+impl Mul for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn mul(self, o: Var) -> Var {
+        match (self.is_const(), o.is_const()) {
+            (true, true) => Var::constant(self.v * o.v),
+            (true, false) => o.affine(self.v, 0.0),
+            (false, true) => self.affine(o.v, 0.0),
+            (false, false) => self.binary(Kind::Mul, o),
+        }
+    }
+}
+impl Div for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn div(self, o: Var) -> Var {
+        match (self.is_const(), o.is_const()) {
+            (true, true) => Var::constant(self.v / o.v),
+            (true, false) => o.unary(Kind::Recip, self.v),
+            (false, true) => self.affine(1.0 / o.v, 0.0),
+            (false, false) => self.binary(Kind::Div, o),
+        }
+    }
+}
+impl Neg for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn neg(self) -> Var {
+        self.affine(-1.0, 0.0)
+    }
+}
+impl Add<f64> for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn add(self, c: f64) -> Var {
+        self.affine(1.0, c)
+    }
+}
+impl Sub<f64> for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn sub(self, c: f64) -> Var {
+        self.affine(1.0, -c)
+    }
+}
+impl Mul<f64> for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn mul(self, c: f64) -> Var {
+        self.affine(c, 0.0)
+    }
+}
+impl Div<f64> for Var {
+    type Output = Var;
+    #[inline(always)]
+    fn div(self, c: f64) -> Var {
+        self.affine(1.0 / c, 0.0)
+    }
+}
+assign_ops_via_binary!(Var);
+
+impl Scalar for Var {
+    #[inline(always)]
+    fn constant(value: f64) -> Self {
+        Var::node(value, Var::CONST)
+    }
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.v
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        self.unary(Kind::Exp, 0.0)
+    }
+    #[inline(always)]
+    fn ln(self) -> Self {
+        self.unary(Kind::Ln, 0.0)
+    }
+    #[inline(always)]
+    fn tanh(self) -> Self {
+        self.unary(Kind::Tanh, 0.0)
+    }
+    #[inline(always)]
+    fn sigmoid(self) -> Self {
+        self.unary(Kind::Sigmoid, 0.0)
+    }
+    #[inline(always)]
+    fn powi(self, n: i32) -> Self {
+        self.unary(Kind::Powi, n as f64)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        self.unary(Kind::Sqrt, 0.0)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        self.unary(Kind::Abs, 0.0)
+    }
+    #[inline(always)]
+    fn min(self, other: Self) -> Self {
+        self.binary(Kind::Min, other)
+    }
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        self.binary(Kind::Max, other)
+    }
+
+    fn linear_combination(terms: &[(Self, f64)], constant: f64) -> Self {
+        let mut konst = constant;
+        let mut v = constant;
+        for &(x, c) in terms {
+            v += x.v * c;
+            if x.is_const() {
+                konst += x.v * c;
+            }
+        }
+        let index = with_active_if(terms.iter().any(|(x, _)| !x.is_const()), |t| {
+            t.push_linear_with(konst, |ops| {
+                ops.extend(terms.iter().filter(|(x, _)| !x.is_const()).map(|&(x, c)| {
+                    Operation {
+                        partial: c,
+                        arg: x.i,
+                    }
+                }))
+            })
+        });
+        Var::node(v, index.unwrap_or(Var::CONST))
+    }
+
+    fn dot(xs: &[Self], terms: &[(u32, f64)]) -> Self {
+        let mut konst = 0.0;
+        let mut v = 0.0;
+        let mut any_var = false;
+        for &(i, c) in terms {
+            let x = xs[i as usize];
+            v += x.v * c;
+            if x.is_const() {
+                konst += x.v * c;
+            } else {
+                any_var = true;
+            }
+        }
+        let index = with_active_if(any_var, |t| {
+            t.push_linear_with(konst, |ops| {
+                ops.extend(terms.iter().filter_map(|&(i, c)| {
+                    let x = xs[i as usize];
+                    (!x.is_const()).then_some(Operation {
+                        partial: c,
+                        arg: x.i,
+                    })
+                }))
+            })
+        });
+        Var::node(v, index.unwrap_or(Var::CONST))
+    }
+}
+
+/// Runs `f` on the active tape only when `needed` (a sum of constants records nothing and needs
+/// no recording).
+#[inline(always)]
+fn with_active_if(
+    needed: bool,
+    f: impl FnOnce(&mut crate::tape::Tape) -> Option<u32>,
+) -> Option<u32> {
+    if needed {
+        with_active(f)
+    } else {
+        None
+    }
+}
