@@ -1,1 +1,55 @@
-//! eval crate (under construction).
+//! A tapered chess evaluation written once, generic over [`tape::Scalar`]: the engine searches
+//! with `f64` and the tuner differentiates the very same code (as RuyTune did with a C++
+//! template).
+//!
+//! * [`Model`]: two models selectable by name ([`ModelKind`]): `psqt` (material and piece-square
+//!   tables, linear in the weights) and `full` (plus mobility, pawn structure, piece terms,
+//!   non-linear king safety, tempo and tunable phase weights).
+//! * Parameters have stable readable names ([`ParamInfo`]), read and written as JSON by name
+//!   ([`weights_to_json`], [`weights_from_json`], [`load_weights`], [`save_weights`]) and printed
+//!   for people ([`tables`]) and engines ([`rust_source`]).
+//! * [`quiesce`]: quiescence search on `f64` returning the score and the position at the end of
+//!   its principal variation, where RuyTune takes the gradient.
+//!
+//! ```
+//! use eval::{quiesce, Model, ModelKind};
+//! use shakmaty::Chess;
+//! use tape::{Scalar, Tape};
+//!
+//! let model = Model::new(ModelKind::Full);
+//! let w = model.default_weights();
+//! let pos = Chess::default();
+//!
+//! let score: f64 = model.evaluate(&pos, &w);
+//! assert_eq!(score, 0.0); // symmetric position, default weights
+//!
+//! let mut tape = Tape::new();
+//! let mut rec = tape.record();
+//! let vars = rec.inputs(&w);
+//! let y = model.evaluate(&pos, &vars);
+//! let mut grad = vec![0.0; model.len()];
+//! rec.gradient(y, &mut grad);
+//! // White to move: the tempo bonus counts fully in the middlegame at the start.
+//! assert_eq!(grad[model.index_of("tempo.mg").unwrap()], 1.0);
+//!
+//! let q = quiesce(&model, &pos, &w);
+//! assert_eq!(q.score, 0.0);
+//! ```
+#![warn(missing_docs)]
+
+mod display;
+mod error;
+mod features;
+mod full;
+mod json;
+mod model;
+mod params;
+mod psqt;
+mod qsearch;
+
+pub use crate::display::{rust_source, tables};
+pub use crate::error::ParamError;
+pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json};
+pub use crate::model::{Model, ModelKind};
+pub use crate::params::ParamInfo;
+pub use crate::qsearch::{is_quiet, quiesce, quiesce_window, Quiescence, MATE, MAX_QSEARCH_DEPTH};

@@ -1,0 +1,133 @@
+//! Piece terms: mobility, bishop pair, rooks and queens on open files, and the inputs of the
+//! king-danger sums (attacks on the king zone, checking squares, pawn shelter).
+
+use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
+
+use super::masks::{pawn_attacks, ADJACENT_FILES, FILE};
+use super::{sign, Features};
+use crate::params::{Layout, MOBILITY_MAX};
+
+/// The four roles with mobility and king-attack terms.
+const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// Adds the piece terms of both colours and fills both king-danger lists.
+pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
+    let occupied = board.occupied();
+    let pawns = board.pawns().0;
+    for color in Color::ALL {
+        let c = color as usize ^ 1; // White = 0 here
+        let s = sign(color);
+        let own = board.by_color(color);
+        let own_pawns = pawns & own.0;
+        let enemy_pawn_attacks = pawn_attacks(c ^ 1, pawns & !own.0);
+        let enemy_king = board.king_of(!color);
+        // The king zone and checking squares of the enemy king, for the danger it is in.
+        let (zone, checks) = match enemy_king {
+            Some(k) => (
+                attacks::king_attacks(k).with(k),
+                [
+                    attacks::knight_attacks(k),
+                    attacks::bishop_attacks(k, occupied),
+                    attacks::rook_attacks(k, occupied),
+                    attacks::queen_attacks(k, occupied),
+                ],
+            ),
+            None => (Bitboard::EMPTY, [Bitboard::EMPTY; 4]),
+        };
+        let mut zone_attacks = [0.0f64; 4];
+        let mut check_squares = [0.0f64; 4];
+
+        for (m, role) in MOBILE.into_iter().enumerate() {
+            let piece = Piece { color, role };
+            for sq in board.by_piece(piece) {
+                let att = attacks::attacks(sq, piece, occupied);
+                let mobility = (att & !own).0 & !enemy_pawn_attacks;
+                let count = (mobility.count_ones() as usize).min(MOBILITY_MAX[m]) as u32;
+                let idx = layout.mobility[m] + 2 * count;
+                f.mg.push((idx, s));
+                f.eg.push((idx + 1, s));
+                zone_attacks[m] += (att & zone).count() as f64;
+                check_squares[m] += (att & checks[m] & !own).count() as f64;
+            }
+        }
+
+        // Danger to the enemy king: recorded on the enemy's list, positive = bad for the enemy.
+        let list = &mut f.danger[c ^ 1];
+        for m in 0..4 {
+            list.push((layout.ks_attack + m as u32, zone_attacks[m]));
+            list.push((layout.ks_check + m as u32, check_squares[m]));
+        }
+
+        if board
+            .by_piece(Piece {
+                color,
+                role: Role::Bishop,
+            })
+            .more_than_one()
+        {
+            f.mg.push((layout.bishop_pair, s));
+            f.eg.push((layout.bishop_pair + 1, s));
+        }
+
+        for (q, role) in [Role::Rook, Role::Queen].into_iter().enumerate() {
+            for sq in board.by_piece(Piece { color, role }) {
+                let file = FILE[sq.file() as usize];
+                let offset = if pawns & file == 0 {
+                    0
+                } else if own_pawns & file == 0 {
+                    2
+                } else {
+                    continue;
+                };
+                let idx = layout.files + 4 * q as u32 + offset;
+                f.mg.push((idx, s));
+                f.eg.push((idx + 1, s));
+            }
+        }
+
+        // This colour's own king: pawn shelter on its file and the adjacent ones.
+        if let Some(k) = board.king_of(color) {
+            let (missing, open) = shelter(k, c, own_pawns, pawns);
+            let list = &mut f.danger[c];
+            list.push((layout.ks_extra, missing));
+            list.push((layout.ks_extra + 1, open));
+        }
+    }
+}
+
+/// Counts the files around the king (its own and the adjacent ones) without an own pawn in
+/// front of the king, and those without any pawn at all.
+fn shelter(king: Square, c: usize, own_pawns: u64, pawns: u64) -> (f64, f64) {
+    let file = king.file() as usize;
+    let files = FILE[file] | ADJACENT_FILES[file];
+    let (mut missing, mut open) = (0.0, 0.0);
+    for f in 0..8 {
+        if files & FILE[f] == 0 {
+            continue;
+        }
+        let front = front_of_rank(c, king.rank() as usize) & FILE[f];
+        if own_pawns & front == 0 {
+            missing += 1.0;
+        }
+        if pawns & FILE[f] == 0 {
+            open += 1.0;
+        }
+    }
+    (missing, open)
+}
+
+/// The ranks strictly in front of `rank` from side `c`'s view (0 White, 1 Black).
+#[inline(always)]
+fn front_of_rank(c: usize, rank: usize) -> u64 {
+    if c == 0 {
+        if rank >= 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        }
+    } else if rank == 0 {
+        0
+    } else {
+        !0u64 >> (8 * (8 - rank))
+    }
+}

@@ -1,0 +1,186 @@
+//! [`ModelKind`] and [`Model`]: the evaluation's parameter layout and its entry point.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use shakmaty::Chess;
+use tape::Scalar;
+
+use crate::error::ParamError;
+use crate::features::Features;
+use crate::params::{self, Layout, ParamInfo};
+use crate::{full, psqt};
+
+/// Which evaluation model: selectable by name (`"psqt"` or `"full"`).
+///
+/// ```
+/// use eval::ModelKind;
+///
+/// let kind: ModelKind = "full".parse().unwrap();
+/// assert_eq!(kind, ModelKind::Full);
+/// assert_eq!(kind.to_string(), "full");
+/// assert!("nnue".parse::<ModelKind>().unwrap_err().to_string().contains("psqt, full"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ModelKind {
+    /// Material plus a 64-square table per piece type, middlegame and endgame, tapered by a
+    /// fixed game phase: linear in the weights (778 parameters).
+    #[default]
+    Psqt,
+    /// `psqt` plus mobility, pawn structure, bishop pair, rooks and queens on open files,
+    /// non-linear king safety, tempo and tunable game-phase weights (984 parameters).
+    Full,
+}
+
+impl ModelKind {
+    /// Every model, in the order their names are listed.
+    pub const ALL: [ModelKind; 2] = [ModelKind::Psqt, ModelKind::Full];
+
+    /// The model's name, as parsed by [`FromStr`].
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Psqt => "psqt",
+            ModelKind::Full => "full",
+        }
+    }
+}
+
+impl fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ModelKind {
+    type Err = ParamError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ModelKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| ParamError::UnknownModel(s.to_string()))
+    }
+}
+
+/// An evaluation model: its parameters (names, groups, defaults, bounds) and the evaluation
+/// function itself, generic over [`Scalar`] so the engine searches with `f64` and the tuner
+/// differentiates the very same code.
+///
+/// Cloning is cheap (the parameter list is shared).
+///
+/// ```
+/// use eval::{Model, ModelKind};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let model = Model::new(ModelKind::Psqt);
+/// let w = model.default_weights();
+/// let fen: Fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// let score: f64 = model.evaluate(&pos, &w);
+/// assert!((score - 500.0).abs() < 1e-9); // an extra rook, White's view
+///
+/// // The same code, differentiated: d eval / d material.rook.eg is the endgame fraction.
+/// let mut tape = tape::Tape::new();
+/// let mut rec = tape.record();
+/// let vars = rec.inputs(&w);
+/// let y = model.evaluate(&pos, &vars);
+/// let mut grad = vec![0.0; model.len()];
+/// rec.gradient(y, &mut grad);
+/// let g = grad[model.index_of("material.rook.eg").unwrap()];
+/// assert!((g - 22.0 / 24.0).abs() < 1e-12);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Model {
+    kind: ModelKind,
+    layout: Arc<Layout>,
+    params: Arc<[ParamInfo]>,
+    index: Arc<HashMap<String, usize>>,
+}
+
+thread_local! {
+    /// Reusable feature buffers, so that evaluating allocates nothing once warmed up.
+    static SCRATCH: RefCell<Features> = RefCell::new(Features::default());
+}
+
+impl Model {
+    /// The model of this kind, with its full parameter list.
+    pub fn new(kind: ModelKind) -> Model {
+        let (layout, params) = params::build(kind);
+        let index = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i))
+            .collect();
+        Model {
+            kind,
+            layout: Arc::new(layout),
+            params: params.into(),
+            index: Arc::new(index),
+        }
+    }
+
+    /// Which model this is.
+    pub fn kind(&self) -> ModelKind {
+        self.kind
+    }
+
+    /// The parameters, in index order.
+    pub fn params(&self) -> &[ParamInfo] {
+        &self.params
+    }
+
+    /// The number of parameters.
+    pub fn len(&self) -> usize {
+        self.params.len()
+    }
+
+    /// Always `false`: every model has parameters (here for symmetry with [`len`](Model::len)).
+    pub fn is_empty(&self) -> bool {
+        self.params.is_empty()
+    }
+
+    /// The index of the parameter called `name`, if there is one.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The default starting weights: material 100, 300, 300, 500, 900 in both phases, phase
+    /// weights 0, 1, 1, 2, 4 (`full`), `king_safety.quadratic` 1 (`full`), everything else 0.
+    pub fn default_weights(&self) -> Vec<f64> {
+        self.params.iter().map(|p| p.init).collect()
+    }
+
+    /// The static evaluation of `pos` in centipawns from White's point of view, for weights `w`
+    /// (one per parameter, in index order) of any [`Scalar`] type.
+    ///
+    /// With `S = f64` this is the engine's evaluation; with `S = tape::Var` it records the same
+    /// computation (one `dot` statement per linear sum) for exact gradients. The structure of
+    /// the computation depends only on the position, never on the weight values.
+    ///
+    /// # Panics
+    ///
+    /// If `w.len() != self.len()` (a programming error).
+    pub fn evaluate<S: Scalar>(&self, pos: &Chess, w: &[S]) -> S {
+        assert_eq!(
+            w.len(),
+            self.len(),
+            "weights for model `{}` must have {} entries",
+            self.kind,
+            self.len()
+        );
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut features) => self.evaluate_with(pos, w, &mut features),
+            Err(_) => self.evaluate_with(pos, w, &mut Features::default()),
+        })
+    }
+
+    fn evaluate_with<S: Scalar>(&self, pos: &Chess, w: &[S], features: &mut Features) -> S {
+        match self.kind {
+            ModelKind::Psqt => psqt::evaluate(pos, &self.layout, w, features),
+            ModelKind::Full => full::evaluate(pos, &self.layout, w, features),
+        }
+    }
+}

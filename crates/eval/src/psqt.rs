@@ -1,0 +1,42 @@
+//! The `psqt` model: material and piece-square tables, tapered by a fixed game phase.
+//!
+//! The phase weights are the constants 0, 1, 1, 2, 4 (pawn .. queen, 24 at the start), so the
+//! whole evaluation is linear in the weights: the middlegame and endgame terms are folded into
+//! one list with the taper already in the coefficients and summed by one `dot`.
+
+use shakmaty::{Chess, Position};
+use tape::Scalar;
+
+use crate::features::{extract_psqt, Features};
+use crate::params::{Layout, PHASE_INIT, PHASE_START_COUNTS};
+
+/// The fixed middlegame fraction of a position with these piece counts (pawn .. queen).
+pub(crate) fn fixed_phase(piece_counts: &[f64; 5]) -> f64 {
+    let total: f64 = PHASE_INIT
+        .iter()
+        .zip(PHASE_START_COUNTS)
+        .map(|(w, n)| w * n)
+        .sum();
+    let phase: f64 = PHASE_INIT
+        .iter()
+        .zip(piece_counts)
+        .map(|(w, n)| w * n)
+        .sum();
+    phase.min(total) / total
+}
+
+/// `psqt` evaluation in centipawns, White's view.
+pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
+    extract_psqt(pos.board(), layout, f);
+    let mg = fixed_phase(&f.piece_counts);
+    let eg = 1.0 - mg;
+    let Features {
+        mg: mg_terms,
+        eg: eg_terms,
+        combined,
+        ..
+    } = f;
+    combined.extend(mg_terms.iter().map(|&(i, c)| (i, c * mg)));
+    combined.extend(eg_terms.iter().map(|&(i, c)| (i, c * eg)));
+    S::dot(w, combined)
+}

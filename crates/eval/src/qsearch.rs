@@ -1,0 +1,191 @@
+//! Quiescence search on `f64`: stand pat, captures and promotions ordered MVV-LVA, alpha-beta,
+//! every evasion when in check, mate and stalemate detection, bounded depth.
+//!
+//! RuyTune takes the gradient at the end of the principal variation: [`Quiescence::leaf`] is that
+//! position, so the tuner can evaluate it with differentiable weights.
+
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+
+use crate::model::Model;
+
+/// Mate scores are `±(MATE - plies to mate)`.
+pub const MATE: f64 = 30000.0;
+
+/// The deepest the quiescence search goes (plies); at this depth it returns the static
+/// evaluation even in check, so the search always terminates.
+pub const MAX_QSEARCH_DEPTH: u32 = 32;
+
+/// The result of a quiescence search.
+#[derive(Clone, Debug)]
+pub struct Quiescence {
+    /// The score in centipawns. From White's point of view for [`quiesce`]; from the side to
+    /// move's point of view for [`quiesce_window`] (see there). Mate scores are
+    /// `±(MATE - plies)`.
+    pub score: f64,
+    /// The position at the end of the principal variation (the root itself if standing pat).
+    pub leaf: Chess,
+    /// The principal variation from the root to `leaf`.
+    pub pv: Vec<Move>,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// A full-window quiescence search from `pos`; the score is from White's point of view.
+///
+/// ```
+/// use eval::{quiesce, Model, ModelKind};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+///
+/// let model = Model::new(ModelKind::Psqt);
+/// let w = model.default_weights();
+/// // White to move can take a hanging queen on d5.
+/// let fen: Fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// let q = quiesce(&model, &pos, &w);
+/// assert!((q.score - 500.0).abs() < 1e-9); // rook against nothing
+/// assert_eq!(q.pv.len(), 1);
+/// assert_eq!(q.leaf.board().queens().count(), 0);
+/// ```
+pub fn quiesce(model: &Model, pos: &Chess, w: &[f64]) -> Quiescence {
+    let mut q = quiesce_window(model, pos, w, -f64::INFINITY, f64::INFINITY);
+    if pos.turn() == Color::Black {
+        q.score = -q.score;
+    }
+    q
+}
+
+/// A quiescence search with the window `(alpha, beta)`, for a negamax search: **`alpha`,
+/// `beta` and the returned score are from the side to move's point of view** (unlike
+/// [`quiesce`], which reports White's view).
+///
+/// Fail-soft: a score `<= alpha` is an upper bound and a score `>= beta` a lower bound of the
+/// true quiescence value; inside the window it is exact.
+pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f64) -> Quiescence {
+    let mut search = Search { model, w, nodes: 0 };
+    let mut pv = Vec::new();
+    let (score, leaf) = search.qsearch(pos, alpha, beta, 0, &mut pv);
+    Quiescence {
+        score,
+        leaf,
+        pv,
+        nodes: search.nodes,
+    }
+}
+
+/// Whether the position is quiet for tuning (the Texel / WukongJS filter): the full-window
+/// quiescence score equals the static evaluation (to within 1e-9 centipawns). A position in check
+/// is quiet only if its quiescence score happens to equal its static evaluation.
+pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
+    let stat: f64 = model.evaluate(pos, w);
+    let q = quiesce(model, pos, w);
+    (q.score - stat).abs() <= 1e-9
+}
+
+struct Search<'a> {
+    model: &'a Model,
+    w: &'a [f64],
+    nodes: u64,
+}
+
+/// Values for MVV-LVA ordering (pawn .. king).
+fn order_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 20,
+    }
+}
+
+/// MVV-LVA: most valuable victim first, then least valuable attacker; promotions count the
+/// promoted piece as gained.
+fn move_key(m: &Move) -> i32 {
+    let victim = m.capture().map_or(0, order_value);
+    let promo = m.promotion().map_or(0, |r| order_value(r) - 1);
+    -(16 * (victim + promo) - order_value(m.role()))
+}
+
+impl Search<'_> {
+    fn static_eval(&self, pos: &Chess) -> f64 {
+        let e: f64 = self.model.evaluate(pos, self.w);
+        match pos.turn() {
+            Color::White => e,
+            Color::Black => -e,
+        }
+    }
+
+    /// Negamax quiescence; returns the score (side to move's view) and the PV's last position,
+    /// and writes the PV into `pv`.
+    fn qsearch(
+        &mut self,
+        pos: &Chess,
+        mut alpha: f64,
+        beta: f64,
+        ply: u32,
+        pv: &mut Vec<Move>,
+    ) -> (f64, Chess) {
+        self.nodes += 1;
+        pv.clear();
+        let in_check = pos.is_check();
+        let mut moves: MoveList = if in_check {
+            let evasions = pos.legal_moves();
+            if evasions.is_empty() {
+                return (-(MATE - f64::from(ply)), pos.clone());
+            }
+            evasions
+        } else {
+            let mut tactical = pos.capture_moves();
+            for m in pos.promotion_moves() {
+                if !m.is_capture() {
+                    tactical.push(m);
+                }
+            }
+            if tactical.is_empty() && pos.legal_moves().is_empty() {
+                return (0.0, pos.clone()); // stalemate
+            }
+            tactical
+        };
+
+        let mut best;
+        let mut best_leaf = None;
+        if in_check {
+            if ply >= MAX_QSEARCH_DEPTH {
+                return (self.static_eval(pos), pos.clone());
+            }
+            best = -f64::INFINITY;
+        } else {
+            let stand = self.static_eval(pos);
+            if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
+                return (stand, pos.clone());
+            }
+            if stand > alpha {
+                alpha = stand;
+            }
+            best = stand;
+        }
+
+        moves.sort_by_key(move_key);
+        let mut child_pv = Vec::new();
+        for m in moves {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let (s, leaf) = self.qsearch(&child, -beta, -alpha, ply + 1, &mut child_pv);
+            let s = -s;
+            if s > best {
+                best = s;
+                best_leaf = Some(leaf);
+                pv.clear();
+                pv.push(m);
+                pv.extend_from_slice(&child_pv);
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_leaf.unwrap_or_else(|| pos.clone()))
+    }
+}
