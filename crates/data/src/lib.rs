@@ -1,1 +1,189 @@
-//! data crate (under construction).
+//! Labelled chess positions for Texel tuning: readers for EPD text in the many forms engine
+//! authors use, PGN extraction with the Texel and WukongJS filters, a compact binary cache,
+//! and a train/validation split by game.
+//!
+//! The entry points are [`load`] (any file: binary cache, EPD text or PGN, plain, gzip or zstd,
+//! told apart by content), [`extract_pgn`], [`write_cache`], [`write_epd`] and
+//! [`split_by_game`]. Bad records never stop a run unless asked: they are reported with their
+//! file and line (or game number), skipped and counted in a [`Report`].
+//!
+//! ```
+//! use data::{load, write_epd, LoadOptions, Sample};
+//! use shakmaty::Chess;
+//!
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("set.epd");
+//! write_epd(&path, &[Sample::from_position(&Chess::default(), 1.0, Some(30.0), 0)])?;
+//! let (samples, report) = load(&path, &LoadOptions::default())?;
+//! assert_eq!(samples[0].result, 1.0);
+//! assert_eq!(samples[0].score, Some(30.0));
+//! assert_eq!(report.kept, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod cache;
+pub mod epd;
+mod error;
+pub mod filter;
+mod packed;
+pub mod pgn;
+mod report;
+mod sample;
+pub mod source;
+mod split;
+
+use std::fs::File;
+use std::io::{BufRead, BufWriter, Read, Write};
+use std::path::Path;
+
+pub use cache::write_cache;
+pub use epd::{EpdOptions, EpdReader, EpdRecord};
+pub use error::DataError;
+pub use filter::Filter;
+pub use packed::PackedBoard;
+pub use pgn::{extract_pgn, ExtractOptions};
+pub use report::{Report, MAX_MESSAGES};
+pub use sample::Sample;
+pub use source::Compression;
+pub use split::split_by_game;
+
+/// Options of [`load`].
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Stop at the first malformed record instead of reporting, skipping and counting it.
+    pub strict: bool,
+    /// EPD results are from the side to move's point of view, not White's.
+    pub stm_results: bool,
+    /// How to extract positions when the file turns out to be PGN (`strict` above applies).
+    pub extract: ExtractOptions,
+}
+
+/// What a file holds, judged from its first (decompressed) bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    /// A gradtune binary cache ([`cache`]).
+    Cache,
+    /// PGN games: the first non-blank character is `[` (a tag) or a move number.
+    Pgn,
+    /// EPD / FEN text.
+    Epd,
+}
+
+impl Format {
+    /// Detects the format from the start of the decompressed content.
+    ///
+    /// ```
+    /// use data::Format;
+    /// assert_eq!(Format::detect(b"[Event \"x\"]"), Format::Pgn);
+    /// assert_eq!(Format::detect(b"8/8/8/8/8/8/8/K6k w - - [1.0]"), Format::Epd);
+    /// assert_eq!(Format::detect(b"GTCACHE\0..."), Format::Cache);
+    /// ```
+    pub fn detect(head: &[u8]) -> Format {
+        if cache::is_cache(head) {
+            return Format::Cache;
+        }
+        let head = head
+            .strip_prefix(b"\xef\xbb\xbf".as_slice())
+            .unwrap_or(head);
+        let text = head.trim_ascii_start();
+        match text.first() {
+            Some(b'[') => Format::Pgn,
+            Some(c) if c.is_ascii_digit() => {
+                // "1. e4" is movetext; "8/8/..." or "rnbqk..." is a board.
+                let n = text.iter().take_while(|b| b.is_ascii_digit()).count();
+                if text.get(n) == Some(&b'.') {
+                    Format::Pgn
+                } else {
+                    Format::Epd
+                }
+            }
+            _ => Format::Epd,
+        }
+    }
+}
+
+/// Loads labelled positions from a binary cache, EPD text or PGN games, plain, gzip or zstd,
+/// all detected from the content. EPD text is streamed; each line's sample gets its own game
+/// id (its record number), so a split of EPD data is by position. Malformed records are
+/// reported, skipped and counted in the [`Report`], or with `strict` returned as the error.
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<(Vec<Sample>, Report), DataError> {
+    let (mut reader, _) = source::open(path)?;
+    let head = reader.fill_buf().map_err(|e| DataError::io(path, e))?;
+    match Format::detect(head) {
+        Format::Cache => {
+            let mut bytes = Vec::new();
+            reader
+                .read_to_end(&mut bytes)
+                .map_err(|e| DataError::io(path, e))?;
+            cache::from_bytes(path, &bytes, opts.strict)
+        }
+        Format::Pgn => {
+            let extract = ExtractOptions {
+                strict: opts.strict,
+                ..opts.extract.clone()
+            };
+            pgn::extract_stream(path, reader, &extract)
+        }
+        Format::Epd => load_epd(path, reader, opts),
+    }
+}
+
+fn load_epd(
+    path: &Path,
+    reader: impl BufRead,
+    opts: &LoadOptions,
+) -> Result<(Vec<Sample>, Report), DataError> {
+    let epd_opts = EpdOptions {
+        stm_results: opts.stm_results,
+    };
+    let mut reader = EpdReader::new(reader, epd_opts);
+    let mut samples = Vec::new();
+    let mut report = Report::default();
+    while let Some((line, rec)) = reader.next_record().map_err(|e| DataError::io(path, e))? {
+        report.read += 1;
+        match rec {
+            Ok(r) => {
+                let game = u32::try_from(samples.len()).unwrap_or(u32::MAX);
+                report.keep(r.result, r.score.is_some());
+                samples.push(Sample::from_position(&r.position, r.result, r.score, game));
+            }
+            Err(message) => {
+                let location = format!("{}:{line}", path.display());
+                if opts.strict {
+                    return Err(DataError::Input { location, message });
+                }
+                report.error(location, message);
+            }
+        }
+    }
+    Ok((samples, report))
+}
+
+/// Writes samples as EPD text, one [`Sample::to_epd`] line each; zstd-compressed when the path
+/// ends in `.zst`, gzip when it ends in `.gz`.
+pub fn write_epd(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
+    let io = |e| DataError::io(path, e);
+    let file = File::create(path).map_err(io)?;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let mut w: Box<dyn Write> = match ext.as_str() {
+        "zst" => Box::new(
+            zstd::stream::write::Encoder::new(BufWriter::new(file), 9)
+                .map_err(io)?
+                .auto_finish(),
+        ),
+        "gz" => Box::new(flate2::write::GzEncoder::new(
+            BufWriter::new(file),
+            flate2::Compression::default(),
+        )),
+        _ => Box::new(BufWriter::new(file)),
+    };
+    for s in samples {
+        writeln!(w, "{}", s.to_epd()).map_err(io)?;
+    }
+    w.flush().map_err(io)
+}

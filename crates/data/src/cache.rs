@@ -1,0 +1,171 @@
+//! The compact binary cache: a 24-byte header, then one 36-byte record per sample.
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..8 | magic `GTCACHE\0` |
+//! | 8..12 | version, u32 LE (1) |
+//! | 12..16 | record size, u32 LE (36) |
+//! | 16..24 | record count, u64 LE |
+//!
+//! Each record: the [`PackedBoard`] (24 bytes), the result (f32 LE), the score (f32 LE, NaN
+//! when unknown), the game id (u32 LE). The whole file may be zstd-compressed (written so when
+//! the path ends in `.zst`); [`load`](crate::load) detects that by its first bytes.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::{DataError, PackedBoard, Report, Sample};
+
+/// The first eight bytes of a cache.
+pub const MAGIC: &[u8; 8] = b"GTCACHE\0";
+/// The format version written.
+pub const VERSION: u32 = 1;
+/// Header size in bytes.
+pub const HEADER: usize = 24;
+/// Record size in bytes.
+pub const RECORD: usize = PackedBoard::BYTES + 12;
+
+fn encode(s: &Sample, out: &mut [u8]) {
+    out[..24].copy_from_slice(&s.board.0);
+    out[24..28].copy_from_slice(&(s.result as f32).to_le_bytes());
+    out[28..32].copy_from_slice(&s.score.unwrap_or(f32::NAN).to_le_bytes());
+    out[32..36].copy_from_slice(&s.game.to_le_bytes());
+}
+
+fn decode(rec: &[u8]) -> Sample {
+    let f = |i: usize| [rec[i], rec[i + 1], rec[i + 2], rec[i + 3]];
+    let mut board = [0u8; PackedBoard::BYTES];
+    board.copy_from_slice(&rec[..24]);
+    let score = f32::from_le_bytes(f(28));
+    Sample {
+        board: PackedBoard(board),
+        result: f64::from(f32::from_le_bytes(f(24))),
+        score: (!score.is_nan()).then_some(score),
+        game: u32::from_le_bytes(f(32)),
+    }
+}
+
+/// Encodes samples as cache bytes (header and records).
+pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
+    let mut buf = vec![0u8; HEADER + RECORD * samples.len()];
+    buf[..8].copy_from_slice(MAGIC);
+    buf[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    buf[12..16].copy_from_slice(&(RECORD as u32).to_le_bytes());
+    buf[16..24].copy_from_slice(&(samples.len() as u64).to_le_bytes());
+    buf[HEADER..]
+        .par_chunks_exact_mut(RECORD)
+        .zip(samples.par_iter())
+        .for_each(|(out, s)| encode(s, out));
+    buf
+}
+
+/// Writes a binary cache; zstd-compressed (level 19, multithreaded off) when the path ends in
+/// `.zst`.
+///
+/// ```
+/// use data::{load, write_cache, LoadOptions, Sample};
+/// use shakmaty::Chess;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("set.gtc.zst");
+/// let samples = vec![Sample::from_position(&Chess::default(), 1.0, None, 0)];
+/// write_cache(&path, &samples)?;
+/// let (back, report) = load(&path, &LoadOptions::default())?;
+/// assert_eq!(back, samples);
+/// assert_eq!(report.kept, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_cache(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
+    let bytes = to_bytes(samples);
+    let file = File::create(path).map_err(|e| DataError::io(path, e))?;
+    let mut w = BufWriter::new(file);
+    let compressed = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zst"));
+    if compressed {
+        let mut enc =
+            zstd::stream::write::Encoder::new(w, 19).map_err(|e| DataError::io(path, e))?;
+        enc.write_all(&bytes).map_err(|e| DataError::io(path, e))?;
+        w = enc.finish().map_err(|e| DataError::io(path, e))?;
+    } else {
+        w.write_all(&bytes).map_err(|e| DataError::io(path, e))?;
+    }
+    w.flush().map_err(|e| DataError::io(path, e))
+}
+
+/// Whether decompressed bytes start like a cache.
+pub fn is_cache(head: &[u8]) -> bool {
+    head.starts_with(MAGIC)
+}
+
+/// Decodes cache bytes (decompressed) in parallel. Records whose board fails the cheap
+/// structural check are skipped and counted (an error in strict mode).
+pub fn from_bytes(
+    path: &Path,
+    bytes: &[u8],
+    strict: bool,
+) -> Result<(Vec<Sample>, Report), DataError> {
+    let bad = |message: String| DataError::Cache {
+        path: path.to_path_buf(),
+        message,
+    };
+    if bytes.len() < HEADER || !is_cache(bytes) {
+        return Err(bad("no cache header".into()));
+    }
+    let u32_at =
+        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let version = u32_at(8);
+    if version != VERSION {
+        return Err(bad(format!(
+            "version {version}, this build reads {VERSION}"
+        )));
+    }
+    let record = u32_at(12) as usize;
+    if record != RECORD {
+        return Err(bad(format!("record size {record}, expected {RECORD}")));
+    }
+    let mut count = [0u8; 8];
+    count.copy_from_slice(&bytes[16..24]);
+    let count = u64::from_le_bytes(count);
+    let body = &bytes[HEADER..];
+    if body.len() as u64 != count.saturating_mul(RECORD as u64) {
+        return Err(bad(format!(
+            "header says {count} records, the file holds {} bytes of records",
+            body.len()
+        )));
+    }
+    let decoded: Vec<Result<Sample, String>> = body
+        .par_chunks_exact(RECORD)
+        .map(|rec| {
+            let s = decode(rec);
+            s.board.check().map(|()| s).map_err(|e| e.to_string())
+        })
+        .collect();
+    let mut report = Report {
+        read: count,
+        ..Report::default()
+    };
+    let mut samples = Vec::with_capacity(decoded.len());
+    for (i, d) in decoded.into_iter().enumerate() {
+        match d {
+            Ok(s) => {
+                report.keep(s.result, s.score.is_some());
+                samples.push(s);
+            }
+            Err(e) => {
+                let location = format!("{}: record {}", path.display(), i + 1);
+                if strict {
+                    return Err(DataError::Input {
+                        location,
+                        message: e,
+                    });
+                }
+                report.error(location, e);
+            }
+        }
+    }
+    Ok((samples, report))
+}

@@ -1,0 +1,383 @@
+//! Reading labelled positions from EPD / FEN text, one position a line, streaming.
+//!
+//! A line is a FEN (four EPD fields, optionally followed by the halfmove clock and move
+//! number) and then labels in any of the forms engine authors use:
+//!
+//! | form | example | meaning |
+//! |---|---|---|
+//! | Zurichess `c9` | `... c9 "1-0";` | result |
+//! | brackets | `... [1.0]`, `[0.5]`, `[0]` | result as a number |
+//! | quoted anywhere | `... id "x"; "1/2-1/2"` | result |
+//! | bare | `... 1-0`, `... 0.73` | result or probability |
+//! | `ce` | `... ce 35;` | score, centipawns, side to move's view (EPD standard) |
+//! | `score`, `eval`, `cp` | `... ; score 35` | score, centipawns, White's view |
+//! | `result`, `wdl` | `... result 0.5;` | result |
+//!
+//! A bare number outside `[0, 1]` is taken as a score (White's view). Results are from
+//! White's point of view unless [`EpdOptions::stm_results`] says they are from the side to
+//! move's (which then also applies to `score`/`eval`/`cp`/bare scores, not to `ce`).
+//! Blank lines and lines starting with `#` or `//` are ignored. Invalid en passant squares
+//! and castling rights are dropped rather than rejecting the line.
+
+use std::io::BufRead;
+
+use shakmaty::{fen::Fen, CastlingMode, Chess, Color, FromSetup, Position, PositionError, Setup};
+
+/// Options of the EPD reader.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EpdOptions {
+    /// Results (and `score`-style labels) are given from the side to move's point of view.
+    pub stm_results: bool,
+}
+
+/// One parsed line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpdRecord {
+    /// The position.
+    pub position: Chess,
+    /// The result, White's view.
+    pub result: f64,
+    /// The score in centipawns, White's view, if the line has one.
+    pub score: Option<f32>,
+}
+
+/// Whose point of view a score label is given from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Pov {
+    White,
+    SideToMove,
+}
+
+/// Parses one line. `Ok(None)` for blank and comment lines; `Err` says what is wrong.
+///
+/// ```
+/// use data::epd::{parse_line, EpdOptions};
+///
+/// let rec = parse_line(
+///     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1/2-1/2\"; ce 20;",
+///     &EpdOptions::default(),
+/// )?.expect("a record");
+/// assert_eq!(rec.result, 0.5);
+/// assert_eq!(rec.score, Some(-20.0)); // ce is the side to move's view: Black's here
+/// assert!(parse_line("not a fen [1.0]", &EpdOptions::default()).is_err());
+/// # Ok::<(), String>(())
+/// ```
+pub fn parse_line(line: &str, opts: &EpdOptions) -> Result<Option<EpdRecord>, String> {
+    let line = line.trim_start_matches('\u{feff}').trim();
+    if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+        return Ok(None);
+    }
+    let (fen_end, nfields) = fen_extent(line);
+    if nfields < 2 {
+        return Err(format!("not a FEN: {:?}", clip(line)));
+    }
+    let fen_text = &line[..fen_end];
+    let position = parse_position(fen_text)?;
+    let rest = &line[fen_end..];
+    let (result, score) = parse_labels(rest)?;
+    let Some(mut result) = result else {
+        return Err(format!("no result in {:?}", clip(rest.trim())));
+    };
+    let black = position.turn() == Color::Black;
+    if opts.stm_results && black {
+        result = 1.0 - result;
+    }
+    let score = score.map(|(s, pov)| {
+        let stm = pov == Pov::SideToMove || opts.stm_results;
+        if stm && black {
+            -s
+        } else {
+            s
+        }
+    });
+    Ok(Some(EpdRecord {
+        position,
+        result,
+        score,
+    }))
+}
+
+/// Parses a FEN or EPD position, detecting Chess960 castling rights; drops an invalid en
+/// passant square or invalid castling rights rather than failing.
+pub fn parse_position(fen: &str) -> Result<Chess, String> {
+    let fen: Fen = Fen::from_ascii(fen.as_bytes()).map_err(|e| format!("bad FEN: {e}"))?;
+    let setup: Setup = fen.into_setup();
+    let mode = CastlingMode::detect(&setup);
+    Chess::from_setup(setup, mode)
+        .or_else(PositionError::ignore_invalid_ep_square)
+        .or_else(PositionError::ignore_invalid_castling_rights)
+        .map_err(|e| format!("illegal position: {e}"))
+}
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// Byte end of the FEN part of a line, and how many FEN fields it has. After the four EPD
+/// fields, the next two tokens are the move counters only if both are integers.
+fn fen_extent(line: &str) -> (usize, usize) {
+    let toks: Vec<(usize, usize, &str)> = tokens_with_offsets(line).take(6).collect();
+    let digits = |i: usize| {
+        toks.get(i)
+            .is_some_and(|t| !t.2.is_empty() && t.2.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut fields = 0;
+    for (i, &(_, _, tok)) in toks.iter().enumerate() {
+        let ok = match i {
+            0 => tok.contains('/'),
+            1 => tok == "w" || tok == "b",
+            2 => tok == "-" || tok.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)),
+            3 => tok == "-" || is_square(tok),
+            4 => digits(4) && digits(5),
+            5 => true,
+            _ => false,
+        };
+        if !ok {
+            break;
+        }
+        fields += 1;
+    }
+    let end = if fields == 0 { 0 } else { toks[fields - 1].1 };
+    (end, fields)
+}
+
+fn is_square(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1])
+}
+
+fn tokens_with_offsets(s: &str) -> impl Iterator<Item = (usize, usize, &str)> {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let rest = &s[pos..];
+        let start = pos + (rest.len() - rest.trim_start().len());
+        if start >= s.len() {
+            return None;
+        }
+        let len = s[start..]
+            .find(char::is_whitespace)
+            .unwrap_or(s.len() - start);
+        pos = start + len;
+        Some((start, pos, &s[start..pos]))
+    })
+}
+
+/// Splits the labels part into `;`-separated operations, each into tokens; quoted strings
+/// stay one token with their quotes.
+fn operations(rest: &str) -> Vec<Vec<String>> {
+    let mut ops = Vec::new();
+    let mut tokens = Vec::new();
+    let mut cur = String::new();
+    let mut in_quote = false;
+    for c in rest.chars() {
+        match c {
+            '"' => {
+                cur.push(c);
+                in_quote = !in_quote;
+            }
+            ';' if !in_quote => {
+                if !cur.is_empty() {
+                    tokens.push(std::mem::take(&mut cur));
+                }
+                ops.push(std::mem::take(&mut tokens));
+            }
+            c if c.is_whitespace() && !in_quote => {
+                if !cur.is_empty() {
+                    tokens.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        tokens.push(cur);
+    }
+    if !tokens.is_empty() {
+        ops.push(tokens);
+    }
+    ops
+}
+
+/// A result literal: `1-0`, `0-1`, `1/2-1/2`, `1/2`, or a number in `[0, 1]`, optionally in
+/// quotes or brackets. `Ok(None)` if the token is no result at all; `Err` for a number in
+/// brackets out of range.
+fn parse_result(tok: &str) -> Result<Option<f64>, String> {
+    let t = tok.trim_end_matches([',', ':']);
+    let (inner, bracketed) = if let Some(x) = t.strip_prefix('[').and_then(|x| x.strip_suffix(']'))
+    {
+        (x.trim(), true)
+    } else if let Some(x) = t.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
+        (x.trim(), true)
+    } else {
+        (t, false)
+    };
+    let r = match inner {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" | "1/2" | "½-½" | "=" => 0.5,
+        _ => match inner.parse::<f64>() {
+            Ok(x) if (0.0..=1.0).contains(&x) => x,
+            Ok(x)
+                if bracketed
+                    && inner
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == '.' || c == '-') =>
+            {
+                return Err(format!("result {x} out of [0, 1]"))
+            }
+            _ => return Ok(None),
+        },
+    };
+    Ok(Some(r))
+}
+
+fn parse_number(tok: &str) -> Option<f32> {
+    let t = tok.trim_matches(|c| c == '"' || c == ',' || c == ':');
+    let x: f32 = t.parse().ok()?;
+    x.is_finite().then_some(x)
+}
+
+fn set_result(slot: &mut Option<f64>, r: f64) -> Result<(), String> {
+    match *slot {
+        Some(old) if old != r => Err(format!("conflicting results {old} and {r}")),
+        _ => {
+            *slot = Some(r);
+            Ok(())
+        }
+    }
+}
+
+type Labels = (Option<f64>, Option<(f32, Pov)>);
+
+fn parse_labels(rest: &str) -> Result<Labels, String> {
+    let mut result = None;
+    let mut score = None;
+    for op in operations(rest) {
+        let Some(first) = op.first() else { continue };
+        let is_opcode = first
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && first
+                .trim_end_matches([':', '='])
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if is_opcode {
+            let opcode = first.trim_end_matches([':', '=']).to_ascii_lowercase();
+            let operands = &op[1..];
+            match opcode.as_str() {
+                "c0" | "c1" | "c2" | "c3" | "c4" | "c5" | "c6" | "c7" | "c8" | "c9" | "result"
+                | "res" | "wdl" => {
+                    for t in operands {
+                        if let Some(r) = parse_result(t)? {
+                            set_result(&mut result, r)?;
+                        }
+                    }
+                }
+                "ce" | "score" | "eval" | "cp" => {
+                    let pov = if opcode == "ce" {
+                        Pov::SideToMove
+                    } else {
+                        Pov::White
+                    };
+                    match operands.first().and_then(|t| parse_number(t)) {
+                        Some(s) => score = Some((s, pov)),
+                        None => return Err(format!("`{opcode}` without a number")),
+                    }
+                }
+                _ => {
+                    // Unknown operation: only a quoted result among its operands counts.
+                    for t in operands.iter().filter(|t| t.starts_with('"')) {
+                        if let Ok(Some(r)) = parse_result(t) {
+                            if t.len() > 3 {
+                                set_result(&mut result, r)?;
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            for t in &op {
+                match parse_result(t)? {
+                    // An explicit result: quoted, bracketed or `1-0`-like.
+                    Some(r) if t.starts_with(['"', '[']) || t.contains(['-', '/']) => {
+                        set_result(&mut result, r)?
+                    }
+                    // A bare number in [0, 1]: the result if there is none yet.
+                    Some(r) if result.is_none() => result = Some(r),
+                    _ => {
+                        if let (None, Some(x)) = (score, parse_number(t)) {
+                            if !t.starts_with('"') {
+                                score = Some((x, Pov::White));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok((result, score))
+}
+
+/// Reads an EPD text stream line by line (a multi-gigabyte file is never held whole).
+///
+/// ```
+/// use data::epd::{EpdOptions, EpdReader};
+///
+/// let text = "8/8/8/8/8/8/8/K6k w - - [1.0]\nbad line\n8/8/8/8/8/8/8/K6k b - - [0]";
+/// let mut reader = EpdReader::new(text.as_bytes(), EpdOptions::default());
+/// let mut ok = 0;
+/// let mut bad = Vec::new();
+/// while let Some((line, rec)) = reader.next_record()? {
+///     match rec {
+///         Ok(_) => ok += 1,
+///         Err(e) => bad.push(line),
+///     }
+/// }
+/// assert_eq!((ok, bad), (2, vec![2]));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct EpdReader<R> {
+    reader: R,
+    opts: EpdOptions,
+    line: u64,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> EpdReader<R> {
+    /// Wraps a buffered reader.
+    pub fn new(reader: R, opts: EpdOptions) -> EpdReader<R> {
+        EpdReader {
+            reader,
+            opts,
+            line: 0,
+            buf: Vec::with_capacity(256),
+        }
+    }
+
+    /// The next non-blank, non-comment line: its 1-based number and the record or what is
+    /// wrong with it. `Ok(None)` at the end; `Err` only for an I/O error.
+    pub fn next_record(&mut self) -> std::io::Result<Option<(u64, Result<EpdRecord, String>)>> {
+        loop {
+            self.buf.clear();
+            let n = self.reader.read_until(b'\n', &mut self.buf)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            let parsed = match std::str::from_utf8(&self.buf) {
+                Ok(text) => parse_line(text, &self.opts),
+                Err(_) => Err("not valid UTF-8".to_string()),
+            };
+            match parsed {
+                Ok(None) => continue,
+                Ok(Some(rec)) => return Ok(Some((self.line, Ok(rec)))),
+                Err(e) => return Ok(Some((self.line, Err(e)))),
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The error type of the crate.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong while reading or writing labelled positions.
+///
+/// Bad *records* (a malformed line, FEN or game) are normally skipped and counted in a
+/// [`Report`](crate::Report); they become a [`DataError::Input`] only with `strict` set.
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    /// An I/O error on a file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A malformed record, reported in strict mode (or a file that cannot be read at all).
+    #[error("{location}: {message}")]
+    Input {
+        /// `file:line` or `file: game N`.
+        location: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// A binary cache that is truncated, of an unknown version, or otherwise corrupt.
+    #[error("{path}: bad binary cache: {message}")]
+    Cache {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
+    /// A packed board that does not decode to a legal position.
+    #[error("bad packed board: {0}")]
+    Board(String),
+    /// An option out of range or a request that cannot be honoured.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl DataError {
+    /// Wraps an I/O error with the file it happened on.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> DataError {
+        DataError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

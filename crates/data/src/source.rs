@@ -1,0 +1,92 @@
+//! Opening files: plain, gzip or zstd, told apart by their first bytes, never by their names.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::DataError;
+
+/// The compression of a file, from its magic bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Compression {
+    /// No known compression magic.
+    Plain,
+    /// `1f 8b`.
+    Gzip,
+    /// `28 b5 2f fd`.
+    Zstd,
+}
+
+impl Compression {
+    /// Detects the compression from the first bytes of a file.
+    ///
+    /// ```
+    /// use data::Compression;
+    /// assert_eq!(Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Compression::Zstd);
+    /// assert_eq!(Compression::detect(&[0x1f, 0x8b, 8]), Compression::Gzip);
+    /// assert_eq!(Compression::detect(b"rnbqkbnr/"), Compression::Plain);
+    /// ```
+    pub fn detect(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Compression::Zstd
+        } else if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else {
+            Compression::Plain
+        }
+    }
+}
+
+/// Counts the bytes read through it into a shared counter (for progress bars).
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Opens a file for streaming, decompressing gzip or zstd as its first bytes say.
+/// Returns the reader and its compression.
+pub fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, Compression), DataError> {
+    open_counting(path, Arc::new(AtomicU64::new(0)))
+}
+
+/// As [`open`], adding the number of (compressed) bytes read from the file to `count`.
+pub fn open_counting(
+    path: &Path,
+    count: Arc<AtomicU64>,
+) -> Result<(Box<dyn BufRead + Send>, Compression), DataError> {
+    let file = File::open(path).map_err(|e| DataError::io(path, e))?;
+    let mut raw = BufReader::with_capacity(1 << 16, Counting { inner: file, count });
+    let head = raw.fill_buf().map_err(|e| DataError::io(path, e))?;
+    let compression = Compression::detect(head);
+    let reader: Box<dyn BufRead + Send> = match compression {
+        Compression::Plain => Box::new(raw),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            1 << 16,
+            flate2::bufread::MultiGzDecoder::new(raw),
+        )),
+        Compression::Zstd => Box::new(BufReader::with_capacity(
+            1 << 16,
+            zstd::stream::read::Decoder::with_buffer(raw).map_err(|e| DataError::io(path, e))?,
+        )),
+    };
+    Ok((reader, compression))
+}
+
+/// Reads a whole file, decompressed.
+pub fn read_all(path: &Path) -> Result<Vec<u8>, DataError> {
+    let (mut r, _) = open(path)?;
+    let mut buf = Vec::new();
+    r.read_to_end(&mut buf)
+        .map_err(|e| DataError::io(path, e))?;
+    Ok(buf)
+}
