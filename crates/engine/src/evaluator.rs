@@ -1,0 +1,176 @@
+//! The static evaluation the search calls, and the quiescence search at its leaves.
+//!
+//! The search is written against the [`Evaluator`] trait so that it can run over the gradtune
+//! evaluation with `f64` weights ([`ModelEvaluator`]) or over a plain material count
+//! ([`MaterialEvaluator`], used by the tests and as a reference).
+
+use shakmaty::{Chess, Color, Move, Position, Role};
+
+/// Mate score in centipawns: a mate found `n` plies from the root scores `±(MATE - n)`.
+pub const MATE: i32 = 30_000;
+
+/// Scores at least this large (in absolute value) announce a forced mate.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+
+/// The result of a quiescence search, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quiet {
+    /// Score in centipawns for the side to move.
+    pub score: f64,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// A static evaluation and a quiescence search over it.
+///
+/// Implementors give the evaluation from **White's** point of view; the search converts.
+pub trait Evaluator: Send + Sync {
+    /// Static evaluation of `pos` in centipawns, from White's point of view.
+    fn evaluate(&self, pos: &Chess) -> f64;
+
+    /// Quiescence search of `pos` within the window `(alpha, beta)`, scores relative to the
+    /// side to move. The default is [`quiesce`], the engine's own capture search.
+    fn quiesce(&self, pos: &Chess, alpha: f64, beta: f64) -> Quiet {
+        quiesce(self, pos, alpha, beta)
+    }
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for &E {
+    fn evaluate(&self, pos: &Chess) -> f64 {
+        (**self).evaluate(pos)
+    }
+    fn quiesce(&self, pos: &Chess, alpha: f64, beta: f64) -> Quiet {
+        (**self).quiesce(pos, alpha, beta)
+    }
+}
+
+/// `score` (White's view) seen from the side to move of a position with `turn` to move.
+pub fn relative(score: f64, turn: Color) -> f64 {
+    match turn {
+        Color::White => score,
+        Color::Black => -score,
+    }
+}
+
+/// Conventional piece values in centipawns (king 0).
+pub fn piece_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => 300,
+        Role::Bishop => 300,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::King => 0,
+    }
+}
+
+/// Material only: 100/300/300/500/900, from White's point of view.
+///
+/// ```
+/// use engine::{Evaluator, MaterialEvaluator};
+/// let pos = shakmaty::Chess::default();
+/// assert_eq!(MaterialEvaluator.evaluate(&pos), 0.0);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MaterialEvaluator;
+
+impl Evaluator for MaterialEvaluator {
+    fn evaluate(&self, pos: &Chess) -> f64 {
+        let board = pos.board();
+        let mut total = 0;
+        for role in Role::ALL {
+            let white = (board.by_role(role) & board.by_color(Color::White)).count() as i32;
+            let black = (board.by_role(role) & board.by_color(Color::Black)).count() as i32;
+            total += piece_value(role) * (white - black);
+        }
+        f64::from(total)
+    }
+}
+
+/// Most-valuable-victim, least-valuable-attacker key of a capture or promotion (higher first).
+pub fn mvv_lva(m: &Move) -> i32 {
+    let victim = m.capture().map_or(0, piece_value);
+    let promo = m.promotion().map_or(0, piece_value);
+    10 * (victim + promo) - piece_value(m.role()) / 10
+}
+
+/// The engine's own quiescence search: stand pat, then captures and promotions in MVV-LVA
+/// order, fail-hard within `(alpha, beta)`, relative to the side to move.
+pub fn quiesce<E: Evaluator + ?Sized>(eval: &E, pos: &Chess, alpha: f64, beta: f64) -> Quiet {
+    let mut nodes = 0;
+    let score = qs(eval, pos, alpha, beta, 0, &mut nodes);
+    Quiet { score, nodes }
+}
+
+const MAX_QS_DEPTH: u32 = 32;
+
+fn qs<E: Evaluator + ?Sized>(
+    eval: &E,
+    pos: &Chess,
+    mut alpha: f64,
+    beta: f64,
+    depth: u32,
+    nodes: &mut u64,
+) -> f64 {
+    *nodes += 1;
+    let stand = relative(eval.evaluate(pos), pos.turn());
+    if stand >= beta {
+        return beta;
+    }
+    if depth >= MAX_QS_DEPTH {
+        return stand.max(alpha);
+    }
+    if stand > alpha {
+        alpha = stand;
+    }
+    let mut moves = pos.capture_moves();
+    moves.extend(
+        pos.promotion_moves()
+            .into_iter()
+            .filter(|m| !m.is_capture() && m.promotion() == Some(Role::Queen)),
+    );
+    moves.retain(|m| m.promotion().is_none_or(|r| r == Role::Queen));
+    moves.sort_unstable_by_key(|m| -mvv_lva(m));
+    for m in moves {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let score = -qs(eval, &child, -beta, -alpha, depth + 1, nodes);
+        if score >= beta {
+            return beta;
+        }
+        if score > alpha {
+            alpha = score;
+        }
+    }
+    alpha
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn material_counts_pieces() {
+        let p = pos("4k3/8/8/8/8/8/8/RN2K3 w - - 0 1");
+        assert_eq!(MaterialEvaluator.evaluate(&p), 800.0);
+        let p = pos("4k3/8/8/8/8/8/8/RN2K3 b - - 0 1");
+        assert_eq!(relative(MaterialEvaluator.evaluate(&p), p.turn()), -800.0);
+    }
+
+    #[test]
+    fn quiescence_sees_hanging_queen() {
+        // White to move can take the undefended queen on d5 with the knight.
+        let p = pos("4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1");
+        let q = MaterialEvaluator.quiesce(&p, -10_000.0, 10_000.0);
+        assert_eq!(q.score, 300.0);
+        assert!(q.nodes >= 2);
+    }
+}
