@@ -77,6 +77,7 @@ pub(crate) fn apply(kind: Kind, k: f64, x: f64, y: f64) -> (f64, f64, f64) {
             let v = sigmoid_f64(x);
             (v, v * (1.0 - v), 0.0)
         }
+        Kind::Powi if k == 2.0 => (x * x, 2.0 * x, 0.0),
         Kind::Powi => {
             let n = k as i32;
             let slope = if n == 0 {

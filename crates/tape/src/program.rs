@@ -1,6 +1,7 @@
 //! [`Program`]: a recording compiled for replay, with linear chains collapsed.
 
 use crate::kind::{apply, Kind};
+use crate::scalar::sparse_sum;
 use crate::tape::Tape;
 use crate::var::Var;
 
@@ -93,7 +94,8 @@ struct Sparse {
 impl Sparse {
     fn add_scaled(&mut self, other: &Sparse, c: f64) {
         self.konst += c * other.konst;
-        self.terms.extend(other.terms.iter().map(|t| Term { r: t.r, c: t.c * c }));
+        self.terms
+            .extend(other.terms.iter().map(|t| Term { r: t.r, c: t.c * c }));
     }
 }
 
@@ -212,7 +214,10 @@ impl Program {
                         b,
                     });
                     Sparse {
-                        terms: vec![Term { r: NODE | n, c: 1.0 }],
+                        terms: vec![Term {
+                            r: NODE | n,
+                            c: 1.0,
+                        }],
                         konst: 0.0,
                     }
                 }
@@ -295,11 +300,10 @@ impl Program {
 
     #[inline(always)]
     fn affine(&self, a: &Affine, x: &[f64], vals: &[f64]) -> f64 {
-        let mut s = a.konst;
-        for t in &self.terms[a.start as usize..a.split as usize] {
-            s += t.c * x[t.r as usize];
-        }
-        for t in &self.terms[a.split as usize..a.end as usize] {
+        let inputs = &self.terms[a.start as usize..a.split as usize];
+        let nodes = &self.terms[a.split as usize..a.end as usize];
+        let mut s = a.konst + sparse_sum(inputs, |t| (t.r as usize, t.c), |i| x[i]);
+        for t in nodes {
             s += t.c * vals[(t.r & !NODE) as usize];
         }
         s
@@ -322,18 +326,21 @@ impl Program {
     ///
     /// If `x` is shorter than the inputs the program refers to.
     pub fn forward(&self, x: &[f64], scratch: &mut Scratch) -> f64 {
-        scratch.vals.clear();
-        scratch.partials.clear();
-        for n in &self.nodes {
-            let a = self.affine(&n.a, x, &scratch.vals);
-            let b = if n.kind.is_binary() {
-                self.affine(&n.b, x, &scratch.vals)
+        let n = self.nodes.len();
+        if scratch.vals.len() < n {
+            scratch.vals.resize(n, 0.0);
+            scratch.partials.resize(n, (0.0, 0.0));
+        }
+        for (k, node) in self.nodes.iter().enumerate() {
+            let a = self.affine(&node.a, x, &scratch.vals);
+            let b = if node.kind.is_binary() {
+                self.affine(&node.b, x, &scratch.vals)
             } else {
                 0.0
             };
-            let (v, dx, dy) = apply(n.kind, n.k, a, b);
-            scratch.vals.push(v);
-            scratch.partials.push((dx, dy));
+            let (v, dx, dy) = apply(node.kind, node.k, a, b);
+            scratch.vals[k] = v;
+            scratch.partials[k] = (dx, dy);
         }
         self.affine(&self.output, x, &scratch.vals)
     }
@@ -348,8 +355,11 @@ impl Program {
             }
             return;
         }
-        scratch.adj.clear();
-        scratch.adj.resize(self.nodes.len(), 0.0);
+        let n = self.nodes.len();
+        if scratch.adj.len() < n {
+            scratch.adj.resize(n, 0.0);
+        }
+        scratch.adj[..n].fill(0.0);
         self.distribute(&self.output, seed, grad, &mut scratch.adj);
         for (k, n) in self.nodes.iter().enumerate().rev() {
             let a = scratch.adj[k];

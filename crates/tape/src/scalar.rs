@@ -129,6 +129,30 @@ pub trait Scalar:
     }
 }
 
+/// `sum c * value(i)` over sparse `(i, c)` terms with four independent accumulators, so the
+/// additions do not form one long dependency chain. Every implementation of
+/// [`Scalar::dot`] sums in this order, so their values agree bit for bit.
+#[inline(always)]
+pub(crate) fn sparse_sum<T: Copy>(
+    terms: &[T],
+    term: impl Fn(T) -> (usize, f64),
+    value: impl Fn(usize) -> f64,
+) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let mut chunks = terms.chunks_exact(4);
+    for chunk in &mut chunks {
+        for (a, &t) in acc.iter_mut().zip(chunk) {
+            let (i, c) = term(t);
+            *a += c * value(i);
+        }
+    }
+    for (a, &t) in acc.iter_mut().zip(chunks.remainder()) {
+        let (i, c) = term(t);
+        *a += c * value(i);
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
 /// Stable logistic sigmoid on plain numbers.
 #[inline]
 pub fn sigmoid_f64(x: f64) -> f64 {
@@ -212,6 +236,6 @@ impl Scalar for f64 {
     }
     #[inline(always)]
     fn dot(xs: &[Self], terms: &[(u32, f64)]) -> Self {
-        terms.iter().fold(0.0, |acc, &(i, c)| acc + xs[i as usize] * c)
+        sparse_sum(terms, |(i, c)| (i as usize, c), |i| xs[i])
     }
 }

@@ -62,6 +62,16 @@ thread_local! {
     static ACTIVE: Cell<*mut Tape> = const { Cell::new(ptr::null_mut()) };
 }
 
+/// Runs `f` on the thread's active tape, or on `None` when no recording is active.
+#[inline(always)]
+pub(crate) fn with_active_opt<R>(f: impl FnOnce(Option<&mut Tape>) -> R) -> R {
+    ACTIVE.with(|cell| {
+        let p = cell.get();
+        // SAFETY: as in `with_active`.
+        f(unsafe { p.as_mut() })
+    })
+}
+
 /// Runs `f` on the thread's active tape.
 ///
 /// Panics when no recording is active on this thread: arithmetic that mixes two non-constant
@@ -161,15 +171,15 @@ impl Tape {
         index as u32
     }
 
-    /// Appends a `Linear` node whose operands are pushed by `fill`.
+    /// Appends a `Linear` node whose operands `fill` pushes (returning the constant part), or
+    /// nothing when it pushes none.
     #[inline(always)]
     pub(crate) fn push_linear_with(
         &mut self,
-        konst: f64,
-        fill: impl FnOnce(&mut Vec<Operation>),
+        fill: impl FnOnce(&mut Vec<Operation>) -> f64,
     ) -> Option<u32> {
         let before = self.ops.len();
-        fill(&mut self.ops);
+        let konst = fill(&mut self.ops);
         if self.ops.len() == before {
             return None;
         }
@@ -195,6 +205,7 @@ impl Tape {
         let stmts = &self.stmts;
         let ops = &self.ops;
         let adj = &mut self.adj;
+        assert!(top < stmts.len() && adj.len() >= stmts.len());
         let mut end = stmts[top].end as usize;
         for i in (bottom..=top).rev() {
             let s = stmts[i];
@@ -205,7 +216,11 @@ impl Tape {
                 if a != 0.0 {
                     adj[i] = 0.0;
                     for op in &ops[start..end] {
-                        adj[op.arg as usize] += op.partial * a;
+                        debug_assert!((op.arg as usize) < i);
+                        // SAFETY: every operand names an earlier node (`Var`s only ever refer
+                        // to nodes already on the tape), and `adj` covers every node (asserted
+                        // above).
+                        unsafe { *adj.get_unchecked_mut(op.arg as usize) += op.partial * a };
                     }
                 }
             }
@@ -293,10 +308,13 @@ impl Recording<'_> {
             return;
         }
         let ops_end = t.start_of(m);
+        let old_len = t.stmts.len();
         t.stmts.truncate(m);
         t.ops.truncate(ops_end);
-        t.inputs.retain(|&i| (i as usize) < m);
-        let upto = t.adj.len();
+        // Inputs are pushed in node order, so the ones to forget are a suffix.
+        let keep = t.inputs.partition_point(|&i| (i as usize) < m);
+        t.inputs.truncate(keep);
+        let upto = t.adj.len().min(old_len);
         if upto > m {
             t.adj[m..upto].fill(0.0);
         }

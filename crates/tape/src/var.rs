@@ -4,8 +4,8 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use crate::kind::{apply, Kind};
 use crate::ops::assign_ops_via_binary;
-use crate::scalar::Scalar;
-use crate::tape::{with_active, Operation};
+use crate::scalar::{sparse_sum, Scalar};
+use crate::tape::{with_active, with_active_opt, Operation};
 
 /// A reverse-mode variable: a value and the index of the tape node that computed it.
 ///
@@ -53,13 +53,13 @@ impl Var {
         self.i == Self::CONST
     }
 
-    /// Records an affine function `a * self + b` (a constant when `self` is one).
+    /// Records an affine function `a * self + b` whose value `v` the caller computed with the
+    /// plain `f64` operation (so values match `f64` bit for bit).
     #[inline(always)]
-    fn affine(self, a: f64, b: f64) -> Var {
+    fn affine(self, a: f64, b: f64, v: f64) -> Var {
         if self.is_const() {
-            return Var::constant(a * self.v + b);
+            return Var::constant(v);
         }
-        let v = a * self.v + b;
         let i = with_active(|t| {
             t.push(
                 Kind::Linear,
@@ -73,15 +73,14 @@ impl Var {
         Var::node(v, i)
     }
 
-    /// Records `pa * self + pb * o` for two variables.
+    /// Records `pa * self + pb * o` for two variables, with value `v` computed by the caller.
     #[inline(always)]
-    fn combine(self, pa: f64, o: Var, pb: f64) -> Var {
+    fn combine(self, pa: f64, o: Var, pb: f64, v: f64) -> Var {
         match (self.is_const(), o.is_const()) {
-            (true, true) => Var::constant(pa * self.v + pb * o.v),
-            (true, false) => o.affine(pb, pa * self.v),
-            (false, true) => self.affine(pa, pb * o.v),
+            (true, true) => Var::constant(v),
+            (true, false) => o.affine(pb, pa * self.v, v),
+            (false, true) => self.affine(pa, pb * o.v, v),
             (false, false) => {
-                let v = pa * self.v + pb * o.v;
                 let i = with_active(|t| {
                     t.push(
                         Kind::Linear,
@@ -165,14 +164,14 @@ impl Add for Var {
     type Output = Var;
     #[inline(always)]
     fn add(self, o: Var) -> Var {
-        self.combine(1.0, o, 1.0)
+        self.combine(1.0, o, 1.0, self.v + o.v)
     }
 }
 impl Sub for Var {
     type Output = Var;
     #[inline(always)]
     fn sub(self, o: Var) -> Var {
-        self.combine(1.0, o, -1.0)
+        self.combine(1.0, o, -1.0, self.v - o.v)
     }
 }
 impl Mul for Var {
@@ -181,8 +180,8 @@ impl Mul for Var {
     fn mul(self, o: Var) -> Var {
         match (self.is_const(), o.is_const()) {
             (true, true) => Var::constant(self.v * o.v),
-            (true, false) => o.affine(self.v, 0.0),
-            (false, true) => self.affine(o.v, 0.0),
+            (true, false) => o.affine(self.v, 0.0, self.v * o.v),
+            (false, true) => self.affine(o.v, 0.0, self.v * o.v),
             (false, false) => self.binary(Kind::Mul, o),
         }
     }
@@ -194,7 +193,7 @@ impl Div for Var {
         match (self.is_const(), o.is_const()) {
             (true, true) => Var::constant(self.v / o.v),
             (true, false) => o.unary(Kind::Recip, self.v),
-            (false, true) => self.affine(1.0 / o.v, 0.0),
+            (false, true) => self.affine(1.0 / o.v, 0.0, self.v / o.v),
             (false, false) => self.binary(Kind::Div, o),
         }
     }
@@ -203,35 +202,35 @@ impl Neg for Var {
     type Output = Var;
     #[inline(always)]
     fn neg(self) -> Var {
-        self.affine(-1.0, 0.0)
+        self.affine(-1.0, 0.0, -self.v)
     }
 }
 impl Add<f64> for Var {
     type Output = Var;
     #[inline(always)]
     fn add(self, c: f64) -> Var {
-        self.affine(1.0, c)
+        self.affine(1.0, c, self.v + c)
     }
 }
 impl Sub<f64> for Var {
     type Output = Var;
     #[inline(always)]
     fn sub(self, c: f64) -> Var {
-        self.affine(1.0, -c)
+        self.affine(1.0, -c, self.v - c)
     }
 }
 impl Mul<f64> for Var {
     type Output = Var;
     #[inline(always)]
     fn mul(self, c: f64) -> Var {
-        self.affine(c, 0.0)
+        self.affine(c, 0.0, self.v * c)
     }
 }
 impl Div<f64> for Var {
     type Output = Var;
     #[inline(always)]
     fn div(self, c: f64) -> Var {
-        self.affine(1.0 / c, 0.0)
+        self.affine(1.0 / c, 0.0, self.v / c)
     }
 }
 assign_ops_via_binary!(Var);
@@ -283,65 +282,46 @@ impl Scalar for Var {
     }
 
     fn linear_combination(terms: &[(Self, f64)], constant: f64) -> Self {
-        let mut konst = constant;
         let mut v = constant;
         for &(x, c) in terms {
             v += x.v * c;
-            if x.is_const() {
-                konst += x.v * c;
-            }
         }
-        let index = with_active_if(terms.iter().any(|(x, _)| !x.is_const()), |t| {
-            t.push_linear_with(konst, |ops| {
-                ops.extend(terms.iter().filter(|(x, _)| !x.is_const()).map(|&(x, c)| {
-                    Operation {
-                        partial: c,
-                        arg: x.i,
-                    }
-                }))
-            })
-        });
+        let index = record_linear(terms.iter().copied(), constant);
         Var::node(v, index.unwrap_or(Var::CONST))
     }
 
     fn dot(xs: &[Self], terms: &[(u32, f64)]) -> Self {
-        let mut konst = 0.0;
-        let mut v = 0.0;
-        let mut any_var = false;
-        for &(i, c) in terms {
-            let x = xs[i as usize];
-            v += x.v * c;
-            if x.is_const() {
-                konst += x.v * c;
-            } else {
-                any_var = true;
-            }
-        }
-        let index = with_active_if(any_var, |t| {
-            t.push_linear_with(konst, |ops| {
-                ops.extend(terms.iter().filter_map(|&(i, c)| {
-                    let x = xs[i as usize];
-                    (!x.is_const()).then_some(Operation {
-                        partial: c,
-                        arg: x.i,
-                    })
-                }))
-            })
-        });
+        let v = sparse_sum(terms, |(i, c)| (i as usize, c), |i| xs[i].v);
+        let index = record_linear(terms.iter().map(|&(i, c)| (xs[i as usize], c)), 0.0);
         Var::node(v, index.unwrap_or(Var::CONST))
     }
 }
 
-/// Runs `f` on the active tape only when `needed` (a sum of constants records nothing and needs
-/// no recording).
+/// Records `sum c * x + constant` as one `Linear` statement, folding constant terms into the
+/// constant; records nothing (and needs no recording) when every term is constant.
 #[inline(always)]
-fn with_active_if(
-    needed: bool,
-    f: impl FnOnce(&mut crate::tape::Tape) -> Option<u32>,
-) -> Option<u32> {
-    if needed {
-        with_active(f)
-    } else {
-        None
-    }
+fn record_linear(terms: impl Iterator<Item = (Var, f64)> + Clone, constant: f64) -> Option<u32> {
+    with_active_opt(|tape| match tape {
+        Some(t) => t.push_linear_with(|ops| {
+            let mut konst = constant;
+            for (x, c) in terms {
+                if x.is_const() {
+                    konst += x.v * c;
+                } else {
+                    ops.push(Operation {
+                        partial: c,
+                        arg: x.i,
+                    });
+                }
+            }
+            konst
+        }),
+        None => {
+            assert!(
+                terms.clone().all(|(x, _)| x.is_const()),
+                "tape::Var arithmetic outside a Recording on this thread"
+            );
+            None
+        }
+    })
 }
