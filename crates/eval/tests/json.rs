@@ -224,7 +224,7 @@ fn tables_and_rust_source_show_the_weights() {
     let src = rust_source(&model, &w);
     assert!(src.contains("pub const MATERIAL_EG: [i32; 5] = [100, 300, 300, 500, 900];"));
     // e4 is square 28: row "rank 4" of the knight table, fifth entry.
-    let knight = src.split("// knight").nth(1).unwrap();
+    let knight = src.split("    // knight\n").nth(1).unwrap();
     let row = knight.lines().find(|l| l.contains("// rank 4")).unwrap();
     assert!(
         row.trim_start()
