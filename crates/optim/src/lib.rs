@@ -1,1 +1,108 @@
-//! optim crate (under construction).
+//! The Texel objective and the optimisers that minimise it.
+//!
+//! * [`CompiledSet`]: every position's evaluation recorded once, at load, and compiled for
+//!   replay (linear evaluations collapse to sparse rows).
+//! * [`Objective`]: the mean loss over a set ([`Link`]: logistic with `K` or tanh; squared
+//!   error or cross-entropy), L1/L2 regularisation, label blending, frozen parameters; value
+//!   and gradient in one parallel pass; the Gauss-Newton matrix on demand.
+//! * [`fit_k`]: Texel's `K`, by a one-dimensional minimisation at the starting weights.
+//! * [`TexelProblem`]: the argmin glue, caching value and gradient per point.
+//! * [`solvers`]: argmin's L-BFGS (More-Thuente) and particle swarm; our Gauss-Newton
+//!   (Levenberg-Marquardt), Adam and Texel's local search as argmin solvers.
+//! * [`run`]: one interface to all of them ([`Method`]), with a validation split, early
+//!   stopping, budgets, Ctrl-C ([`Control`]), a JSON-lines log and the best weights by
+//!   validation loss.
+//! * [`output`], [`compare`], [`plot`]: the files a run writes and the side-by-side comparison.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use optim::{fit_k, run, Budget, CompiledSet, Control, Label, Link, LossKind, Method,
+//!             Objective, ObjectiveConfig, RunConfig, Sigmoid};
+//! use tape::Scalar;
+//!
+//! // An "evaluation" with two weights: a material count and a tempo bonus.
+//! fn eval<S: Scalar>(w: &[S], material: f64, white_to_move: bool) -> S {
+//!     let tempo = if white_to_move { w[1] } else { -w[1] };
+//!     w[0] * material + tempo
+//! }
+//! let positions: Vec<(f64, bool)> = (0..3000).map(|i| ((i % 5) as f64 - 2.0, i % 2 == 0)).collect();
+//! let truth = Link { sigmoid: Sigmoid::Logistic, k: 1.2, loss: LossKind::Mse };
+//! let set = CompiledSet::record(&[100.0, 0.0], &positions,
+//!     // soft labels: the expected result under the true weights (90, 15)
+//!     |_, &(m, t)| Label { result: truth.expect(eval(&[90.0, 15.0], m, t)), score: None },
+//!     |_, &(m, t), w| Some(eval(w, m, t)), None);
+//! let set = Arc::new(set);
+//! let (k, _) = fit_k(&set, &[90.0, 15.0], truth);
+//! assert!((k - 1.2).abs() < 1e-4);
+//! let obj = Arc::new(Objective::new(set, ObjectiveConfig::new(Link { k, ..truth }), vec![100.0, 0.0], None).unwrap());
+//! let cfg = RunConfig { method: Method::GaussNewton, ..RunConfig::default() };
+//! let out = run(obj, None, &[100.0, 0.0], &cfg, Arc::new(Control::new())).unwrap();
+//! assert!((out.weights[0] - 90.0).abs() < 0.01 && (out.weights[1] - 15.0).abs() < 0.01);
+//! ```
+#![warn(missing_docs)]
+
+pub mod chess;
+pub mod compare;
+mod control;
+mod kfit;
+mod loss;
+mod objective;
+mod observer;
+pub mod output;
+mod params;
+pub mod plot;
+mod problem;
+mod run;
+mod set;
+pub mod setup;
+pub mod solvers;
+mod validation;
+
+pub use control::{Control, Controlled, StallGuard};
+pub use kfit::{fit_k, fit_k_scores, golden_section};
+pub use loss::{Link, LossKind, Sigmoid};
+pub use objective::{Linearisation, Objective, ObjectiveConfig};
+pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
+pub use params::{free_indices, glob_match, ParamSpec};
+pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
+pub use run::{run, Method, RunConfig, RunOutcome, SolverOptions};
+pub use set::{CompiledSet, Label, SparseRows};
+pub use validation::Tracker;
+
+/// What can go wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum OptimError {
+    /// Inconsistent options or inputs.
+    #[error("{0}")]
+    Config(String),
+    /// An argmin error.
+    #[error("optimiser: {0}")]
+    Argmin(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// JSON (de)serialisation failed.
+    #[error("json: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Plotting failed.
+    #[error("plot: {0}")]
+    Plot(String),
+}
+
+impl OptimError {
+    pub(crate) fn argmin(e: argmin::core::Error) -> Self {
+        OptimError::Argmin(e.to_string())
+    }
+
+    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+        OptimError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

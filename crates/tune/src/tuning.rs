@@ -1,4 +1,15 @@
-//! The tuning subcommands (not built yet: see the open issues).
+//! The tuning subcommands: `lbfgs`, `gauss-newton`, `adam`, `local`, `pso`, `hybrid`.
+//! A thin layer over `optim`: options in, `optim::setup::prepare`, `optim::run`,
+//! `optim::output::write_run`, summary out.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context};
+use optim::setup::{prepare, SetupOptions};
+use optim::{Budget, Control, RunConfig, SolverOptions};
 
 /// Which optimiser a tuning run uses.
 #[derive(Clone, Copy, Debug)]
@@ -11,10 +22,304 @@ pub enum Method {
     Hybrid,
 }
 
-/// Options shared by every tuning subcommand.
-#[derive(clap::Args)]
-pub struct Args {}
+impl From<Method> for optim::Method {
+    fn from(m: Method) -> Self {
+        match m {
+            Method::Lbfgs => optim::Method::Lbfgs,
+            Method::GaussNewton => optim::Method::GaussNewton,
+            Method::Adam => optim::Method::Adam,
+            Method::Local => optim::Method::Local,
+            Method::Pso => optim::Method::Pso,
+            Method::Hybrid => optim::Method::Hybrid,
+        }
+    }
+}
 
-pub fn run(method: Method, _args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("tuning with {method:?} is not built yet")
+/// The dataset used when `--data` is not given, relative to the workspace: made by
+/// `tune datagen` (the engine's self-play) and committed under `data/`.
+pub const DEFAULT_DATA: &[&str] = &[
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc.zst"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.epd.zst"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.epd"),
+];
+
+/// The shared data folder (`$GRADTUNE_SHARED_DATA`, else `../shared/data` beside the checkout).
+pub fn shared_data_dir() -> PathBuf {
+    std::env::var_os("GRADTUNE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
+        })
+}
+
+/// The default data files: the embedded dataset, else the shared 1k quiet positions.
+pub fn default_data() -> anyhow::Result<Vec<PathBuf>> {
+    if let Some(p) = DEFAULT_DATA.iter().map(PathBuf::from).find(|p| p.is_file()) {
+        return Ok(vec![p]);
+    }
+    let fallback = shared_data_dir().join("quiet-labeled-1k.epd");
+    if fallback.is_file() {
+        eprintln!(
+            "note: the default dataset (data/default.gtc.zst) is not in this checkout yet; \
+             using {} instead",
+            fallback.display()
+        );
+        return Ok(vec![fallback]);
+    }
+    bail!(
+        "no data: give --data FILE (EPD, PGN or cache); the default dataset data/default.gtc.zst \
+         is missing and so is {}",
+        fallback.display()
+    )
+}
+
+/// Options shared by every tuning subcommand.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Args {
+    /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
+    /// Default: the dataset embedded in the repository (data/default.gtc.zst).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub data: Vec<PathBuf>,
+    /// Evaluation model: psqt (material and piece-square tables) or full.
+    #[arg(long, default_value = "psqt")]
+    pub model: eval::ModelKind,
+    /// Starting weights (JSON by name, as written to weights.json); default: the model's.
+    #[arg(long, value_name = "START.json")]
+    pub weights: Option<PathBuf>,
+    /// Continue from the weights saved in --out (OUT/weights.json), appending to its log.
+    #[arg(long)]
+    pub resume: bool,
+    /// Output directory. Default: runs/<method>-<unix time>.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Fraction of the games held out for validation (0 for none).
+    #[arg(long, default_value_t = 0.1)]
+    pub valid_fraction: f64,
+    /// Seed of the train/validation split and of the stochastic methods.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The sigmoid's scale K; fitted to the starting weights when not given.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// logistic: Texel's 1/(1+10^(-K q/400)) on results 0..1; tanh: RuyTune's tanh(K q) on -1..1.
+    #[arg(long, default_value = "logistic")]
+    pub sigmoid: optim::Sigmoid,
+    /// Loss: mse (mean squared error) or xent (cross-entropy).
+    #[arg(long, default_value = "mse")]
+    pub loss: optim::LossKind,
+    /// L1 regularisation weight (Zurichess), on the free parameters.
+    #[arg(long, default_value_t = 0.0)]
+    pub l1: f64,
+    /// L2 regularisation weight, on the free parameters.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Freeze parameters: a group name (material, pst, mobility, ...) or a glob on names
+    /// (pst.*.e4). Repeatable.
+    #[arg(long, value_name = "PATTERN")]
+    pub freeze: Vec<String>,
+    /// Maximum iterations (epochs for adam, sweeps for local).
+    #[arg(long, default_value_t = 200)]
+    pub max_iters: u64,
+    /// Maximum passes over the training data.
+    #[arg(long)]
+    pub max_passes: Option<f64>,
+    /// Maximum seconds of optimisation.
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Stop after this many iterations without a better validation loss.
+    #[arg(long)]
+    pub patience: Option<usize>,
+    /// static: evaluate each position as given; qsearch: evaluate the end of its quiescence
+    /// principal variation at the starting weights (RuyTune).
+    #[arg(long, default_value = "static")]
+    pub leaf: optim::chess::Leaf,
+    /// Stop at the first malformed record instead of skipping and counting it.
+    #[arg(long)]
+    pub strict: bool,
+    /// Use at most this many positions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// adam: positions per mini-batch (0: full batch).
+    #[arg(long, default_value_t = 0)]
+    pub batch_size: usize,
+    /// adam: step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// lbfgs (and hybrid): correction pairs kept.
+    #[arg(long, default_value_t = 10)]
+    pub memory: usize,
+    /// pso: number of particles.
+    #[arg(long, default_value_t = 24)]
+    pub particles: usize,
+    /// hybrid: Gauss-Newton iterations before L-BFGS.
+    #[arg(long, default_value_t = 3)]
+    pub gn_iters: u64,
+    /// hybrid: local-search sweeps at the end (0: none).
+    #[arg(long, default_value_t = 1)]
+    pub polish_sweeps: u64,
+    /// local (and hybrid polish): the move tried on each parameter.
+    #[arg(long, default_value_t = 1.0)]
+    pub step: f64,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl Args {
+    /// The problem definition.
+    pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
+        Ok(SetupOptions {
+            data: if self.data.is_empty() {
+                default_data()?
+            } else {
+                self.data.clone()
+            },
+            model: self.model,
+            weights: self.weights.clone(),
+            valid_fraction: self.valid_fraction,
+            seed: self.seed,
+            k: self.k,
+            sigmoid: self.sigmoid,
+            loss: self.loss,
+            l1: self.l1,
+            l2: self.l2,
+            lambda: self.lambda,
+            freeze: self.freeze.clone(),
+            leaf: self.leaf,
+            strict: self.strict,
+            limit: self.limit,
+            progress: !self.quiet,
+        })
+    }
+
+    /// Budget and solver options.
+    pub fn run_config(&self, method: optim::Method) -> RunConfig {
+        let mut solvers = SolverOptions::default();
+        solvers.adam.lr = self.lr;
+        solvers.adam.batch_size = (self.batch_size > 0).then_some(self.batch_size);
+        solvers.adam.seed = self.seed;
+        solvers.lbfgs.memory = self.memory;
+        solvers.pso.particles = self.particles;
+        solvers.pso.seed = self.seed;
+        solvers.hybrid.gn_iters = self.gn_iters;
+        solvers.hybrid.polish_sweeps = self.polish_sweeps;
+        solvers.local.step = self.step;
+        RunConfig {
+            method,
+            budget: Budget {
+                max_iters: Some(self.max_iters),
+                max_passes: self.max_passes,
+                seconds: self.time,
+                patience: self.patience,
+            },
+            solvers,
+            log: None,
+            progress: !self.quiet,
+        }
+    }
+}
+
+/// Installs the Ctrl-C handler once and returns its flag.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        if let Err(e) = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                // A second Ctrl-C: give up at once.
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing the iteration and saving the best weights so far");
+        }) {
+            eprintln!("warning: no Ctrl-C handler: {e}");
+        }
+        flag
+    })
+    .clone()
+}
+
+fn default_out(method: optim::Method) -> PathBuf {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    PathBuf::from("runs").join(format!("{}-{secs}", method.name()))
+}
+
+pub fn run(method: Method, mut args: Args) -> anyhow::Result<()> {
+    let method: optim::Method = method.into();
+    let out = match (&args.out, args.resume) {
+        (Some(o), _) => o.clone(),
+        (None, true) => bail!("--resume needs --out DIR (the run to continue)"),
+        (None, false) => default_out(method),
+    };
+    if args.resume {
+        let w = out.join("weights.json");
+        if !w.is_file() {
+            bail!("--resume: {} does not exist", w.display());
+        }
+        args.weights = Some(w);
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let setup = prepare(&args.setup_options()?)?;
+    for n in &setup.notes {
+        eprintln!("{n}");
+    }
+    eprintln!(
+        "recorded {} + {} positions in {:.1} s; K = {:.4}{}",
+        setup.train.set().len(),
+        setup.valid.as_ref().map_or(0, |v| v.set().len()),
+        setup.seconds,
+        setup.train.config().link.k,
+        if setup.k_fitted { " (fitted)" } else { "" }
+    );
+    let log_path = out.join("log.jsonl");
+    let mut cfg = args.run_config(method);
+    cfg.log = Some(log_path.clone());
+    if args.resume {
+        // Keep the earlier log: write this run's beside it and append.
+        cfg.log = Some(out.join("log-resume.jsonl"));
+    }
+    let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
+    let outcome = optim::run(
+        setup.train.clone(),
+        setup.valid.clone(),
+        &setup.start,
+        &cfg,
+        control,
+    )?;
+    if args.resume {
+        append_log(&log_path, cfg.log.as_deref().unwrap_or(&log_path))?;
+    }
+    let summary = optim::output::write_run(
+        &out,
+        &setup.model,
+        &outcome,
+        &setup.train,
+        setup.valid.as_deref(),
+        setup.k_fitted,
+        Some(&log_path),
+    )?;
+    print!("{}", summary.to_text());
+    if outcome.interrupted {
+        eprintln!("(interrupted: the best weights so far were saved)");
+    }
+    Ok(())
+}
+
+fn append_log(log: &Path, part: &Path) -> anyhow::Result<()> {
+    use std::io::Write;
+    let text = std::fs::read_to_string(part).with_context(|| part.display().to_string())?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .with_context(|| log.display().to_string())?;
+    f.write_all(text.as_bytes())?;
+    std::fs::remove_file(part).ok();
+    Ok(())
 }

@@ -1,0 +1,202 @@
+//! [`Control`]: the flags that end a run early (Ctrl-C, budgets, early stopping), and
+//! [`Controlled`], the solver wrapper that obeys them.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use argmin::core::{Problem, Solver, State, TerminationReason, TerminationStatus, KV};
+
+/// Shared stop flags for one run. Solvers check them between iterations (and local search
+/// between trial moves).
+///
+/// ```
+/// let control = optim::Control::new();
+/// assert!(control.should_stop().is_none());
+/// control.interrupt();
+/// assert_eq!(control.should_stop().as_deref(), Some("interrupted"));
+/// ```
+#[derive(Debug, Default)]
+pub struct Control {
+    interrupted: Arc<AtomicBool>,
+    reason: Mutex<Option<String>>,
+    deadline: Mutex<Option<Instant>>,
+}
+
+impl Control {
+    /// No flag set, no deadline.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Uses `flag` as the interrupt flag (e.g. one a Ctrl-C handler sets).
+    pub fn with_interrupt_flag(flag: Arc<AtomicBool>) -> Self {
+        Control {
+            interrupted: flag,
+            ..Control::default()
+        }
+    }
+
+    /// The interrupt flag, for a signal handler to set.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupted.clone()
+    }
+
+    /// Ends the run as if by Ctrl-C.
+    pub fn interrupt(&self) {
+        self.interrupted.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the run was interrupted.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::SeqCst)
+    }
+
+    /// Asks the run to stop, giving the reason (the first reason given is kept).
+    pub fn stop(&self, reason: impl Into<String>) {
+        if let Ok(mut r) = self.reason.lock() {
+            if r.is_none() {
+                *r = Some(reason.into());
+            }
+        }
+    }
+
+    /// Stops the run at `deadline`.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        if let Ok(mut d) = self.deadline.lock() {
+            *d = deadline;
+        }
+    }
+
+    /// Why the run should stop now, if it should.
+    pub fn should_stop(&self) -> Option<String> {
+        if self.interrupted() {
+            return Some("interrupted".to_string());
+        }
+        if let Some(r) = self.reason.lock().ok().and_then(|r| r.clone()) {
+            return Some(r);
+        }
+        let deadline = self.deadline.lock().ok().and_then(|d| *d);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some("time budget reached".to_string());
+        }
+        None
+    }
+
+    /// Clears a stop reason (not an interrupt), e.g. between the stages of a hybrid run.
+    pub fn clear_reason(&self) {
+        if let Ok(mut r) = self.reason.lock() {
+            *r = None;
+        }
+    }
+}
+
+/// A solver that also stops when its [`Control`] says so (argmin checks between iterations).
+#[derive(Clone, Debug)]
+pub struct Controlled<S> {
+    inner: S,
+    control: Arc<Control>,
+}
+
+impl<S> Controlled<S> {
+    /// Wraps `inner`.
+    pub fn new(inner: S, control: Arc<Control>) -> Self {
+        Controlled { inner, control }
+    }
+}
+
+impl<O, I: State, S: Solver<O, I>> Solver<O, I> for Controlled<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn init(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: I,
+    ) -> Result<(I, Option<KV>), argmin::core::Error> {
+        self.inner.init(problem, state)
+    }
+
+    fn next_iter(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: I,
+    ) -> Result<(I, Option<KV>), argmin::core::Error> {
+        self.inner.next_iter(problem, state)
+    }
+
+    fn terminate_internal(&mut self, state: &I) -> TerminationStatus {
+        if let Some(reason) = self.control.should_stop() {
+            return TerminationStatus::Terminated(if self.control.interrupted() {
+                TerminationReason::Interrupt
+            } else {
+                TerminationReason::SolverExit(reason)
+            });
+        }
+        self.inner.terminate_internal(state)
+    }
+}
+
+/// A solver that stops when its best cost has not improved by a relative `tol` for `stall`
+/// iterations (particle swarm uses it to know when to restart).
+#[derive(Clone, Debug)]
+pub struct StallGuard<S> {
+    inner: S,
+    stall: u64,
+    tol: f64,
+    best: f64,
+    since: u64,
+}
+
+impl<S> StallGuard<S> {
+    /// Wraps `inner`.
+    pub fn new(inner: S, stall: u64, tol: f64) -> Self {
+        StallGuard {
+            inner,
+            stall,
+            tol,
+            best: f64::INFINITY,
+            since: 0,
+        }
+    }
+}
+
+impl<O, I: State<Float = f64>, S: Solver<O, I>> Solver<O, I> for StallGuard<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn init(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: I,
+    ) -> Result<(I, Option<KV>), argmin::core::Error> {
+        self.inner.init(problem, state)
+    }
+
+    fn next_iter(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: I,
+    ) -> Result<(I, Option<KV>), argmin::core::Error> {
+        let (state, kv) = self.inner.next_iter(problem, state)?;
+        let c = state.get_best_cost();
+        if c < self.best - self.tol * self.best.abs() {
+            self.best = c;
+            self.since = 0;
+        } else {
+            self.since += 1;
+        }
+        Ok((state, kv))
+    }
+
+    fn terminate_internal(&mut self, state: &I) -> TerminationStatus {
+        if self.since >= self.stall {
+            return TerminationStatus::Terminated(TerminationReason::SolverExit(
+                "stalled".to_string(),
+            ));
+        }
+        self.inner.terminate_internal(state)
+    }
+}

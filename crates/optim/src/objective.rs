@@ -1,0 +1,430 @@
+//! [`Objective`]: the mean loss over a [`CompiledSet`], with regularisation, label blending and
+//! frozen parameters, in the coordinates of the free parameters.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::loss::Link;
+use crate::set::{CompiledSet, SparseRows};
+use crate::OptimError;
+
+/// Choices that shape the objective.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectiveConfig {
+    /// Sigmoid, its `K`, and the loss.
+    pub link: Link,
+    /// Weight of the L1 penalty `l1 * sum |w_j|` over the free parameters.
+    pub l1: f64,
+    /// Weight of the L2 penalty `l2 * sum w_j^2` over the free parameters.
+    pub l2: f64,
+    /// Label blend: the label is `lambda * result + (1 - lambda) * sigma(score)` for positions
+    /// with a search score, the result alone for the others. `1` uses results only.
+    pub lambda: f64,
+}
+
+impl ObjectiveConfig {
+    /// Results only, no regularisation.
+    pub fn new(link: Link) -> Self {
+        ObjectiveConfig {
+            link,
+            l1: 0.0,
+            l2: 0.0,
+            lambda: 1.0,
+        }
+    }
+}
+
+/// `E(x) = 1/N sum_i loss(q_i(w), y_i) + l1 |x|_1 + l2 |x|^2`, where `w` is the full weight
+/// vector with the free parameters set to `x` and the frozen ones to their base values.
+///
+/// Every method takes and returns vectors over the *free* parameters; [`expand`](Self::expand)
+/// and [`reduce`](Self::reduce) convert. Each evaluation is one pass over the positions (value
+/// and gradient together) and is counted in [`passes`](Self::passes).
+///
+/// ```
+/// use std::sync::Arc;
+/// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use tape::Scalar;
+///
+/// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)], vec![(1, 1.0)]];
+/// let results = [1.0, 0.0, 0.5];
+/// let set = CompiledSet::record(&[0.0, 0.0], &items,
+///     |i, _| Label { result: results[i], score: None },
+///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+/// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
+/// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0, 0.0], None).unwrap();
+/// let (e, g) = obj.value_and_gradient(&[100.0, 0.0]);
+/// assert!(e < 0.25);            // better than all-zero weights, which give 0.25 * 2/3
+/// assert!(g[0] < 0.0);          // a larger weight 0 still helps
+/// assert!(g[1].abs() < 1e-15);  // weight 1 is at its optimum
+/// assert_eq!(obj.passes(), 1.0);
+/// ```
+#[derive(Debug)]
+pub struct Objective {
+    set: Arc<CompiledSet>,
+    cfg: ObjectiveConfig,
+    targets: Vec<f64>,
+    free: Vec<usize>,
+    /// Position of each full index among the free ones (`u32::MAX` when frozen).
+    slot: Vec<u32>,
+    base: Vec<f64>,
+    evaluated: AtomicU64,
+}
+
+impl Objective {
+    /// The objective over `set` with `base` as the full starting weights and `free` the indices
+    /// of the parameters to optimise (`None`: all).
+    pub fn new(
+        set: Arc<CompiledSet>,
+        cfg: ObjectiveConfig,
+        base: Vec<f64>,
+        free: Option<Vec<usize>>,
+    ) -> Result<Self, OptimError> {
+        if base.len() != set.params() {
+            return Err(OptimError::Config(format!(
+                "{} starting weights for a set recorded with {} parameters",
+                base.len(),
+                set.params()
+            )));
+        }
+        let free = free.unwrap_or_else(|| (0..base.len()).collect());
+        let mut slot = vec![u32::MAX; base.len()];
+        for (k, &i) in free.iter().enumerate() {
+            if i >= base.len() || slot[i] != u32::MAX {
+                return Err(OptimError::Config(format!(
+                    "free parameter index {i} is out of range or repeated"
+                )));
+            }
+            slot[i] = k as u32;
+        }
+        if !(0.0..=1.0).contains(&cfg.lambda) {
+            return Err(OptimError::Config(format!(
+                "lambda must be in 0..=1, not {}",
+                cfg.lambda
+            )));
+        }
+        let link = cfg.link;
+        let targets = set
+            .labels()
+            .iter()
+            .map(|l| {
+                let r = link.sigmoid.label(l.result);
+                match l.score {
+                    Some(s) if cfg.lambda < 1.0 => {
+                        cfg.lambda * r + (1.0 - cfg.lambda) * link.expect(f64::from(s))
+                    }
+                    _ => r,
+                }
+            })
+            .collect();
+        Ok(Objective {
+            set,
+            cfg,
+            targets,
+            free,
+            slot,
+            base,
+            evaluated: AtomicU64::new(0),
+        })
+    }
+
+    /// The same objective on another set (e.g. the validation split), with its own pass count.
+    pub fn with_set(&self, set: Arc<CompiledSet>) -> Result<Self, OptimError> {
+        Objective::new(set, self.cfg, self.base.clone(), Some(self.free.clone()))
+    }
+
+    /// The same objective with another configuration (e.g. a fitted `K`).
+    pub fn with_config(&self, cfg: ObjectiveConfig) -> Result<Self, OptimError> {
+        Objective::new(
+            self.set.clone(),
+            cfg,
+            self.base.clone(),
+            Some(self.free.clone()),
+        )
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ObjectiveConfig {
+        &self.cfg
+    }
+
+    /// The positions.
+    pub fn set(&self) -> &Arc<CompiledSet> {
+        &self.set
+    }
+
+    /// Number of free parameters (the dimension the optimisers see).
+    pub fn dim(&self) -> usize {
+        self.free.len()
+    }
+
+    /// Indices of the free parameters in the full weight vector.
+    pub fn free(&self) -> &[usize] {
+        &self.free
+    }
+
+    /// The full weight vector the frozen parameters take their values from.
+    pub fn base(&self) -> &[f64] {
+        &self.base
+    }
+
+    /// The full weights for free values `x`.
+    pub fn expand(&self, x: &[f64]) -> Vec<f64> {
+        let mut w = self.base.clone();
+        for (&i, &v) in self.free.iter().zip(x) {
+            w[i] = v;
+        }
+        w
+    }
+
+    /// The free values of full weights `w`.
+    pub fn reduce(&self, w: &[f64]) -> Vec<f64> {
+        self.free.iter().map(|&i| w[i]).collect()
+    }
+
+    /// Passes over the positions so far (a mini-batch counts as its fraction of a pass).
+    pub fn passes(&self) -> f64 {
+        let n = self.set.len().max(1) as f64;
+        self.evaluated.load(Ordering::Relaxed) as f64 / n
+    }
+
+    fn count(&self, positions: usize) {
+        self.evaluated
+            .fetch_add(positions as u64, Ordering::Relaxed);
+    }
+
+    fn penalty(&self, x: &[f64]) -> f64 {
+        let mut p = 0.0;
+        if self.cfg.l1 != 0.0 {
+            p += self.cfg.l1 * x.iter().map(|v| v.abs()).sum::<f64>();
+        }
+        if self.cfg.l2 != 0.0 {
+            p += self.cfg.l2 * x.iter().map(|v| v * v).sum::<f64>();
+        }
+        p
+    }
+
+    fn add_penalty_gradient(&self, x: &[f64], g: &mut [f64]) {
+        for (gi, &v) in g.iter_mut().zip(x) {
+            if self.cfg.l1 != 0.0 && v != 0.0 {
+                *gi += self.cfg.l1 * v.signum();
+            }
+            *gi += 2.0 * self.cfg.l2 * v;
+        }
+    }
+
+    /// The mean data loss (no regularisation) at full weights `w`; not counted as a pass (use it
+    /// for reporting).
+    pub fn data_loss(&self, w: &[f64]) -> f64 {
+        let n = self.set.len();
+        if n == 0 {
+            return f64::NAN;
+        }
+        let link = self.cfg.link;
+        let t = &self.targets;
+        self.set
+            .pass(w, 0..n, None, None, |i, q| (link.loss_value(q, t[i]), 0.0))
+            / n as f64
+    }
+
+    /// `E(x)`.
+    pub fn value(&self, x: &[f64]) -> f64 {
+        let n = self.set.len();
+        let w = self.expand(x);
+        let link = self.cfg.link;
+        let t = &self.targets;
+        let s = self
+            .set
+            .pass(&w, 0..n, None, None, |i, q| (link.loss_value(q, t[i]), 0.0));
+        self.count(n);
+        s / n.max(1) as f64 + self.penalty(x)
+    }
+
+    /// `E(x)` and its gradient with respect to the free parameters, in one pass.
+    pub fn value_and_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
+        self.batch_value_and_gradient(x, 0..self.set.len(), None)
+    }
+
+    /// The objective restricted to positions `order[k]` (or `k`) for `k` in `range`: the mean
+    /// loss over them plus the regularisation, and its gradient.
+    pub fn batch_value_and_gradient(
+        &self,
+        x: &[f64],
+        range: std::ops::Range<usize>,
+        order: Option<&[usize]>,
+    ) -> (f64, Vec<f64>) {
+        let n = range.end.saturating_sub(range.start);
+        let w = self.expand(x);
+        let link = self.cfg.link;
+        let t = &self.targets;
+        let mut full = vec![0.0; self.base.len()];
+        let s = self
+            .set
+            .pass(&w, range, order, Some(&mut full), |i, q| link.loss(q, t[i]));
+        self.count(n);
+        let inv = 1.0 / n.max(1) as f64;
+        let mut g: Vec<f64> = self.free.iter().map(|&i| full[i] * inv).collect();
+        self.add_penalty_gradient(x, &mut g);
+        (s * inv + self.penalty(x), g)
+    }
+
+    /// The generalised Gauss-Newton model at `x` (one pass, plus one reverse sweep per
+    /// non-linear position).
+    pub fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
+        let n = self.set.len();
+        let w = self.expand(x);
+        let link = self.cfg.link;
+        let mut q = vec![0.0; n];
+        self.set.scores(&w, &mut q);
+        self.count(n);
+        let inv = 1.0 / n.max(1) as f64;
+        let curvature = q.par_iter().map(|&q| link.curvature(q) * inv).collect();
+        Linearisation {
+            obj: self,
+            jacobian: self.set.jacobian(&w),
+            curvature,
+        }
+    }
+}
+
+/// The Gauss-Newton matrix `H = 1/N sum_i c_i J_i^T J_i + 2 l2 I` of an [`Objective`] at one
+/// point, over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
+/// `q_i` (for the squared error, `2 sigma'(q_i)^2`: the classic `J^T J` of the residuals
+/// `R_i - sigma(q_i)`). L1 contributes no curvature.
+#[derive(Debug)]
+pub struct Linearisation<'a> {
+    obj: &'a Objective,
+    jacobian: SparseRows,
+    curvature: Vec<f64>,
+}
+
+impl Linearisation<'_> {
+    /// `H v`, matrix-free: two sparse products per position.
+    pub fn apply(&self, v: &[f64]) -> Vec<f64> {
+        let obj = self.obj;
+        let set = &obj.set;
+        let m = obj.dim();
+        let slot = &obj.slot;
+        let mut out = (0..set.len())
+            .into_par_iter()
+            .fold(
+                || vec![0.0; m],
+                |mut acc, i| {
+                    let (idx, coef) = set.row(i, &self.jacobian);
+                    let mut jv = 0.0;
+                    for (&j, &c) in idx.iter().zip(coef) {
+                        let s = slot[j as usize];
+                        if s != u32::MAX {
+                            jv += c * v[s as usize];
+                        }
+                    }
+                    let f = self.curvature[i] * jv;
+                    if f != 0.0 {
+                        for (&j, &c) in idx.iter().zip(coef) {
+                            let s = slot[j as usize];
+                            if s != u32::MAX {
+                                acc[s as usize] += f * c;
+                            }
+                        }
+                    }
+                    acc
+                },
+            )
+            .reduce(
+                || vec![0.0; m],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+        for (o, &x) in out.iter_mut().zip(v) {
+            *o += 2.0 * obj.cfg.l2 * x;
+        }
+        out
+    }
+
+    /// `H` as a dense row-major `m x m` matrix (`m` free parameters).
+    pub fn dense(&self) -> Vec<f64> {
+        let obj = self.obj;
+        let set = &obj.set;
+        let m = obj.dim();
+        let slot = &obj.slot;
+        let mut h = (0..set.len())
+            .into_par_iter()
+            .fold(
+                || vec![0.0; m * m],
+                |mut acc, i| {
+                    let (idx, coef) = set.row(i, &self.jacobian);
+                    let c = self.curvature[i];
+                    for (&a, &ca) in idx.iter().zip(coef) {
+                        let sa = slot[a as usize];
+                        if sa == u32::MAX {
+                            continue;
+                        }
+                        let row = sa as usize * m;
+                        for (&b, &cb) in idx.iter().zip(coef) {
+                            let sb = slot[b as usize];
+                            if sb != u32::MAX {
+                                acc[row + sb as usize] += c * ca * cb;
+                            }
+                        }
+                    }
+                    acc
+                },
+            )
+            .reduce(
+                || vec![0.0; m * m],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+        for k in 0..m {
+            h[k * m + k] += 2.0 * obj.cfg.l2;
+        }
+        h
+    }
+
+    /// The diagonal of `H`.
+    pub fn diagonal(&self) -> Vec<f64> {
+        let obj = self.obj;
+        let set = &obj.set;
+        let m = obj.dim();
+        let slot = &obj.slot;
+        let mut d = (0..set.len())
+            .into_par_iter()
+            .fold(
+                || vec![0.0; m],
+                |mut acc, i| {
+                    let (idx, coef) = set.row(i, &self.jacobian);
+                    for (&j, &c) in idx.iter().zip(coef) {
+                        let s = slot[j as usize];
+                        if s != u32::MAX {
+                            acc[s as usize] += self.curvature[i] * c * c;
+                        }
+                    }
+                    acc
+                },
+            )
+            .reduce(
+                || vec![0.0; m],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+        for x in &mut d {
+            *x += 2.0 * obj.cfg.l2;
+        }
+        d
+    }
+}

@@ -1,0 +1,174 @@
+//! [`Monitor`]: the argmin observer that evaluates every iterate on the validation split, keeps
+//! the best weights, writes the JSON-lines log, drives the progress bar and enforces budgets.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use argmin::core::observers::Observe;
+use argmin::core::{Error, IterState, PopulationState, State, KV};
+use argmin::solver::particleswarm::Particle;
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+
+use crate::control::Control;
+use crate::objective::Objective;
+use crate::validation::Tracker;
+
+/// The argmin state of the gradient-based solvers.
+pub type GradState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;
+/// The argmin state of particle swarm.
+pub type SwarmState = PopulationState<Particle<Vec<f64>, f64>, f64>;
+
+/// One line of the run log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogRecord {
+    /// Iteration number over the whole run (0: the starting weights).
+    pub iter: u64,
+    /// Which solver (stage of a hybrid run) produced it.
+    pub stage: String,
+    /// Seconds since the run started.
+    pub seconds: f64,
+    /// Training objective (with regularisation) as the solver reports it.
+    pub train_loss: f64,
+    /// Mean loss on the validation split (`None` without one).
+    pub valid_loss: Option<f64>,
+    /// Norm of the gradient, where the solver has one.
+    pub grad_norm: Option<f64>,
+    /// Passes over the training data so far.
+    pub passes: f64,
+}
+
+/// Budgets and stopping rules of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Maximum iterations over the whole run.
+    pub max_iters: Option<u64>,
+    /// Maximum passes over the training data.
+    pub max_passes: Option<f64>,
+    /// Maximum seconds.
+    pub seconds: Option<f64>,
+    /// Stop after this many iterations without a better validation loss.
+    pub patience: Option<usize>,
+}
+
+/// What all the stages of one run share.
+pub struct RunShared {
+    pub(crate) train: Arc<Objective>,
+    pub(crate) valid: Option<Arc<Objective>>,
+    pub(crate) control: Arc<Control>,
+    pub(crate) budget: Budget,
+    pub(crate) start: Instant,
+    pub(crate) iter: AtomicU64,
+    pub(crate) tracker: Mutex<Tracker>,
+    pub(crate) history: Mutex<Vec<LogRecord>>,
+    pub(crate) log: Mutex<Option<BufWriter<File>>>,
+    pub(crate) progress: ProgressBar,
+}
+
+impl std::fmt::Debug for RunShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunShared")
+            .field("iter", &self.iter)
+            .field("budget", &self.budget)
+            .finish()
+    }
+}
+
+impl RunShared {
+    /// Evaluates the free values `x` reached at the end of an iteration: validation loss,
+    /// tracking, log, progress and budgets.
+    pub(crate) fn record(&self, stage: &str, x: &[f64], train_loss: f64, grad_norm: Option<f64>) {
+        let iter = self.iter.fetch_add(1, Ordering::SeqCst);
+        let w = self.train.expand(x);
+        let valid_loss = self.valid.as_ref().map(|v| v.data_loss(&w));
+        let passes = self.train.passes();
+        let seconds = self.start.elapsed().as_secs_f64();
+        let select = valid_loss.unwrap_or(train_loss);
+        let stop_early = match self.tracker.lock() {
+            Ok(mut t) => {
+                t.offer(iter, select, &w);
+                t.should_stop()
+            }
+            Err(_) => false,
+        };
+        let rec = LogRecord {
+            iter,
+            stage: stage.to_string(),
+            seconds,
+            train_loss,
+            valid_loss,
+            grad_norm,
+            passes,
+        };
+        if let Ok(mut log) = self.log.lock() {
+            if let Some(f) = log.as_mut() {
+                if let Ok(line) = serde_json::to_string(&rec) {
+                    // A failing log write must not end the run; the summary still reports.
+                    let _ = writeln!(f, "{line}");
+                    let _ = f.flush();
+                }
+            }
+        }
+        self.progress.set_position(iter);
+        self.progress.set_message(format!(
+            "{stage} train {train_loss:.6} valid {} passes {passes:.1}",
+            valid_loss.map_or("-".to_string(), |v| format!("{v:.6}"))
+        ));
+        if let Ok(mut h) = self.history.lock() {
+            h.push(rec);
+        }
+        if stop_early {
+            self.control
+                .stop("early stopping: validation loss stopped improving");
+        }
+        if self.budget.max_passes.is_some_and(|m| passes >= m) {
+            self.control.stop("pass budget reached");
+        }
+        if self.budget.max_iters.is_some_and(|m| iter >= m) {
+            self.control.stop("iteration budget reached");
+        }
+    }
+}
+
+/// The observer of one solver stage (see [`RunShared`]).
+#[derive(Debug)]
+pub struct Monitor {
+    shared: Arc<RunShared>,
+    stage: String,
+}
+
+impl Monitor {
+    pub(crate) fn new(shared: Arc<RunShared>, stage: &str) -> Self {
+        Monitor {
+            shared,
+            stage: stage.to_string(),
+        }
+    }
+}
+
+fn norm(g: &[f64]) -> f64 {
+    g.iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+impl Observe<GradState> for Monitor {
+    fn observe_iter(&mut self, state: &GradState, _kv: &KV) -> Result<(), Error> {
+        if let Some(x) = state.get_param() {
+            let g = state.get_gradient().map(|g| norm(g));
+            self.shared.record(&self.stage, x, state.get_cost(), g);
+        }
+        Ok(())
+    }
+}
+
+impl Observe<SwarmState> for Monitor {
+    fn observe_iter(&mut self, state: &SwarmState, _kv: &KV) -> Result<(), Error> {
+        if let Some(p) = state.get_best_param() {
+            self.shared
+                .record(&self.stage, &p.position, state.get_best_cost(), None);
+        }
+        Ok(())
+    }
+}

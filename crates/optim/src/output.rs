@@ -1,0 +1,156 @@
+//! The files every run writes, and its summary.
+
+use std::path::{Path, PathBuf};
+
+use eval::Model;
+use serde::{Deserialize, Serialize};
+
+use crate::objective::Objective;
+use crate::run::RunOutcome;
+use crate::OptimError;
+
+/// Everything a run reports at the end (also written as `summary.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    /// The method.
+    pub method: String,
+    /// The model.
+    pub model: String,
+    /// The sigmoid's `K`.
+    pub k: f64,
+    /// Whether `K` was fitted (rather than given).
+    pub k_fitted: bool,
+    /// Training and validation positions.
+    pub positions: (usize, usize),
+    /// Free parameters.
+    pub free_params: usize,
+    /// Training loss before and after.
+    pub train_loss: (f64, f64),
+    /// Validation loss before and after.
+    pub valid_loss: Option<(f64, f64)>,
+    /// Training and validation loss of the integer-rounded weights.
+    pub rounded_loss: (f64, Option<f64>),
+    /// Seconds spent optimising.
+    pub seconds: f64,
+    /// Passes over the training data.
+    pub passes: f64,
+    /// Iterations.
+    pub iterations: u64,
+    /// The iteration whose weights were kept.
+    pub best_iter: u64,
+    /// Why the run stopped.
+    pub reason: String,
+    /// The files written, by kind.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+impl Summary {
+    /// The human-readable summary printed at the end of a run.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let valid = |v: Option<(f64, f64)>, i: usize| {
+            v.map_or("-".to_string(), |v| {
+                format!("{:.6}", if i == 0 { v.0 } else { v.1 })
+            })
+        };
+        s += &format!(
+            "{} on {} ({} free parameters), {} training / {} validation positions\n",
+            self.method, self.model, self.free_params, self.positions.0, self.positions.1
+        );
+        s += &format!(
+            "K = {:.6} ({})\n",
+            self.k,
+            if self.k_fitted { "fitted" } else { "given" }
+        );
+        s += &format!(
+            "loss      train {:.6} -> {:.6}   valid {} -> {}\n",
+            self.train_loss.0,
+            self.train_loss.1,
+            valid(self.valid_loss, 0),
+            valid(self.valid_loss, 1)
+        );
+        s += &format!(
+            "rounded   train {:.6} ({:+.2e})   valid {}\n",
+            self.rounded_loss.0,
+            self.rounded_loss.0 - self.train_loss.1,
+            match (self.rounded_loss.1, self.valid_loss) {
+                (Some(r), Some(v)) => format!("{r:.6} ({:+.2e})", r - v.1),
+                _ => "-".to_string(),
+            }
+        );
+        s += &format!(
+            "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
+            self.seconds, self.passes, self.iterations, self.best_iter, self.reason
+        );
+        for (what, p) in &self.files {
+            s += &format!("{what:>10}: {}\n", p.display());
+        }
+        s
+    }
+}
+
+/// The weights rounded to integers (engines use integers).
+pub fn rounded(w: &[f64]) -> Vec<f64> {
+    w.iter().map(|v| v.round()).collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<(), OptimError> {
+    std::fs::write(path, text).map_err(|e| OptimError::io(path, e))
+}
+
+/// Writes `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and `summary.json`
+/// into `dir` (the log, `log.jsonl`, is written during the run) and returns the summary.
+#[allow(clippy::too_many_arguments)]
+pub fn write_run(
+    dir: &Path,
+    model: &Model,
+    outcome: &RunOutcome,
+    train: &Objective,
+    valid: Option<&Objective>,
+    k_fitted: bool,
+    log: Option<&Path>,
+) -> Result<Summary, OptimError> {
+    std::fs::create_dir_all(dir).map_err(|e| OptimError::io(dir, e))?;
+    let w = &outcome.weights;
+    let wi = rounded(w);
+    let mut files = Vec::new();
+    let mut put = |name: &str, what: &str, text: String| -> Result<(), OptimError> {
+        let p = dir.join(name);
+        write(&p, &text)?;
+        files.push((what.to_string(), p));
+        Ok(())
+    };
+    put("weights.json", "weights", eval::weights_to_json(model, w))?;
+    put(
+        "weights-int.json",
+        "integers",
+        eval::weights_to_json(model, &wi),
+    )?;
+    put("tables.txt", "tables", eval::tables(model, &wi))?;
+    put("weights.rs", "rust", eval::rust_source(model, &wi))?;
+    if let Some(l) = log {
+        files.push(("log".to_string(), l.to_path_buf()));
+    }
+    let summary_path = dir.join("summary.json");
+    files.push(("summary".to_string(), summary_path.clone()));
+    let cfg = train.config();
+    let summary = Summary {
+        method: outcome.method.name().to_string(),
+        model: model.kind().name().to_string(),
+        k: cfg.link.k,
+        k_fitted,
+        positions: (train.set().len(), valid.map_or(0, |v| v.set().len())),
+        free_params: train.dim(),
+        train_loss: outcome.train_loss,
+        valid_loss: outcome.valid_loss,
+        rounded_loss: (train.data_loss(&wi), valid.map(|v| v.data_loss(&wi))),
+        seconds: outcome.seconds,
+        passes: outcome.passes,
+        iterations: outcome.iterations,
+        best_iter: outcome.best_iter,
+        reason: outcome.reason.clone(),
+        files,
+    };
+    write(&summary_path, &serde_json::to_string_pretty(&summary)?)?;
+    Ok(summary)
+}

@@ -1,0 +1,1 @@
+//! Plots (in progress).

@@ -1,0 +1,172 @@
+//! [`TexelProblem`]: the argmin glue around an [`Objective`], with a cache so that argmin's
+//! separate `cost` and `gradient` calls at one point cost one pass.
+
+use std::sync::{Arc, Mutex};
+
+use argmin::core::{CostFunction, Error, Gradient};
+
+use crate::objective::{Linearisation, Objective};
+
+/// What the Gauss-Newton solver needs of a problem: the Gauss-Newton model at a point.
+pub trait GaussNewtonModel {
+    /// The value and gradient of the objective at `x` (cached).
+    fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error>;
+    /// The Gauss-Newton matrix at `x`.
+    fn linearise(&self, x: &[f64]) -> Linearisation<'_>;
+}
+
+/// What mini-batch solvers need of a problem: the loss and gradient over a subset.
+pub trait MiniBatch {
+    /// Number of positions.
+    fn positions(&self) -> usize;
+    /// Value and gradient over positions `order[k]` for `k` in `range`.
+    fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>);
+}
+
+/// An [`Objective`] as an argmin problem over `Vec<f64>` (the free parameters).
+///
+/// `cost` and `gradient` each compute both, once per distinct point, and keep the last result:
+/// argmin's L-BFGS asks for them separately at the same point. With
+/// [`value_only`](Self::value_only), `cost` skips the gradient (for particle swarm and local
+/// search, which never ask for one).
+///
+/// ```
+/// use std::sync::Arc;
+/// use argmin::core::{CostFunction, Gradient};
+/// use optim::{CompiledSet, Label, Link, Objective, ObjectiveConfig, TexelProblem};
+/// use tape::Scalar;
+///
+/// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
+/// let set = CompiledSet::record(&[0.0], &items,
+///     |i, _| Label { result: if i == 0 { 1.0 } else { 0.0 }, score: None },
+///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+/// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
+/// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
+/// let problem = TexelProblem::new(obj.clone());
+/// let x = vec![50.0];
+/// let e = problem.cost(&x).unwrap();
+/// let g = problem.gradient(&x).unwrap();
+/// assert!(e > 0.0 && g[0] < 0.0);
+/// assert_eq!(obj.passes(), 1.0); // one pass for both
+/// ```
+#[derive(Debug)]
+pub struct TexelProblem {
+    obj: Arc<Objective>,
+    value_only: bool,
+    cache: Mutex<Option<Cached>>,
+}
+
+type Cached = (Vec<f64>, f64, Option<Vec<f64>>);
+
+impl TexelProblem {
+    /// The problem of minimising `obj`.
+    pub fn new(obj: Arc<Objective>) -> Self {
+        TexelProblem {
+            obj,
+            value_only: false,
+            cache: Mutex::new(None),
+        }
+    }
+
+    /// Makes `cost` compute the value alone.
+    pub fn value_only(mut self, yes: bool) -> Self {
+        self.value_only = yes;
+        self
+    }
+
+    /// The objective.
+    pub fn objective(&self) -> &Arc<Objective> {
+        &self.obj
+    }
+
+    fn lookup(&self, x: &[f64], need_grad: bool) -> Option<(f64, Option<Vec<f64>>)> {
+        let guard = self.cache.lock().ok()?;
+        let (p, v, g) = guard.as_ref()?;
+        if p.as_slice() == x && (!need_grad || g.is_some()) {
+            Some((*v, g.clone()))
+        } else {
+            None
+        }
+    }
+
+    fn store(&self, x: &[f64], v: f64, g: Option<Vec<f64>>) {
+        if let Ok(mut guard) = self.cache.lock() {
+            *guard = Some((x.to_vec(), v, g));
+        }
+    }
+
+    fn both(&self, x: &[f64]) -> (f64, Vec<f64>) {
+        if let Some((v, Some(g))) = self.lookup(x, true) {
+            return (v, g);
+        }
+        let (v, g) = self.obj.value_and_gradient(x);
+        self.store(x, v, Some(g.clone()));
+        (v, g)
+    }
+}
+
+fn check(x: &[f64], dim: usize) -> Result<(), Error> {
+    if x.len() != dim {
+        return Err(argmin::core::ArgminError::InvalidParameter {
+            text: format!("expected {dim} parameters, got {}", x.len()),
+        }
+        .into());
+    }
+    if x.iter().any(|v| !v.is_finite()) {
+        return Err(argmin::core::ArgminError::InvalidParameter {
+            text: "non-finite parameter".to_string(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+impl CostFunction for TexelProblem {
+    type Param = Vec<f64>;
+    type Output = f64;
+
+    fn cost(&self, x: &Self::Param) -> Result<f64, Error> {
+        check(x, self.obj.dim())?;
+        if let Some((v, _)) = self.lookup(x, false) {
+            return Ok(v);
+        }
+        if self.value_only {
+            let v = self.obj.value(x);
+            self.store(x, v, None);
+            Ok(v)
+        } else {
+            Ok(self.both(x).0)
+        }
+    }
+}
+
+impl Gradient for TexelProblem {
+    type Param = Vec<f64>;
+    type Gradient = Vec<f64>;
+
+    fn gradient(&self, x: &Self::Param) -> Result<Vec<f64>, Error> {
+        check(x, self.obj.dim())?;
+        Ok(self.both(x).1)
+    }
+}
+
+impl GaussNewtonModel for TexelProblem {
+    fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error> {
+        check(x, self.obj.dim())?;
+        Ok(self.both(x))
+    }
+
+    fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
+        self.obj.linearise(x)
+    }
+}
+
+impl MiniBatch for TexelProblem {
+    fn positions(&self) -> usize {
+        self.obj.set().len()
+    }
+
+    fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>) {
+        self.obj.batch_value_and_gradient(x, range, Some(order))
+    }
+}

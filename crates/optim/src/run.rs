@@ -1,0 +1,465 @@
+//! [`run`]: one interface to every optimiser, with validation, budgets, logging and the best
+//! weights by validation loss.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use argmin::core::{CostFunction, Executor, Solver, State};
+use argmin::solver::particleswarm::{Particle, ParticleSwarm};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::control::{Control, Controlled, StallGuard};
+use crate::objective::Objective;
+use crate::observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
+use crate::problem::TexelProblem;
+use crate::solvers::{
+    lbfgs::lbfgs, Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions,
+    LocalOptions, LocalSearch, PsoOptions,
+};
+use crate::validation::Tracker;
+use crate::OptimError;
+
+/// The optimisers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// argmin's L-BFGS with a More-Thuente line search.
+    Lbfgs,
+    /// Levenberg-Marquardt-damped Gauss-Newton.
+    GaussNewton,
+    /// Adam, full-batch or mini-batch.
+    Adam,
+    /// Texel's integer local search.
+    Local,
+    /// Particle swarm with restarts.
+    Pso,
+    /// Gauss-Newton, then L-BFGS, then local-search polish.
+    Hybrid,
+}
+
+impl Method {
+    /// Every method, in the order `tune compare` runs them.
+    pub const ALL: [Method; 6] = [
+        Method::Lbfgs,
+        Method::GaussNewton,
+        Method::Hybrid,
+        Method::Adam,
+        Method::Local,
+        Method::Pso,
+    ];
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Lbfgs => "lbfgs",
+            Method::GaussNewton => "gauss-newton",
+            Method::Adam => "adam",
+            Method::Local => "local",
+            Method::Pso => "pso",
+            Method::Hybrid => "hybrid",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown method {s:?}"))
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Every solver's options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SolverOptions {
+    /// L-BFGS.
+    pub lbfgs: LbfgsOptions,
+    /// Gauss-Newton.
+    pub gauss_newton: GaussNewtonOptions,
+    /// Adam.
+    pub adam: AdamOptions,
+    /// Local search.
+    pub local: LocalOptions,
+    /// Particle swarm.
+    pub pso: PsoOptions,
+    /// Hybrid.
+    pub hybrid: HybridOptions,
+}
+
+/// How to run.
+#[derive(Clone, Debug, Default)]
+pub struct RunConfig {
+    /// The optimiser.
+    pub method: Method,
+    /// Budgets and early stopping.
+    pub budget: Budget,
+    /// Solver options.
+    pub solvers: SolverOptions,
+    /// Where to write the JSON-lines log, if anywhere.
+    pub log: Option<PathBuf>,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+}
+
+impl Default for Method {
+    fn default() -> Self {
+        Method::Lbfgs
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunOutcome {
+    /// The method.
+    pub method: Method,
+    /// The best full weights by validation loss (by training loss without a validation split).
+    pub weights: Vec<f64>,
+    /// The iteration that produced them.
+    pub best_iter: u64,
+    /// Training data loss (no regularisation) at the start and at the best weights.
+    pub train_loss: (f64, f64),
+    /// Validation loss at the start and at the best weights.
+    pub valid_loss: Option<(f64, f64)>,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Passes over the training data.
+    pub passes: f64,
+    /// Seconds.
+    pub seconds: f64,
+    /// Why it stopped.
+    pub reason: String,
+    /// Whether it was interrupted (Ctrl-C).
+    pub interrupted: bool,
+    /// The log, one record per iteration.
+    pub history: Vec<LogRecord>,
+}
+
+/// Runs `cfg.method` on `train` from the full weights `start`, evaluating every iterate on
+/// `valid`, until the method converges, a budget is spent, early stopping triggers or
+/// `control` is interrupted; returns the best weights by validation loss.
+///
+/// `train` and `valid` must share their free parameters and base weights (build `valid` with
+/// [`Objective::with_set`]). A solver that fails part-way (a line search that cannot make
+/// progress, say) ends the run like convergence does: the weights found so far are kept and
+/// the reason says what happened.
+///
+/// ```
+/// use std::sync::Arc;
+/// use optim::{run, Budget, CompiledSet, Control, Label, Link, LossKind, Method, Objective,
+///             ObjectiveConfig, RunConfig, Sigmoid};
+/// use tape::Scalar;
+///
+/// // Positions with one feature each; results drawn so that the best weight is about 200.
+/// let items: Vec<f64> = (0..2000).map(|i| (i % 7) as f64 - 3.0).collect();
+/// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
+/// let set = CompiledSet::record(&[0.0], &items,
+///     |_, &f| Label { result: link.expect(200.0 * f), score: None },
+///     |_, &f, w| Some(w[0] * f), None);
+/// let train = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
+/// let cfg = RunConfig { method: Method::Lbfgs, budget: Budget { max_iters: Some(50), ..Budget::default() }, ..RunConfig::default() };
+/// let out = run(train, None, &[0.0], &cfg, Arc::new(Control::new())).unwrap();
+/// assert!((out.weights[0] - 200.0).abs() < 1e-3);
+/// ```
+pub fn run(
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+) -> Result<RunOutcome, OptimError> {
+    if train.set().is_empty() {
+        return Err(OptimError::Config("no training positions".to_string()));
+    }
+    if start.len() != train.base().len() {
+        return Err(OptimError::Config(format!(
+            "{} starting weights for {} parameters",
+            start.len(),
+            train.base().len()
+        )));
+    }
+    let log = match &cfg.log {
+        Some(p) => Some(BufWriter::new(
+            File::create(p).map_err(|e| OptimError::io(p, e))?,
+        )),
+        None => None,
+    };
+    let progress = if cfg.progress {
+        let pb = match cfg.budget.max_iters {
+            Some(m) => ProgressBar::new(m),
+            None => ProgressBar::new_spinner(),
+        };
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {prefix} iter {pos}: {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        pb.set_prefix(cfg.method.name());
+        pb.enable_steady_tick(Duration::from_millis(200));
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    control.set_deadline(
+        cfg.budget
+            .seconds
+            .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
+    );
+    let passes0 = train.passes();
+    let shared = Arc::new(RunShared {
+        train: train.clone(),
+        valid: valid.clone(),
+        control: control.clone(),
+        budget: Budget {
+            max_passes: cfg.budget.max_passes.map(|m| m + passes0),
+            ..cfg.budget
+        },
+        start: started,
+        iter: AtomicU64::new(0),
+        tracker: Mutex::new(Tracker::new(cfg.budget.patience)),
+        history: Mutex::new(Vec::new()),
+        log: Mutex::new(log),
+        progress,
+    });
+    let x0 = train.reduce(start);
+    let e0 = train.value(&x0);
+    shared.record("start", &x0, e0, None);
+
+    let o = &cfg.solvers;
+    let mut reason = match cfg.method {
+        Method::Lbfgs => {
+            let s = lbfgs(&o.lbfgs)?;
+            gradient_stage(&shared, s, x0, "lbfgs", None).1
+        }
+        Method::GaussNewton => {
+            gradient_stage(
+                &shared,
+                GaussNewton::new(o.gauss_newton),
+                x0,
+                "gauss-newton",
+                None,
+            )
+            .1
+        }
+        Method::Adam => gradient_stage(&shared, Adam::new(o.adam), x0, "adam", None).1,
+        Method::Local => {
+            let s = LocalSearch::new(o.local, Some(control.clone()));
+            gradient_stage(&shared, s, x0, "local", None).1
+        }
+        Method::Pso => swarm(&shared, x0, &o.pso),
+        Method::Hybrid => {
+            let (x1, r1) = gradient_stage(
+                &shared,
+                GaussNewton::new(o.gauss_newton),
+                x0,
+                "gauss-newton",
+                Some(o.hybrid.gn_iters),
+            );
+            if control.should_stop().is_some() {
+                r1
+            } else {
+                let s = lbfgs(&o.lbfgs)?;
+                let (x2, r2) = gradient_stage(&shared, s, x1, "lbfgs", None);
+                if control.should_stop().is_some() || o.hybrid.polish_sweeps == 0 {
+                    r2
+                } else {
+                    let s = LocalSearch::new(o.local, Some(control.clone()));
+                    gradient_stage(&shared, s, x2, "local", Some(o.hybrid.polish_sweeps)).1
+                }
+            }
+        }
+    };
+    if let Some(r) = control.should_stop() {
+        reason = r;
+    }
+    shared.progress.finish_and_clear();
+    let (best_iter, weights) = {
+        let t = shared
+            .tracker
+            .lock()
+            .map_err(|_| OptimError::Config("tracker poisoned".to_string()))?;
+        (
+            t.best_iter().unwrap_or(0),
+            t.best_weights()
+                .map(<[f64]>::to_vec)
+                .unwrap_or_else(|| start.to_vec()),
+        )
+    };
+    let history = shared.history.lock().map(|h| h.clone()).unwrap_or_default();
+    let valid_loss = valid
+        .as_ref()
+        .map(|v| (v.data_loss(start), v.data_loss(&weights)));
+    Ok(RunOutcome {
+        method: cfg.method,
+        train_loss: (train.data_loss(start), train.data_loss(&weights)),
+        valid_loss,
+        weights,
+        best_iter,
+        iterations: shared.iter.load(Ordering::SeqCst).saturating_sub(1),
+        passes: train.passes() - passes0,
+        seconds: started.elapsed().as_secs_f64(),
+        reason,
+        interrupted: control.interrupted(),
+        history,
+    })
+}
+
+/// Iterations left in the run's budget.
+fn remaining(shared: &RunShared, cap: Option<u64>) -> u64 {
+    let done = shared.iter.load(Ordering::SeqCst).saturating_sub(1);
+    let left = shared
+        .budget
+        .max_iters
+        .map_or(u64::MAX, |m| m.saturating_sub(done));
+    cap.map_or(left, |c| c.min(left))
+}
+
+/// Runs one gradient-state solver; returns its final point and why it stopped.
+fn gradient_stage<S>(
+    shared: &Arc<RunShared>,
+    solver: S,
+    x0: Vec<f64>,
+    stage: &str,
+    cap: Option<u64>,
+) -> (Vec<f64>, String)
+where
+    S: Solver<TexelProblem, GradState> + 'static,
+{
+    let iters = remaining(shared, cap);
+    if iters == 0 {
+        return (x0, "iteration budget reached".to_string());
+    }
+    let value_only = matches!(stage, "local");
+    let problem = TexelProblem::new(shared.train.clone()).value_only(value_only);
+    let solver = Controlled::new(solver, shared.control.clone());
+    let fallback = x0.clone();
+    let result = Executor::new(problem, solver)
+        .configure(|s| s.param(x0).max_iters(iters))
+        .add_observer(
+            Monitor::new(shared.clone(), stage),
+            argmin::core::observers::ObserverMode::Always,
+        )
+        .run();
+    match result {
+        Ok(res) => {
+            let st = res.state();
+            let x = st.get_param().cloned().unwrap_or(fallback);
+            let why = st
+                .get_termination_reason()
+                .map_or("finished".to_string(), |r| r.text().to_string());
+            (x, format!("{stage}: {why}"))
+        }
+        Err(e) => (fallback, format!("{stage} stopped: {e}")),
+    }
+}
+
+/// Particle swarm with restarts around the best point found, in shrinking boxes.
+fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
+    let obj = shared.train.clone();
+    let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
+    let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
+    let mut best = x0.clone();
+    let mut best_cost = match problem_for_costs.cost(&best) {
+        Ok(c) => c,
+        Err(e) => return format!("pso stopped: {e}"),
+    };
+    let mut radius: Vec<f64> = x0
+        .iter()
+        .map(|v| (v.abs() * o.radius_fraction).max(o.radius_min))
+        .collect();
+    let n = o.particles.max(2);
+    let mut restart = 0u64;
+    loop {
+        if shared.control.should_stop().is_some() {
+            return "pso: stopped".to_string();
+        }
+        let iters = remaining(shared, None);
+        if iters == 0 {
+            return "pso: iteration budget reached".to_string();
+        }
+        let lo: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b - r).collect();
+        let hi: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b + r).collect();
+        let mut population = Vec::with_capacity(n);
+        population.push(Particle::new(
+            best.clone(),
+            best_cost,
+            vec![0.0; best.len()],
+        ));
+        for _ in 1..n {
+            let pos: Vec<f64> = lo
+                .iter()
+                .zip(&hi)
+                .map(|(a, b)| rng.gen_range(*a..=*b))
+                .collect();
+            let vel: Vec<f64> = radius
+                .iter()
+                .map(|r| rng.gen_range(-*r..=*r) * 0.1)
+                .collect();
+            let c = match problem_for_costs.cost(&pos) {
+                Ok(c) => c,
+                Err(e) => return format!("pso stopped: {e}"),
+            };
+            population.push(Particle::new(pos, c, vel));
+        }
+        let seed = o.seed.wrapping_add(restart);
+        let pso = ParticleSwarm::new((lo, hi), n)
+            .with_rng_generator(<rand09::rngs::StdRng as rand09::SeedableRng>::seed_from_u64(seed));
+        let pso = match pso
+            .with_inertia_factor(o.factors.0)
+            .and_then(|p| p.with_cognitive_factor(o.factors.1))
+            .and_then(|p| p.with_social_factor(o.factors.2))
+        {
+            Ok(p) => p,
+            Err(e) => return format!("pso stopped: {e}"),
+        };
+        let solver = Controlled::new(
+            StallGuard::new(pso, o.stall.max(1), 1e-9),
+            shared.control.clone(),
+        );
+        let problem = TexelProblem::new(obj.clone()).value_only(true);
+        let result = Executor::new(problem, solver)
+            .configure(|s: SwarmState| s.population(population).max_iters(iters))
+            .add_observer(
+                Monitor::new(shared.clone(), "pso"),
+                argmin::core::observers::ObserverMode::Always,
+            )
+            .run();
+        let improved = match result {
+            Ok(res) => match res.state().get_best_param() {
+                Some(p) if p.cost < best_cost => {
+                    let gain = (best_cost - p.cost) / best_cost.abs().max(f64::MIN_POSITIVE);
+                    best = p.position.clone();
+                    best_cost = p.cost;
+                    gain > 1e-9
+                }
+                _ => false,
+            },
+            Err(e) => return format!("pso stopped: {e}"),
+        };
+        restart += 1;
+        if !improved {
+            for r in &mut radius {
+                *r *= o.shrink;
+            }
+            if radius.iter().all(|r| *r < 0.5) {
+                return "pso: converged (box below half a centipawn)".to_string();
+            }
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! [`prepare`]: from data files and options to the training and validation objectives (load,
+//! split by game, record, fit `K`), as the `tune` subcommands do it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use eval::{Model, ModelKind};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::chess::{param_specs, record_samples, Leaf};
+use crate::kfit::fit_k;
+use crate::loss::{Link, LossKind, Sigmoid};
+use crate::objective::{Objective, ObjectiveConfig};
+use crate::params::free_indices;
+use crate::OptimError;
+
+/// Everything that defines the problem to tune.
+#[derive(Clone, Debug)]
+pub struct SetupOptions {
+    /// Data files (EPD, PGN or binary cache; plain, gzip or zstd).
+    pub data: Vec<PathBuf>,
+    /// The model.
+    pub model: ModelKind,
+    /// Starting weights (JSON by name); the model's defaults if `None`.
+    pub weights: Option<PathBuf>,
+    /// Fraction of the games held out for validation.
+    pub valid_fraction: f64,
+    /// Seed of the split.
+    pub seed: u64,
+    /// `K`, fitted at the starting weights if `None`.
+    pub k: Option<f64>,
+    /// The sigmoid.
+    pub sigmoid: Sigmoid,
+    /// The loss.
+    pub loss: LossKind,
+    /// L1 weight.
+    pub l1: f64,
+    /// L2 weight.
+    pub l2: f64,
+    /// Label blend.
+    pub lambda: f64,
+    /// Freeze patterns (group names or globs on parameter names).
+    pub freeze: Vec<String>,
+    /// Static evaluation or quiescence leaf.
+    pub leaf: Leaf,
+    /// Stop at the first malformed record.
+    pub strict: bool,
+    /// Use at most this many positions (after the split, from each side proportionally).
+    pub limit: Option<usize>,
+    /// Show progress bars.
+    pub progress: bool,
+}
+
+impl Default for SetupOptions {
+    fn default() -> Self {
+        SetupOptions {
+            data: Vec::new(),
+            model: ModelKind::Psqt,
+            weights: None,
+            valid_fraction: 0.1,
+            seed: 1,
+            k: None,
+            sigmoid: Sigmoid::Logistic,
+            loss: LossKind::Mse,
+            l1: 0.0,
+            l2: 0.0,
+            lambda: 1.0,
+            freeze: Vec::new(),
+            leaf: Leaf::Static,
+            strict: false,
+            limit: None,
+            progress: false,
+        }
+    }
+}
+
+/// The prepared problem.
+#[derive(Debug)]
+pub struct Setup {
+    /// The model.
+    pub model: Model,
+    /// Full starting weights.
+    pub start: Vec<f64>,
+    /// The training objective.
+    pub train: Arc<Objective>,
+    /// The validation objective, if any positions were held out.
+    pub valid: Option<Arc<Objective>>,
+    /// Whether `K` was fitted.
+    pub k_fitted: bool,
+    /// Messages for the user (data reports, skipped records).
+    pub notes: Vec<String>,
+    /// Seconds spent loading and recording.
+    pub seconds: f64,
+}
+
+fn bar(progress: bool, len: u64, what: &str) -> ProgressBar {
+    if !progress {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb.set_prefix(what.to_string());
+    pb
+}
+
+/// Loads the data, splits it by game, records every position and builds the objectives.
+pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
+    let t0 = Instant::now();
+    let (model, start) = match &opts.weights {
+        Some(p) => {
+            let (m, w) = eval::load_weights(p)
+                .map_err(|e| OptimError::Config(format!("{}: {e}", p.display())))?;
+            if m.kind() != opts.model {
+                return Err(OptimError::Config(format!(
+                    "{} holds {} weights, but the model is {}",
+                    p.display(),
+                    m.kind(),
+                    opts.model
+                )));
+            }
+            (m, w)
+        }
+        None => {
+            let m = Model::new(opts.model);
+            let w = m.default_weights();
+            (m, w)
+        }
+    };
+    if opts.data.is_empty() {
+        return Err(OptimError::Config("no data files given".to_string()));
+    }
+    let mut samples = Vec::new();
+    let mut notes = Vec::new();
+    let load_opts = data::LoadOptions {
+        strict: opts.strict,
+        ..data::LoadOptions::default()
+    };
+    let mut game_offset = 0u32;
+    for path in &opts.data {
+        let (mut s, report) = data::load(path, &load_opts)
+            .map_err(|e| OptimError::Config(format!("{}: {e}", path.display())))?;
+        // Keep games of different files apart.
+        let max_game = s.iter().map(|x| x.game).max().map_or(0, |g| g + 1);
+        for x in &mut s {
+            x.game = x.game.saturating_add(game_offset);
+        }
+        game_offset = game_offset.saturating_add(max_game);
+        notes.push(format!(
+            "{}: {} positions kept ({} errors)",
+            path.display(),
+            s.len(),
+            report.errors
+        ));
+        samples.extend(s);
+    }
+    if samples.is_empty() {
+        return Err(OptimError::Config(
+            "the data holds no positions".to_string(),
+        ));
+    }
+    let (mut train_s, mut valid_s) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
+    if let Some(limit) = opts.limit {
+        let total = train_s.len() + valid_s.len();
+        if limit < total {
+            let f = limit as f64 / total as f64;
+            train_s.truncate((train_s.len() as f64 * f).round() as usize);
+            valid_s.truncate((valid_s.len() as f64 * f).round() as usize);
+        }
+    }
+    let total = (train_s.len() + valid_s.len()) as u64;
+    let pb = bar(opts.progress, total, "recording");
+    let train_set = Arc::new(record_samples(
+        &model,
+        &train_s,
+        &start,
+        opts.leaf,
+        Some(&pb),
+    ));
+    let valid_set = Arc::new(record_samples(
+        &model,
+        &valid_s,
+        &start,
+        opts.leaf,
+        Some(&pb),
+    ));
+    pb.finish_and_clear();
+    drop(train_s);
+    drop(valid_s);
+    if train_set.is_empty() {
+        return Err(OptimError::Config(
+            "no training positions after the split".to_string(),
+        ));
+    }
+
+    let link0 = Link {
+        sigmoid: opts.sigmoid,
+        k: 1.0,
+        loss: opts.loss,
+    };
+    let (k, k_fitted) = match opts.k {
+        Some(k) if k > 0.0 && k.is_finite() => (k, false),
+        Some(k) => return Err(OptimError::Config(format!("K must be positive, not {k}"))),
+        None => (fit_k(&train_set, &start, link0).0, true),
+    };
+    let cfg = ObjectiveConfig {
+        link: Link { k, ..link0 },
+        l1: opts.l1,
+        l2: opts.l2,
+        lambda: opts.lambda,
+    };
+    let specs = param_specs(&model);
+    let free = free_indices(&specs, &opts.freeze);
+    if free.is_empty() {
+        return Err(OptimError::Config("every parameter is frozen".to_string()));
+    }
+    let train = Arc::new(Objective::new(train_set, cfg, start.clone(), Some(free))?);
+    let valid = if valid_set.is_empty() {
+        None
+    } else {
+        Some(Arc::new(train.with_set(valid_set)?))
+    };
+    Ok(Setup {
+        model,
+        start,
+        train,
+        valid,
+        k_fitted,
+        notes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,42 @@
+//! L-BFGS: argmin's, with a More-Thuente line search.
+
+use argmin::solver::linesearch::MoreThuenteLineSearch;
+use argmin::solver::quasinewton::LBFGS;
+use serde::{Deserialize, Serialize};
+
+use crate::OptimError;
+
+/// Options of L-BFGS.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LbfgsOptions {
+    /// Number of correction pairs kept (the memory `m`).
+    pub memory: usize,
+    /// Stop when the gradient norm falls below this.
+    pub tol_grad: f64,
+    /// Stop when the objective changes by less than this between iterations.
+    pub tol_cost: f64,
+}
+
+impl Default for LbfgsOptions {
+    fn default() -> Self {
+        LbfgsOptions {
+            memory: 10,
+            tol_grad: 1e-10,
+            tol_cost: 1e-12,
+        }
+    }
+}
+
+/// The argmin L-BFGS solver over `Vec<f64>`.
+pub type Lbfgs = LBFGS<MoreThuenteLineSearch<Vec<f64>, Vec<f64>, f64>, Vec<f64>, Vec<f64>, f64>;
+
+/// Builds argmin's L-BFGS with a More-Thuente line search (`c1 = 1e-4`, `c2 = 0.9`).
+pub fn lbfgs(opts: &LbfgsOptions) -> Result<Lbfgs, OptimError> {
+    let ls = MoreThuenteLineSearch::new()
+        .with_c(1e-4, 0.9)
+        .map_err(OptimError::argmin)?;
+    LBFGS::new(ls, opts.memory.max(1))
+        .with_tolerance_grad(opts.tol_grad)
+        .and_then(|s| s.with_tolerance_cost(opts.tol_cost))
+        .map_err(OptimError::argmin)
+}

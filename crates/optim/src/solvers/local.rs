@@ -1,0 +1,116 @@
+//! Texel's integer local search.
+
+use std::sync::Arc;
+
+use argmin::core::{CostFunction, Error, Problem, Solver, State, TerminationReason, KV};
+use serde::{Deserialize, Serialize};
+
+use crate::control::Control;
+use crate::observer::GradState;
+
+/// Options of local search.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocalOptions {
+    /// The move tried on each parameter, `+step` then `-step` (Texel: 1).
+    pub step: f64,
+    /// Round the starting point to multiples of `step` first (engines use integers).
+    pub round_start: bool,
+}
+
+impl Default for LocalOptions {
+    fn default() -> Self {
+        LocalOptions {
+            step: 1.0,
+            round_start: true,
+        }
+    }
+}
+
+/// Texel's local search, as in his published pseudo code: for each parameter in turn, try
+/// `+step`; keep it if the loss drops, else try `-step` and keep that if it drops. One
+/// iteration is one sweep over every parameter (up to two passes per parameter); it has
+/// converged when a sweep changes nothing.
+#[derive(Clone, Debug)]
+pub struct LocalSearch {
+    opts: LocalOptions,
+    control: Option<Arc<Control>>,
+}
+
+impl LocalSearch {
+    /// A solver with options `opts`; with `control`, it also stops between trial moves.
+    pub fn new(opts: LocalOptions, control: Option<Arc<Control>>) -> Self {
+        LocalSearch { opts, control }
+    }
+}
+
+impl<O: CostFunction<Param = Vec<f64>, Output = f64>> Solver<O, GradState> for LocalSearch {
+    fn name(&self) -> &str {
+        "Texel local search"
+    }
+
+    fn init(
+        &mut self,
+        problem: &mut Problem<O>,
+        mut state: GradState,
+    ) -> Result<(GradState, Option<KV>), Error> {
+        let mut x = state
+            .take_param()
+            .ok_or_else(|| Error::msg("local search needs a starting point"))?;
+        let s = self.opts.step;
+        if self.opts.round_start && s > 0.0 {
+            for v in &mut x {
+                *v = (*v / s).round() * s;
+            }
+        }
+        let c = problem.cost(&x)?;
+        Ok((state.param(x).cost(c), None))
+    }
+
+    fn next_iter(
+        &mut self,
+        problem: &mut Problem<O>,
+        mut state: GradState,
+    ) -> Result<(GradState, Option<KV>), Error> {
+        let mut x = state
+            .take_param()
+            .ok_or_else(|| Error::msg("local search: no parameter vector in state"))?;
+        let mut best = state.get_cost();
+        let s = self.opts.step;
+        let mut improved = false;
+        for k in 0..x.len() {
+            if self
+                .control
+                .as_ref()
+                .is_some_and(|c| c.should_stop().is_some())
+            {
+                // Keep what the sweep found so far.
+                return Ok((state.param(x).cost(best), None));
+            }
+            let old = x[k];
+            x[k] = old + s;
+            let e = problem.cost(&x)?;
+            if e < best {
+                best = e;
+                improved = true;
+                continue;
+            }
+            x[k] = old - s;
+            let e = problem.cost(&x)?;
+            if e < best {
+                best = e;
+                improved = true;
+                continue;
+            }
+            x[k] = old;
+        }
+        let state = state.param(x).cost(best);
+        if improved {
+            Ok((state, None))
+        } else {
+            Ok((
+                state.terminate_with(TerminationReason::SolverConverged),
+                None,
+            ))
+        }
+    }
+}
