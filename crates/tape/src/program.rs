@@ -1,11 +1,11 @@
 //! [`Program`]: a recording compiled for replay, with linear chains collapsed.
 
 use crate::kind::{apply, Kind};
-use crate::scalar::sparse_sum;
+use crate::scalar::sparse_sum2;
 use crate::tape::Tape;
 use crate::var::Var;
 
-/// Tag bit of a [`Term`] reference that names a non-linear node rather than an input.
+/// Tag bit of a term reference that names a non-linear node rather than an input.
 const NODE: u32 = 1 << 31;
 
 /// `coef * x[r]`, where `r` is an input number or (tagged with [`NODE`]) a node number.
@@ -15,7 +15,8 @@ struct Term {
     c: f64,
 }
 
-/// An affine combination `konst + sum terms[start..split] (inputs) + sum terms[split..end] (nodes)`.
+/// An affine combination: `konst`, plus the terms `start..split` (on inputs) and `split..end`
+/// (on nodes).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Affine {
     start: u32,
@@ -69,7 +70,11 @@ struct Node {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Program {
-    terms: Vec<Term>,
+    /// Term references (input numbers, or node numbers tagged with `NODE`), in the affine
+    /// combinations' ranges; `coefs` holds the matching coefficients (structure of arrays: 12
+    /// bytes a term).
+    refs: Vec<u32>,
+    coefs: Vec<f64>,
     nodes: Vec<Node>,
     output: Affine,
     inputs: usize,
@@ -232,29 +237,23 @@ impl Program {
     /// Appends a normalised copy of `s` (sorted, duplicates merged, zeros dropped, inputs first).
     fn materialise(&mut self, mut s: Sparse) -> Affine {
         s.terms.sort_unstable_by_key(|t| t.r);
-        let start = self.terms.len();
+        let mut merged: Vec<Term> = Vec::with_capacity(s.terms.len());
         for t in s.terms {
-            let len = self.terms.len();
-            if len > start && self.terms[len - 1].r == t.r {
-                self.terms[len - 1].c += t.c;
-            } else {
-                self.terms.push(t);
+            match merged.last_mut() {
+                Some(last) if last.r == t.r => last.c += t.c,
+                _ => merged.push(t),
             }
         }
         // Drop terms whose coefficients cancelled exactly.
-        let mut w = start;
-        for k in start..self.terms.len() {
-            if self.terms[k].c != 0.0 {
-                self.terms[w] = self.terms[k];
-                w += 1;
-            }
-        }
-        self.terms.truncate(w);
-        let split = start + self.terms[start..].partition_point(|t| t.r & NODE == 0);
+        merged.retain(|t| t.c != 0.0);
+        let start = self.refs.len();
+        let split = start + merged.partition_point(|t| t.r & NODE == 0);
+        self.refs.extend(merged.iter().map(|t| t.r));
+        self.coefs.extend(merged.iter().map(|t| t.c));
         Affine {
             start: start as u32,
             split: split as u32,
-            end: self.terms.len() as u32,
+            end: self.refs.len() as u32,
             konst: s.konst,
         }
     }
@@ -266,7 +265,7 @@ impl Program {
 
     /// Number of sparse (reference, coefficient) terms over all affine combinations.
     pub fn terms(&self) -> usize {
-        self.terms.len()
+        self.refs.len()
     }
 
     /// Number of inputs the program was recorded with (the length `forward` expects).
@@ -285,37 +284,47 @@ impl Program {
             let a = self.output;
             (
                 a.konst,
-                self.terms[a.start as usize..a.end as usize]
+                self.refs[a.start as usize..a.end as usize]
                     .iter()
-                    .map(|t| (t.r, t.c)),
+                    .copied()
+                    .zip(self.coefs[a.start as usize..a.end as usize].iter().copied()),
             )
         })
     }
 
     /// Bytes of heap memory the program holds.
     pub fn heap_bytes(&self) -> usize {
-        self.terms.capacity() * std::mem::size_of::<Term>()
+        self.refs.capacity() * std::mem::size_of::<u32>()
+            + self.coefs.capacity() * std::mem::size_of::<f64>()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
     }
 
     #[inline(always)]
+    fn range(&self, from: u32, to: u32) -> (&[u32], &[f64]) {
+        let r = from as usize..to as usize;
+        (&self.refs[r.clone()], &self.coefs[r])
+    }
+
+    #[inline(always)]
     fn affine(&self, a: &Affine, x: &[f64], vals: &[f64]) -> f64 {
-        let inputs = &self.terms[a.start as usize..a.split as usize];
-        let nodes = &self.terms[a.split as usize..a.end as usize];
-        let mut s = a.konst + sparse_sum(inputs, |t| (t.r as usize, t.c), |i| x[i]);
-        for t in nodes {
-            s += t.c * vals[(t.r & !NODE) as usize];
+        let (refs, coefs) = self.range(a.start, a.split);
+        let mut s = a.konst + sparse_sum2(refs, coefs, |i| x[i]);
+        let (refs, coefs) = self.range(a.split, a.end);
+        for (&r, &c) in refs.iter().zip(coefs) {
+            s += c * vals[(r & !NODE) as usize];
         }
         s
     }
 
     #[inline(always)]
     fn distribute(&self, a: &Affine, seed: f64, grad: &mut [f64], adj: &mut [f64]) {
-        for t in &self.terms[a.start as usize..a.split as usize] {
-            grad[t.r as usize] += seed * t.c;
+        let (refs, coefs) = self.range(a.start, a.split);
+        for (&r, &c) in refs.iter().zip(coefs) {
+            grad[r as usize] += seed * c;
         }
-        for t in &self.terms[a.split as usize..a.end as usize] {
-            adj[(t.r & !NODE) as usize] += seed * t.c;
+        let (refs, coefs) = self.range(a.split, a.end);
+        for (&r, &c) in refs.iter().zip(coefs) {
+            adj[(r & !NODE) as usize] += seed * c;
         }
     }
 
@@ -349,9 +358,9 @@ impl Program {
     /// [`forward`](Program::forward) of this program with this `scratch`.
     pub fn backward(&self, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
         if self.nodes.is_empty() {
-            let a = &self.output;
-            for t in &self.terms[a.start as usize..a.end as usize] {
-                grad[t.r as usize] += seed * t.c;
+            let (refs, coefs) = self.range(self.output.start, self.output.end);
+            for (&r, &c) in refs.iter().zip(coefs) {
+                grad[r as usize] += seed * c;
             }
             return;
         }

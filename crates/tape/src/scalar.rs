@@ -153,6 +153,26 @@ pub(crate) fn sparse_sum<T: Copy>(
     (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
+/// [`sparse_sum`] over a structure of arrays: `sum coefs[k] * value(refs[k])`, in the same
+/// order.
+#[inline(always)]
+pub(crate) fn sparse_sum2(refs: &[u32], coefs: &[f64], value: impl Fn(usize) -> f64) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let n = refs.len().min(coefs.len());
+    let (refs, coefs) = (&refs[..n], &coefs[..n]);
+    let mut r4 = refs.chunks_exact(4);
+    let mut c4 = coefs.chunks_exact(4);
+    for (r, c) in (&mut r4).zip(&mut c4) {
+        for k in 0..4 {
+            acc[k] += c[k] * value(r[k] as usize);
+        }
+    }
+    for ((a, &r), &c) in acc.iter_mut().zip(r4.remainder()).zip(c4.remainder()) {
+        *a += c * value(r as usize);
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
 /// Stable logistic sigmoid on plain numbers.
 #[inline]
 pub fn sigmoid_f64(x: f64) -> f64 {
