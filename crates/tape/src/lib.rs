@@ -49,3 +49,8 @@ pub use crate::program::{Program, Scratch};
 pub use crate::scalar::{sigmoid_f64, Scalar};
 pub use crate::tape::{Mark, Recording, Tape};
 pub use crate::var::Var;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

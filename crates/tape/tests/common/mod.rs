@@ -80,6 +80,8 @@ pub fn close(a: &[f64], b: &[f64], tol: f64) -> Result<(), String> {
     }
     for (k, (&p, &q)) in a.iter().zip(b).enumerate() {
         let scale = 1f64.max(p.abs()).max(q.abs());
+        // Written so that a NaN on either side fails.
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
         if !((p - q).abs() <= tol * scale) {
             return Err(format!(
                 "component {k}: {p:e} vs {q:e} (difference {:e}, allowed {:e})",
