@@ -1,0 +1,67 @@
+//! Test data: random positions from random playouts, and the shared real set.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use optim::Label;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Position};
+
+/// `n` distinct-ish positions reached by random legal moves from the start (2 to 120 plies),
+/// none in check and none game over.
+pub fn random_positions(n: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let plies = rng.gen_range(2..120);
+        let mut pos = Chess::default();
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())];
+            pos.play_unchecked(m);
+        }
+        if ok && !pos.is_check() && !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The shared data folder: `$GRADTUNE_SHARED_DATA` or `../shared/data` beside the checkout.
+pub fn shared_data() -> PathBuf {
+    std::env::var_os("GRADTUNE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
+        })
+}
+
+/// The 1000 labelled quiet positions of the shared folder; panics, saying so, if missing.
+pub fn quiet_1k() -> Vec<(Chess, Label)> {
+    let path = shared_data().join("quiet-labeled-1k.epd");
+    assert!(
+        path.is_file(),
+        "{} is missing: these tests need the shared data folder (set GRADTUNE_SHARED_DATA)",
+        path.display()
+    );
+    let (samples, _) = data::load(&path, &data::LoadOptions::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    samples
+        .iter()
+        .map(|s| {
+            (
+                s.position().expect("valid position"),
+                Label {
+                    result: s.result,
+                    score: s.score,
+                },
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,300 @@
+//! The objective's gradient against finite differences, K fitting, every optimiser on a real
+//! set, validation-based selection, early stopping and interruption.
+
+mod common;
+
+use std::sync::Arc;
+
+use eval::{Model, ModelKind};
+use optim::chess::{record_positions, Leaf};
+use optim::{
+    fit_k, run, Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig,
+    RunConfig, Sigmoid, SolverOptions,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn real_objective(
+    kind: ModelKind,
+    cfg: impl Fn(Link) -> ObjectiveConfig,
+) -> (Model, Arc<Objective>) {
+    let model = Model::new(kind);
+    let w = model.default_weights();
+    let positions = common::quiet_1k();
+    let set = Arc::new(record_positions(&model, &positions, &w, Leaf::Static, None));
+    let link = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 1.0,
+        loss: LossKind::Mse,
+    };
+    let (k, _) = fit_k(&set, &w, link);
+    let obj = Objective::new(set, cfg(Link { k, ..link }), w, None).unwrap();
+    (model, Arc::new(obj))
+}
+
+/// Central differences with step `h` on `samples` random coordinates, for every sigmoid, loss,
+/// regularisation and label blend, on the non-linear `full` model.
+///
+/// Tolerance: `|g_i - fd_i| <= 1e-6 * max_j |g_j| + 1e-12`, with `h = 1e-4` cp: the central
+/// difference's truncation error `h^2/6 f'''` and its rounding error `eps f / h` are both far
+/// below that. (With `h = 1e-2` one sample in a hundred straddles a kink of the evaluation's
+/// `min`/`max`/`clamp` and differs by 1%; that is the finite difference's fault, not the
+/// gradient's.)
+#[test]
+fn gradient_matches_central_differences() {
+    let model = Model::new(ModelKind::Full);
+    let w0 = model.default_weights();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    // Random scores for the blend, and perturbed weights so that no term sits at a kink.
+    let positions: Vec<_> = common::quiet_1k()
+        .into_iter()
+        .map(|(p, l)| {
+            let s = rng.gen_range(-300.0..300.0f32);
+            (
+                p,
+                Label {
+                    score: Some(s),
+                    ..l
+                },
+            )
+        })
+        .collect();
+    let w: Vec<f64> = w0.iter().map(|v| v + rng.gen_range(-3.0..3.0)).collect();
+    let set = Arc::new(record_positions(&model, &positions, &w, Leaf::Static, None));
+    assert!(
+        set.linear_len() < set.len(),
+        "the full model should be non-linear"
+    );
+    for sigmoid in [Sigmoid::Logistic, Sigmoid::Tanh] {
+        for loss in [LossKind::Mse, LossKind::Xent] {
+            let k = if sigmoid == Sigmoid::Tanh {
+                0.0043
+            } else {
+                1.3
+            };
+            let cfg = ObjectiveConfig {
+                link: Link { sigmoid, k, loss },
+                l1: 1e-7,
+                l2: 1e-8,
+                lambda: 0.7,
+            };
+            let obj = Objective::new(set.clone(), cfg, w.clone(), None).unwrap();
+            let (_, g) = obj.value_and_gradient(&w);
+            let gmax = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let h = 1e-4;
+            for _ in 0..25 {
+                let i = rng.gen_range(0..w.len());
+                let mut a = w.clone();
+                let mut b = w.clone();
+                a[i] += h;
+                b[i] -= h;
+                let fd = (obj.value(&a) - obj.value(&b)) / (2.0 * h);
+                assert!(
+                    (g[i] - fd).abs() <= 1e-6 * gmax + 1e-12,
+                    "{sigmoid:?} {loss:?} {}: gradient {} vs {fd}",
+                    model.params()[i].name,
+                    g[i]
+                );
+            }
+        }
+    }
+}
+
+/// K fitting on a set whose labels are `sigma_K*(q)` for the set's own scores finds `K*`
+/// (relative tolerance 1e-5), and on the real set finds the minimum of the sampled curve.
+#[test]
+fn k_fit_finds_the_minimum() {
+    let model = Model::new(ModelKind::Psqt);
+    let w = model.default_weights();
+    let truth = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 0.87,
+        loss: LossKind::Mse,
+    };
+    let positions: Vec<_> = common::random_positions(2000, 5)
+        .into_iter()
+        .map(|p| {
+            let q: f64 = model.evaluate(&p, &w);
+            (
+                p,
+                Label {
+                    result: truth.expect(q),
+                    score: None,
+                },
+            )
+        })
+        .collect();
+    let set = record_positions(&model, &positions, &w, Leaf::Static, None);
+    let (k, loss) = fit_k(&set, &w, truth);
+    assert!((k - 0.87).abs() < 1e-5 * 0.87, "K = {k}");
+    assert!(loss < 1e-12);
+
+    let (_, obj) = real_objective(ModelKind::Psqt, ObjectiveConfig::new);
+    let k = obj.config().link.k;
+    let at = |k: f64| {
+        let o = obj
+            .with_config(ObjectiveConfig::new(Link {
+                k,
+                ..obj.config().link
+            }))
+            .unwrap();
+        o.data_loss(obj.base())
+    };
+    let best = at(k);
+    for f in [0.9, 0.99, 1.01, 1.1] {
+        assert!(
+            at(k * f) >= best,
+            "loss at {}K is below the fitted minimum",
+            f
+        );
+    }
+}
+
+/// Every optimiser lowers the training loss on the real 1k set, on both models, within a small
+/// budget.
+#[test]
+fn every_optimiser_lowers_the_loss_on_a_real_set() {
+    for kind in [ModelKind::Psqt, ModelKind::Full] {
+        let (_, obj) = real_objective(kind, ObjectiveConfig::new);
+        for method in Method::ALL {
+            let iters = match method {
+                Method::Local => 1,
+                Method::Pso => 20,
+                Method::Adam => 30,
+                _ => 10,
+            };
+            let mut solvers = SolverOptions::default();
+            solvers.hybrid.gn_iters = 2;
+            let cfg = RunConfig {
+                method,
+                budget: Budget {
+                    max_iters: Some(iters),
+                    ..Budget::default()
+                },
+                solvers,
+                ..RunConfig::default()
+            };
+            let start = obj.base().to_vec();
+            let out = run(obj.clone(), None, &start, &cfg, Arc::new(Control::new())).unwrap();
+            assert!(
+                out.train_loss.1 < out.train_loss.0,
+                "{kind} {method}: {} -> {} ({})",
+                out.train_loss.0,
+                out.train_loss.1,
+                out.reason
+            );
+            assert!(out.iterations >= 1 && out.passes >= 1.0);
+        }
+    }
+}
+
+/// With a validation set whose optimum differs from the training set's, the saved weights are
+/// the iterate with the lowest validation loss in the log, and patience stops the run.
+#[test]
+fn best_weights_are_chosen_by_validation_and_patience_stops() {
+    let model = Model::new(ModelKind::Psqt);
+    let start = model.default_weights();
+    let link = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 1.0,
+        loss: LossKind::Mse,
+    };
+    let pawn = model.index_of("material.pawn.mg").unwrap();
+    let label_with = |pawn_value: f64, positions: &[shakmaty::Chess]| -> Vec<_> {
+        let mut w = start.clone();
+        w[pawn] = pawn_value;
+        positions
+            .iter()
+            .map(|p| {
+                let q: f64 = model.evaluate(p, &w);
+                (
+                    p.clone(),
+                    Label {
+                        result: link.expect(q),
+                        score: None,
+                    },
+                )
+            })
+            .collect()
+    };
+    let ps = common::random_positions(3000, 9);
+    // Training wants a pawn of 160; validation one of 120; the start is 100.
+    let train_set = record_positions(
+        &model,
+        &label_with(160.0, &ps[..2000]),
+        &start,
+        Leaf::Static,
+        None,
+    );
+    let valid_set = record_positions(
+        &model,
+        &label_with(120.0, &ps[2000..]),
+        &start,
+        Leaf::Static,
+        None,
+    );
+    let train = Arc::new(
+        Objective::new(
+            Arc::new(train_set),
+            ObjectiveConfig::new(link),
+            start.clone(),
+            Some(vec![pawn]),
+        )
+        .unwrap(),
+    );
+    let valid = Arc::new(train.with_set(Arc::new(valid_set)).unwrap());
+    let mut solvers = SolverOptions::default();
+    solvers.adam.lr = 4.0;
+    let cfg = RunConfig {
+        method: Method::Adam,
+        budget: Budget {
+            max_iters: Some(500),
+            patience: Some(5),
+            ..Budget::default()
+        },
+        solvers,
+        ..RunConfig::default()
+    };
+    let out = run(
+        train,
+        Some(valid.clone()),
+        &start,
+        &cfg,
+        Arc::new(Control::new()),
+    )
+    .unwrap();
+    assert!(out.reason.contains("early stopping"), "{}", out.reason);
+    let best = out
+        .history
+        .iter()
+        .min_by(|a, b| a.valid_loss.unwrap().total_cmp(&b.valid_loss.unwrap()))
+        .unwrap();
+    assert_eq!(best.iter, out.best_iter);
+    assert_eq!(out.valid_loss.unwrap().1, valid.data_loss(&out.weights));
+    assert!((out.valid_loss.unwrap().1 - best.valid_loss.unwrap()).abs() < 1e-15);
+    // The kept pawn value is near the validation optimum, not the training one.
+    assert!(
+        (out.weights[pawn] - 120.0).abs() < 10.0,
+        "pawn {}",
+        out.weights[pawn]
+    );
+    // Patience 5: exactly five evaluations after the best one.
+    assert_eq!(out.history.last().unwrap().iter, out.best_iter + 5);
+}
+
+/// An interrupted run stops at once and keeps the best weights so far (here: the start).
+#[test]
+fn interruption_keeps_the_best_weights() {
+    let (_, obj) = real_objective(ModelKind::Psqt, ObjectiveConfig::new);
+    let control = Arc::new(Control::new());
+    control.interrupt();
+    let start = obj.base().to_vec();
+    let cfg = RunConfig {
+        method: Method::Lbfgs,
+        ..RunConfig::default()
+    };
+    let out = run(obj, None, &start, &cfg, control).unwrap();
+    assert!(out.interrupted);
+    assert_eq!(out.iterations, 0);
+    assert_eq!(out.weights, start);
+}
