@@ -44,6 +44,15 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     }
 }
 
+impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
+    fn evaluate(&self, pos: &Chess) -> f64 {
+        (**self).evaluate(pos)
+    }
+    fn quiesce(&self, pos: &Chess, alpha: f64, beta: f64) -> Quiet {
+        (**self).quiesce(pos, alpha, beta)
+    }
+}
+
 /// `score` (White's view) seen from the side to move of a position with `turn` to move.
 pub fn relative(score: f64, turn: Color) -> f64 {
     match turn {
@@ -172,5 +181,78 @@ mod tests {
         let q = MaterialEvaluator.quiesce(&p, -10_000.0, 10_000.0);
         assert_eq!(q.score, 300.0);
         assert!(q.nodes >= 2);
+    }
+}
+
+/// The gradtune evaluation ([`eval::Model`]) with fixed `f64` weights; quiescence by
+/// [`eval::quiesce_window`].
+///
+/// ```
+/// use engine::{Evaluator, ModelEvaluator};
+/// let e = ModelEvaluator::default_material();
+/// assert_eq!(e.evaluate(&shakmaty::Chess::default()), 0.0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ModelEvaluator {
+    model: eval::Model,
+    weights: Vec<f64>,
+}
+
+impl ModelEvaluator {
+    /// `model` with `weights` (one per parameter, finite).
+    pub fn new(model: eval::Model, weights: Vec<f64>) -> Result<Self, crate::error::EngineError> {
+        if weights.len() != model.len() {
+            return Err(eval::ParamError::Length {
+                model: model.kind().name().to_string(),
+                expected: model.len(),
+                got: weights.len(),
+            }
+            .into());
+        }
+        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+            return Err(crate::error::EngineError::Options(format!(
+                "weight `{}` is not finite",
+                model.params()[i].name
+            )));
+        }
+        Ok(Self { model, weights })
+    }
+
+    /// The default weights of the `psqt` model: material only (100/300/300/500/900).
+    pub fn default_material() -> Self {
+        let model = eval::Model::new(eval::ModelKind::Psqt);
+        let weights = model.default_weights();
+        Self { model, weights }
+    }
+
+    /// Load a weights file written by `tune` ([`eval::load_weights`]).
+    pub fn load(path: &std::path::Path) -> Result<Self, crate::error::EngineError> {
+        let (model, weights) = eval::load_weights(path)?;
+        Self::new(model, weights)
+    }
+
+    /// The model.
+    pub fn model(&self) -> &eval::Model {
+        &self.model
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+}
+
+impl Evaluator for ModelEvaluator {
+    fn evaluate(&self, pos: &Chess) -> f64 {
+        self.model.evaluate(pos, &self.weights)
+    }
+
+    fn quiesce(&self, pos: &Chess, alpha: f64, beta: f64) -> Quiet {
+        // `quiesce_window` takes and returns side-to-move scores, like this trait.
+        let q = eval::quiesce_window(&self.model, pos, &self.weights, alpha, beta);
+        Quiet {
+            score: q.score,
+            nodes: q.nodes,
+        }
     }
 }

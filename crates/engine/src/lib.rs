@@ -4,15 +4,34 @@
 //! Start with [`Searcher`] (the search), [`Evaluator`] (what it searches over: the gradtune
 //! evaluation through [`ModelEvaluator`], or plain material), then [`datagen`] and
 //! [`matches`], which play games through [`game`].
+//!
+//! ```
+//! use engine::{ModelEvaluator, SearchLimits, Searcher};
+//! use shakmaty::{Chess, Position};
+//!
+//! let mut searcher = Searcher::new(ModelEvaluator::default_material(), 1);
+//! let pos = Chess::default();
+//! let r = searcher.search(&pos, &[], &SearchLimits::nodes(2_000));
+//! assert!(pos.is_legal(r.best_move.unwrap()));
+//! ```
 
 #![warn(missing_docs)]
 
+pub mod error;
 pub mod evaluator;
 pub mod limits;
 pub mod ordering;
 pub mod search;
 pub mod tt;
 
-pub use evaluator::{Evaluator, MaterialEvaluator, Quiet, MATE, MATE_BOUND};
+pub use error::EngineError;
+pub use evaluator::{Evaluator, MaterialEvaluator, ModelEvaluator, Quiet, MATE, MATE_BOUND};
 pub use limits::SearchLimits;
 pub use search::{hash, SearchResult, Searcher};
+pub mod datagen;
+pub mod elo;
+pub mod game;
+pub mod matches;
+pub mod openings;
+pub mod pgn_out;
+pub mod uci;

@@ -286,10 +286,18 @@ impl<E: Evaluator> Searcher<E> {
         relative(self.eval.evaluate(pos), pos.turn()).round() as i32
     }
 
-    fn quiesce(&mut self, pos: &Chess, alpha: i32, beta: i32) -> i32 {
+    fn quiesce(&mut self, pos: &Chess, alpha: i32, beta: i32, ply: usize) -> i32 {
         let q = self.eval.quiesce(pos, f64::from(alpha), f64::from(beta));
         self.nodes += q.nodes;
-        (q.score.round() as i32).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let score = q.score.round().clamp(-f64::from(MATE), f64::from(MATE)) as i32;
+        // A mate the quiescence search found is counted from its root: move it to ours.
+        if score >= MATE_BOUND {
+            score - ply as i32
+        } else if score <= -MATE_BOUND {
+            score + ply as i32
+        } else {
+            score
+        }
     }
 
     fn negamax(
@@ -326,7 +334,7 @@ impl<E: Evaluator> Searcher<E> {
         let in_check = pos.is_check();
         let depth = if in_check { depth + 1 } else { depth };
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, alpha, beta);
+            return self.quiesce(pos, alpha, beta, ply);
         }
         self.nodes += 1;
 

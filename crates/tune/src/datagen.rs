@@ -1,9 +1,106 @@
-//! `tune datagen` (not built yet: see the open issues).
+//! `tune datagen`: self-play games labelled for Texel tuning (the logic is in
+//! `engine::datagen`).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::Context;
+use engine::datagen::{generate, DatagenOptions};
+use engine::game::Adjudication;
+use engine::openings::RandomOpenings;
+use engine::ModelEvaluator;
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune datagen`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Output file (binary cache; a `.zst` suffix compresses it, `.epd` writes EPD text).
+    #[arg(short, long, default_value = "datagen.gtc.zst")]
+    output: PathBuf,
+    /// Weights to play with (JSON from `tune`); default: material only (100/300/300/500/900).
+    #[arg(short, long)]
+    weights: Option<PathBuf>,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Master seed: the same seed gives the same file, whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies from the start position in each opening.
+    #[arg(long, default_value_t = 8)]
+    opening_plies: u32,
+    /// Redraw openings whose quiescence score exceeds this (centipawns).
+    #[arg(long, default_value_t = 200.0)]
+    opening_max_eval: f64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Plies after the opening before a game is drawn by the move limit.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`tune datagen` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let eval = match &args.weights {
+        Some(p) => ModelEvaluator::load(p)?,
+        None => ModelEvaluator::default_material(),
+    };
+    let options = DatagenOptions {
+        games: args.games,
+        nodes: args.nodes,
+        openings: RandomOpenings {
+            seed: args.seed,
+            plies: args.opening_plies,
+            max_eval: args.opening_max_eval,
+        },
+        hash_mb: 4,
+        adjudication: Adjudication {
+            max_plies: args.max_plies,
+            ..Adjudication::default()
+        },
+    };
+    let bar = ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg} positions, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let plies = AtomicU64::new(0);
+    let on_game = |g: &engine::game::GameRecord| {
+        let n = plies.fetch_add(g.moves.len() as u64, Ordering::Relaxed) + g.moves.len() as u64;
+        bar.set_message(format!("~{n}"));
+        bar.inc(1);
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the thread pool")?;
+    let (samples, summary) = pool.install(|| generate(&eval, &options, &on_game));
+    bar.finish_and_clear();
+    let is_epd = args
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("epd"));
+    if is_epd {
+        data::write_epd(&args.output, &samples)?;
+    } else {
+        data::write_cache(&args.output, &samples)?;
+    }
+    let secs = summary.elapsed.as_secs_f64();
+    println!(
+        "{} games ({} white wins, {} draws, {} black wins), {} positions written to {} \
+         in {:.1} s ({:.0} positions/s, {:.0} nodes/s)",
+        summary.games,
+        summary.white_wins,
+        summary.draws,
+        summary.black_wins,
+        summary.positions,
+        args.output.display(),
+        secs,
+        summary.positions as f64 / secs.max(1e-9),
+        summary.nodes as f64 / secs.max(1e-9),
+    );
+    Ok(())
 }

@@ -1,0 +1,136 @@
+//! Self-play data generation: random openings, fixed-node self-play, every searched position
+//! labelled with the game result and the search score.
+
+use std::time::{Duration, Instant};
+
+use data::Sample;
+use rayon::prelude::*;
+use shakmaty::Position;
+
+use crate::evaluator::{relative, Evaluator, MATE_BOUND};
+use crate::game::{play_game, Adjudication, GameRecord};
+use crate::limits::SearchLimits;
+use crate::openings::RandomOpenings;
+use crate::search::Searcher;
+
+/// Options of a self-play run.
+#[derive(Clone, Debug)]
+pub struct DatagenOptions {
+    /// Number of games.
+    pub games: u32,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random openings (seed, plies, balance limit).
+    pub openings: RandomOpenings,
+    /// Transposition table per game, MiB.
+    pub hash_mb: usize,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+impl Default for DatagenOptions {
+    fn default() -> Self {
+        Self {
+            games: 100,
+            nodes: 5_000,
+            openings: RandomOpenings::default(),
+            hash_mb: 4,
+            adjudication: Adjudication::default(),
+        }
+    }
+}
+
+/// Totals of a self-play run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DatagenSummary {
+    /// Games played.
+    pub games: u32,
+    /// Positions written.
+    pub positions: u64,
+    /// Games won by White.
+    pub white_wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games won by Black.
+    pub black_wins: u32,
+    /// Moves searched (plies after the openings).
+    pub plies: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Play game number `index` of a run: its opening and everything after depend only on
+/// `(options.openings.seed, index)`.
+pub fn play_one<E: Evaluator + ?Sized>(
+    eval: &E,
+    options: &DatagenOptions,
+    index: u32,
+) -> GameRecord {
+    let opening = options.openings.opening(u64::from(index), eval);
+    let mut searcher = Searcher::new(eval, options.hash_mb);
+    let limits = SearchLimits::nodes(options.nodes);
+    play_game(&opening, &options.adjudication, |pos, history| {
+        searcher.search(pos, history, &limits)
+    })
+}
+
+/// The labelled positions of a game: every searched position not in check and without a
+/// mate score, with the game result and the search score, both from White's point of view.
+///
+/// ```
+/// use engine::datagen::{play_one, samples_from_game, DatagenOptions};
+/// use engine::MaterialEvaluator;
+/// let opts = DatagenOptions { nodes: 200, ..DatagenOptions::default() };
+/// let game = play_one(&MaterialEvaluator, &opts, 0);
+/// let samples = samples_from_game(&game, 0);
+/// assert!(samples.iter().all(|s| s.result == game.white_score()));
+/// ```
+pub fn samples_from_game(game: &GameRecord, id: u32) -> Vec<Sample> {
+    let result = game.white_score();
+    game.positions()
+        .filter(|(pos, pm)| !pos.is_check() && pm.score.abs() < MATE_BOUND)
+        .map(|(pos, pm)| {
+            let white = relative(f64::from(pm.score), pos.turn()) as f32;
+            Sample::from_position(&pos, result, Some(white), id)
+        })
+        .collect()
+}
+
+/// Run self-play on rayon's thread pool. Output is identical whatever the number of threads:
+/// games are collected in index order and each depends only on the seed and its index.
+/// `on_game` is called (from worker threads) after each game, e.g. for a progress bar.
+pub fn generate<E: Evaluator + ?Sized>(
+    eval: &E,
+    options: &DatagenOptions,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> (Vec<Sample>, DatagenSummary) {
+    let start = Instant::now();
+    let games: Vec<GameRecord> = (0..options.games)
+        .into_par_iter()
+        .map(|i| {
+            let g = play_one(eval, options, i);
+            on_game(&g);
+            g
+        })
+        .collect();
+    let mut summary = DatagenSummary {
+        games: options.games,
+        ..DatagenSummary::default()
+    };
+    let mut samples = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        match g.outcome.winner() {
+            Some(shakmaty::Color::White) => summary.white_wins += 1,
+            Some(shakmaty::Color::Black) => summary.black_wins += 1,
+            None => summary.draws += 1,
+        }
+        summary.plies += g.moves.len() as u64;
+        summary.nodes += g.moves.iter().map(|m| m.nodes).sum::<u64>();
+        samples.extend(samples_from_game(g, i as u32));
+    }
+    summary.positions = samples.len() as u64;
+    summary.elapsed = start.elapsed();
+    (samples, summary)
+}

@@ -1,0 +1,50 @@
+//! [`EngineError`]: what can go wrong outside the search itself (files, weights, options).
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// An error from loading weights or openings, writing output, or bad options.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The weights file could not be read or is invalid.
+    #[error(transparent)]
+    Weights(#[from] eval::ParamError),
+    /// Reading or writing labelled positions failed.
+    #[error(transparent)]
+    Data(#[from] data::DataError),
+    /// A file could not be read or written.
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        /// What was being done (`read`, `write`, `create`).
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// An opening could not be parsed.
+    #[error("{path}:{line}: bad opening: {message}")]
+    Opening {
+        /// The openings file.
+        path: PathBuf,
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An option value is out of range or inconsistent.
+    #[error("invalid option: {0}")]
+    Options(String),
+}
+
+impl EngineError {
+    /// An I/O error on `path`.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        EngineError::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}

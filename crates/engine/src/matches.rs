@@ -1,0 +1,163 @@
+//! Matches between two evaluations: paired games (each opening with both colours), in
+//! parallel, scored from the first player's point of view.
+
+use rayon::prelude::*;
+use shakmaty::{Color, Position};
+
+use crate::elo::{pentanomial, trinomial, EloEstimate};
+use crate::evaluator::Evaluator;
+use crate::game::{play_game, Adjudication, GameRecord};
+use crate::limits::SearchLimits;
+use crate::openings::Opening;
+use crate::search::Searcher;
+
+/// Options of a match.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// Limits of every move (nodes or movetime).
+    pub limits: SearchLimits,
+    /// Transposition table per player and game, MiB.
+    pub hash_mb: usize,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+impl Default for MatchOptions {
+    fn default() -> Self {
+        Self {
+            limits: SearchLimits::nodes(5_000),
+            hash_mb: 4,
+            adjudication: Adjudication::default(),
+        }
+    }
+}
+
+/// One game of a match.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// Index of the opening (games `2i` and `2i + 1` share opening `i`).
+    pub opening: usize,
+    /// Whether the first player (A) had White.
+    pub a_white: bool,
+    /// The game.
+    pub record: GameRecord,
+}
+
+impl MatchGame {
+    /// A's score: 1, 0.5 or 0.
+    pub fn a_score(&self) -> f64 {
+        let white = self.record.white_score();
+        if self.a_white {
+            white
+        } else {
+            1.0 - white
+        }
+    }
+}
+
+/// The games of a match and their tally from A's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct MatchResult {
+    /// The games, in order: opening 0 with A White, opening 0 with A Black, opening 1, ...
+    pub games: Vec<MatchGame>,
+    /// A's wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// A's losses.
+    pub losses: u64,
+    /// Pairs by A's points in the pair: 0, ½, 1, 1½, 2.
+    pub pairs: [u64; 5],
+}
+
+impl MatchResult {
+    /// Tally a list of games (pairs are consecutive games with the same opening).
+    pub fn from_games(games: Vec<MatchGame>) -> Self {
+        let mut r = MatchResult::default();
+        for g in &games {
+            match g.a_score() {
+                s if s > 0.75 => r.wins += 1,
+                s if s < 0.25 => r.losses += 1,
+                _ => r.draws += 1,
+            }
+        }
+        for pair in games.chunks(2) {
+            if let [a, b] = pair {
+                if a.opening == b.opening {
+                    let points = ((a.a_score() + b.a_score()) * 2.0).round() as usize;
+                    r.pairs[points.min(4)] += 1;
+                }
+            }
+        }
+        r.games = games;
+        r
+    }
+
+    /// Elo of A over B with the trinomial (per-game) variance.
+    pub fn elo_trinomial(&self) -> Option<EloEstimate> {
+        trinomial(self.wins, self.draws, self.losses)
+    }
+
+    /// Elo of A over B with the pentanomial (per-pair) variance: the one to quote for paired
+    /// openings.
+    pub fn elo_pentanomial(&self) -> Option<EloEstimate> {
+        pentanomial(&self.pairs)
+    }
+}
+
+/// Play one game: `a` against `b` from `opening`, A with White if `a_white`.
+pub fn play_pair_game<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+    a: &A,
+    b: &B,
+    opening: &Opening,
+    a_white: bool,
+    options: &MatchOptions,
+) -> GameRecord {
+    let mut sa = Searcher::new(a, options.hash_mb);
+    let mut sb = Searcher::new(b, options.hash_mb);
+    play_game(opening, &options.adjudication, |pos, history| {
+        let a_to_move = (pos.turn() == Color::White) == a_white;
+        if a_to_move {
+            sa.search(pos, history, &options.limits)
+        } else {
+            sb.search(pos, history, &options.limits)
+        }
+    })
+}
+
+/// Play every opening twice (A White, then A Black) on rayon's pool.
+///
+/// ```
+/// use engine::matches::{play_match, MatchOptions};
+/// use engine::openings::RandomOpenings;
+/// use engine::{MaterialEvaluator, SearchLimits};
+/// let openings: Vec<_> = (0..2).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
+/// let opts = MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() };
+/// let r = play_match(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &|_| {});
+/// assert_eq!(r.wins + r.draws + r.losses, 4);
+/// assert_eq!(r.pairs.iter().sum::<u64>(), 2);
+/// ```
+pub fn play_match<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+    a: &A,
+    b: &B,
+    openings: &[Opening],
+    options: &MatchOptions,
+    on_game: &(dyn Fn(&MatchGame) + Sync),
+) -> MatchResult {
+    let games: Vec<MatchGame> = (0..openings.len() * 2)
+        .into_par_iter()
+        .map(|g| {
+            let opening = g / 2;
+            let a_white = g % 2 == 0;
+            let record = play_pair_game(a, b, &openings[opening], a_white, options);
+            let game = MatchGame {
+                opening,
+                a_white,
+                record,
+            };
+            on_game(&game);
+            game
+        })
+        .collect();
+    MatchResult::from_games(games)
+}

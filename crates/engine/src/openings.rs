@@ -1,0 +1,163 @@
+//! Openings for self-play and matches: random legal moves from the start position (seeded,
+//! reproducible), or positions read from an EPD/FEN file.
+
+use std::path::Path;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::error::EngineError;
+use crate::evaluator::Evaluator;
+
+/// A starting point for a game: a root position and moves played from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// The root position (the standard start, or a position from a file).
+    pub root: Chess,
+    /// Moves played from `root` before the engines take over.
+    pub moves: Vec<Move>,
+    /// The position after `moves`.
+    pub position: Chess,
+}
+
+impl Opening {
+    /// An opening with no moves from `root`.
+    pub fn from_position(root: Chess) -> Self {
+        Self {
+            position: root.clone(),
+            root,
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// How random openings are made.
+#[derive(Clone, Debug)]
+pub struct RandomOpenings {
+    /// Master seed.
+    pub seed: u64,
+    /// Random plies from the start position.
+    pub plies: u32,
+    /// Openings whose quiescence score (side to move) exceeds this in absolute value are
+    /// rejected and redrawn.
+    pub max_eval: f64,
+}
+
+impl Default for RandomOpenings {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            plies: 8,
+            max_eval: 200.0,
+        }
+    }
+}
+
+/// The random generator for item `index` of a run seeded with `seed`: one ChaCha8 stream per
+/// index, so results do not depend on the order or the thread that asks.
+pub fn rng_for(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+impl RandomOpenings {
+    /// Opening number `index`: `plies` uniformly random legal moves from the start position,
+    /// redrawn (from the same stream) until the position is playable and roughly balanced.
+    ///
+    /// ```
+    /// use engine::openings::RandomOpenings;
+    /// use engine::MaterialEvaluator;
+    /// let r = RandomOpenings::default();
+    /// let a = r.opening(7, &MaterialEvaluator);
+    /// assert_eq!(a, r.opening(7, &MaterialEvaluator));
+    /// assert_eq!(a.moves.len(), 8);
+    /// ```
+    pub fn opening<E: Evaluator + ?Sized>(&self, index: u64, eval: &E) -> Opening {
+        let mut rng = rng_for(self.seed, index);
+        let root = Chess::default();
+        let mut fallback = None;
+        for _attempt in 0..1000 {
+            let mut pos = root.clone();
+            let mut moves = Vec::with_capacity(self.plies as usize);
+            let mut ok = true;
+            for _ in 0..self.plies {
+                let legal = pos.legal_moves();
+                match legal.choose(&mut rng) {
+                    Some(&m) => {
+                        pos.play_unchecked(m);
+                        moves.push(m);
+                    }
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok || pos.is_game_over() {
+                continue;
+            }
+            let opening = Opening {
+                root: root.clone(),
+                moves,
+                position: pos,
+            };
+            let q = eval.quiesce(&opening.position, -1e9, 1e9);
+            if q.score.abs() <= self.max_eval {
+                return opening;
+            }
+            fallback.get_or_insert(opening);
+        }
+        fallback.unwrap_or_else(|| Opening::from_position(root))
+    }
+}
+
+/// Read openings from a file with one FEN or EPD per line (blank lines and lines starting
+/// with `#` skipped; EPD operations after the fourth field are ignored).
+pub fn read_epd(path: &Path) -> Result<Vec<Opening>, EngineError> {
+    let text = std::fs::read_to_string(path).map_err(|e| EngineError::io("read", path, e))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |message: String| EngineError::Opening {
+            path: path.to_path_buf(),
+            line: i + 1,
+            message,
+        };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(err("expected at least 4 FEN fields".into()));
+        }
+        // Keep the clocks when they are numbers (FEN), else default them (EPD).
+        let clocks = fields.len() >= 6
+            && fields[4].parse::<u32>().is_ok()
+            && fields[5].parse::<u32>().is_ok();
+        let fen = if clocks {
+            fields[..6].join(" ")
+        } else {
+            format!("{} 0 1", fields[..4].join(" "))
+        };
+        let fen: Fen = fen.parse().map_err(|e| err(format!("{e}")))?;
+        let pos: Chess = fen
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| err(format!("{e}")))?;
+        if pos.is_game_over() {
+            return Err(err("the game is already over".into()));
+        }
+        out.push(Opening::from_position(pos));
+    }
+    if out.is_empty() {
+        return Err(EngineError::Opening {
+            path: path.to_path_buf(),
+            line: 0,
+            message: "no openings in file".into(),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,127 @@
+//! Writing games as PGN, with the search score and depth of every engine move as a comment.
+
+use std::fmt::Write as _;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, EnPassantMode, Position};
+
+use crate::game::GameRecord;
+
+/// Tags of one PGN game besides the result.
+#[derive(Clone, Debug, Default)]
+pub struct PgnTags {
+    /// `Event`.
+    pub event: String,
+    /// `Round`.
+    pub round: String,
+    /// `White`.
+    pub white: String,
+    /// `Black`.
+    pub black: String,
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The game as PGN text (ending with a blank line).
+///
+/// ```
+/// use engine::game::{play_game, Adjudication};
+/// use engine::openings::Opening;
+/// use engine::pgn_out::{game_pgn, PgnTags};
+/// use engine::{MaterialEvaluator, SearchLimits, Searcher};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let pos: Chess = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1".parse::<Fen>().unwrap()
+///     .into_position(CastlingMode::Standard).unwrap();
+/// let mut s = Searcher::new(MaterialEvaluator, 1);
+/// let game = play_game(&Opening::from_position(pos), &Adjudication::default(), |p, h| {
+///     s.search(p, h, &SearchLimits::depth(4))
+/// });
+/// let pgn = game_pgn(&game, &PgnTags::default());
+/// assert!(pgn.contains("[Result \"1-0\"]"));
+/// assert!(pgn.contains("[SetUp \"1\"]"));
+/// assert!(pgn.contains('#')); // the game ends in checkmate
+/// ```
+pub fn game_pgn(game: &GameRecord, tags: &PgnTags) -> String {
+    let mut out = String::new();
+    let result = game.outcome.as_str();
+    let tag = |out: &mut String, name: &str, value: &str| {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    };
+    tag(&mut out, "Event", &tags.event);
+    tag(&mut out, "Site", "?");
+    tag(&mut out, "Date", "????.??.??");
+    tag(&mut out, "Round", &tags.round);
+    tag(&mut out, "White", &tags.white);
+    tag(&mut out, "Black", &tags.black);
+    tag(&mut out, "Result", result);
+    let root = &game.opening.root;
+    if *root != Chess::default() {
+        tag(&mut out, "SetUp", "1");
+        tag(
+            &mut out,
+            "FEN",
+            &Fen::from_position(root, EnPassantMode::Legal).to_string(),
+        );
+    }
+    tag(&mut out, "Termination", game.termination.describe());
+    let _ = writeln!(
+        out,
+        "[PlyCount \"{}\"]",
+        game.opening.moves.len() + game.moves.len()
+    );
+    out.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    let mut pos = root.clone();
+    let number = |pos: &Chess, tokens: &mut Vec<String>, first: bool| {
+        let n = pos.fullmoves().get();
+        if pos.turn().is_white() {
+            tokens.push(format!("{n}."));
+        } else if first {
+            tokens.push(format!("{n}..."));
+        }
+    };
+    let mut first = true;
+    for &m in &game.opening.moves {
+        number(&pos, &mut tokens, first);
+        first = false;
+        tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+    }
+    if !game.opening.moves.is_empty() {
+        tokens.push("{book}".to_string());
+        first = true;
+    }
+    for pm in &game.moves {
+        number(&pos, &mut tokens, first);
+        first = false;
+        tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, pm.mv).to_string());
+        let score = match crate::search::mate_in(pm.score) {
+            Some(n) if n > 0 => format!("+M{n}"),
+            Some(n) => format!("-M{}", -n),
+            None => format!("{:+.2}", f64::from(pm.score) / 100.0),
+        };
+        tokens.push(format!("{{{score}/{}}}", pm.depth));
+    }
+    tokens.push(format!("{{{}}}", game.termination.describe()));
+    tokens.push(result.to_string());
+
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
