@@ -101,15 +101,15 @@ fn shelter(king: Square, c: usize, own_pawns: u64, pawns: u64) -> (f64, f64) {
     let file = king.file() as usize;
     let files = FILE[file] | ADJACENT_FILES[file];
     let (mut missing, mut open) = (0.0, 0.0);
-    for f in 0..8 {
-        if files & FILE[f] == 0 {
+    for file_mask in FILE {
+        if files & file_mask == 0 {
             continue;
         }
-        let front = front_of_rank(c, king.rank() as usize) & FILE[f];
+        let front = front_of_rank(c, king.rank() as usize) & file_mask;
         if own_pawns & front == 0 {
             missing += 1.0;
         }
-        if pawns & FILE[f] == 0 {
+        if pawns & file_mask == 0 {
             open += 1.0;
         }
     }

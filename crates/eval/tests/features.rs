@@ -1,0 +1,180 @@
+//! Hand-checked feature counts of the `full` model.
+//!
+//! At the default weights every term except material is 0 and the king-safety penalty has slope
+//! 1, so the gradient with respect to a linear parameter is its count (White's minus Black's)
+//! times the phase fraction of its half (`f` for `.mg`, `1 - f` for `.eg`), where
+//! `f = min(sum of default phase weights over the pieces, 24) / 24`. Counts below were worked
+//! out by hand from the diagrams; comparisons are within 1e-12.
+
+mod common;
+
+use eval::{Model, ModelKind};
+use shakmaty::{Chess, Position};
+use tape::Tape;
+
+fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
+    let w = model.default_weights();
+    let mut tape = Tape::new();
+    let mut rec = tape.record();
+    let vars = rec.inputs(&w);
+    let y = model.evaluate(pos, &vars);
+    let mut g = vec![0.0; model.len()];
+    rec.gradient(y, &mut g);
+    g
+}
+
+fn mg_fraction(pos: &Chess) -> f64 {
+    let b = pos.board();
+    let phase =
+        b.knights().count() + b.bishops().count() + 2 * b.rooks().count() + 4 * b.queens().count();
+    (phase.min(24) as f64) / 24.0
+}
+
+/// Asserts the count of each named feature (without `.mg`/`.eg` for pairs) in `pos`, and that
+/// every other parameter of `groups` has count 0.
+fn check(fen: &str, groups: &[&str], expected: &[(&str, f64)]) {
+    let model = Model::new(ModelKind::Full);
+    let pos = common::parse_fen(fen);
+    let g = gradient(&model, &pos);
+    let f = mg_fraction(&pos);
+    for (i, p) in model.params().iter().enumerate() {
+        if !groups.contains(&p.group.as_str()) {
+            continue;
+        }
+        let (base, scale) = if let Some(b) = p.name.strip_suffix(".mg") {
+            (b, f)
+        } else if let Some(b) = p.name.strip_suffix(".eg") {
+            (b, 1.0 - f)
+        } else {
+            // king-safety inputs act on the middlegame only
+            (p.name.as_str(), f)
+        };
+        let count = expected
+            .iter()
+            .find(|(n, _)| *n == base)
+            .map_or(0.0, |(_, c)| *c);
+        assert!(
+            (g[i] - count * scale).abs() < 1e-12,
+            "{fen}: d eval / d {} = {}, expected count {count} x {scale}",
+            p.name,
+            g[i]
+        );
+    }
+}
+
+#[test]
+fn pawn_structure() {
+    // White: Ke1, pawns c2 c3 (doubled, both isolated; c3 passed with a free path).
+    check(
+        "4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1",
+        &["pawns"],
+        &[
+            ("pawns.doubled", 1.0),
+            ("pawns.isolated", 2.0),
+            ("pawns.passed.rank3", 1.0),
+            ("pawns.passed.free_path.rank3", 1.0),
+            // stop square c4: own king e1 is 3 away, enemy king e8 is 4 away
+            ("pawns.passed.king_distance.own", 3.0),
+            ("pawns.passed.king_distance.enemy", 4.0),
+        ],
+    );
+    // White d4 e4 (a phalanx: both connected on rank 4); Black e5 blocks e4, and guards d4's
+    // path, so neither is passed. Black's e5 has no neighbour: isolated (so not backward).
+    check(
+        "4k3/8/8/4p3/3PP3/8/8/4K3 w - - 0 1",
+        &["pawns"],
+        &[("pawns.connected.rank4", 2.0), ("pawns.isolated", -1.0)],
+    );
+    // White d3 e4, Black c5. d3 is backward: its neighbour e4 is ahead of it and its stop
+    // square d4 is attacked by c5. d3 supports e4 (connected, rank 4). e4 is passed with a free
+    // path (nothing on e5-e8; the black king is on a8); its stop square e5 is 4 from either
+    // king. Black's c5 is isolated, and not passed (d3 is ahead of it on an adjacent file).
+    check(
+        "k7/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1",
+        &["pawns"],
+        &[
+            ("pawns.backward", 1.0),
+            ("pawns.connected.rank4", 1.0),
+            ("pawns.isolated", -1.0),
+            ("pawns.passed.rank4", 1.0),
+            ("pawns.passed.free_path.rank4", 1.0),
+            ("pawns.passed.king_distance.own", 4.0),
+            ("pawns.passed.king_distance.enemy", 4.0),
+        ],
+    );
+}
+
+#[test]
+fn pieces_and_files() {
+    // White: Ra1 (a-file half open: black a7), bishops c1 d1 (pair), Rh1 (h-file open), g2.
+    check(
+        "4k3/pp6/8/8/8/8/6P1/R1BBK2R w - - 0 1",
+        &["pieces"],
+        &[
+            ("pieces.bishop_pair", 1.0),
+            ("pieces.rook.open_file", 1.0),
+            ("pieces.rook.half_open_file", 1.0),
+        ],
+    );
+}
+
+#[test]
+fn mobility() {
+    // Knight a1 reaches b3 and c2; with a black pawn on a4 guarding b3, only c2 counts.
+    check(
+        "4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
+        &["mobility"],
+        &[("mobility.knight.2", 1.0)],
+    );
+    check(
+        "4k3/8/8/8/p7/8/8/N3K3 w - - 0 1",
+        &["mobility"],
+        &[("mobility.knight.1", 1.0)],
+    );
+    // Rook a1 with the white king on e1: b1 c1 d1 and a2..a8 = 10 moves.
+    check(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        &["mobility"],
+        &[("mobility.rook.10", 1.0)],
+    );
+}
+
+#[test]
+fn king_safety() {
+    // Black queen f2 next to the white king g1 (White to move, in check).
+    // Zone of g1: {f1, f2, g1, g2, h1, h2}; the queen attacks f1, g1, g2, h2 of it: 4.
+    // Checking squares of g1 the queen attacks: f1, e1, g2, g3, h2: 5.
+    // Both kings have no pawns on their three files: shelter_missing 3 and open_file 3 each,
+    // so those cancel.
+    check(
+        "4k3/8/8/8/8/8/5q2/6K1 w - - 0 1",
+        &["king_safety"],
+        &[
+            ("king_safety.attack.queen", -4.0),
+            ("king_safety.check.queen", -5.0),
+        ],
+    );
+    // A pawn shield for White only: f2 g2 h2 in front of Kg1; Black's king has none.
+    check(
+        "6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1",
+        &["king_safety"],
+        &[
+            ("king_safety.shelter_missing", 3.0),
+            ("king_safety.open_file", 3.0),
+        ],
+    );
+}
+
+#[test]
+fn tempo() {
+    check(
+        "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+        &["tempo"],
+        &[("tempo", 1.0)],
+    );
+    check(
+        "4k3/8/8/8/8/8/8/4K2R b - - 0 1",
+        &["tempo"],
+        &[("tempo", -1.0)],
+    );
+}
