@@ -137,35 +137,47 @@ pub fn from_bytes(
             body.len()
         )));
     }
-    let decoded: Vec<Result<Sample, String>> = body
-        .par_chunks_exact(RECORD)
-        .map(|rec| {
-            let s = decode(rec);
-            s.board.check().map(|()| s).map_err(|e| e.to_string())
-        })
+    let decoded: Vec<Sample> = body.par_chunks_exact(RECORD).map(decode).collect();
+    // The cheap structural check, in parallel; usually nothing fails.
+    let bad: Vec<(usize, String)> = decoded
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.board.check().err().map(|e| (i, e.to_string())))
         .collect();
     let mut report = Report {
         read: count,
         ..Report::default()
     };
-    let mut samples = Vec::with_capacity(decoded.len());
-    for (i, d) in decoded.into_iter().enumerate() {
-        match d {
-            Ok(s) => {
-                report.keep(s.result, s.score.is_some());
-                samples.push(s);
-            }
-            Err(e) => {
-                let location = format!("{}: record {}", path.display(), i + 1);
-                if strict {
-                    return Err(DataError::Input {
-                        location,
-                        message: e,
-                    });
-                }
-                report.error(location, e);
-            }
+    for (i, e) in &bad {
+        let location = format!("{}: record {}", path.display(), i + 1);
+        if strict {
+            return Err(DataError::Input {
+                location,
+                message: e.clone(),
+            });
         }
+        report.error(location, e);
+    }
+    let samples: Vec<Sample> = if bad.is_empty() {
+        decoded
+    } else {
+        let mut skip = bad.iter().map(|(i, _)| *i).peekable();
+        decoded
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                if skip.peek() == Some(i) {
+                    skip.next();
+                    false
+                } else {
+                    true
+                }
+            })
+            .map(|(_, s)| s)
+            .collect()
+    };
+    for s in &samples {
+        report.keep(s.result, s.score.is_some());
     }
     Ok((samples, report))
 }

@@ -199,7 +199,42 @@ fn operations(rest: &str) -> Vec<Vec<String>> {
     if !tokens.is_empty() {
         ops.push(tokens);
     }
-    ops
+    // A known opcode starts an operation even without a `;` before it (`[1.0] ce 35`).
+    let mut split = Vec::with_capacity(ops.len());
+    for op in ops {
+        let mut cur: Vec<String> = Vec::new();
+        for t in op {
+            if !cur.is_empty() && is_known_opcode(&t) {
+                split.push(std::mem::take(&mut cur));
+            }
+            cur.push(t);
+        }
+        split.push(cur);
+    }
+    split
+}
+
+fn is_known_opcode(t: &str) -> bool {
+    let t = t.trim_end_matches([':', '=']).to_ascii_lowercase();
+    matches!(
+        t.as_str(),
+        "c0" | "c1"
+            | "c2"
+            | "c3"
+            | "c4"
+            | "c5"
+            | "c6"
+            | "c7"
+            | "c8"
+            | "c9"
+            | "ce"
+            | "score"
+            | "eval"
+            | "cp"
+            | "result"
+            | "res"
+            | "wdl"
+    )
 }
 
 /// A result literal: `1-0`, `0-1`, `1/2-1/2`, `1/2`, or a number in `[0, 1]`, optionally in

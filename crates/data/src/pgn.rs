@@ -3,8 +3,8 @@
 //! Each position *before* a move of the main line becomes a candidate, labelled with the game
 //! result (from the `Result` tag, else the movetext's termination) and, when the move's comment
 //! carries one, the engine score (`{+0.35/12 ...}` cutechess style, mover's view in pawns, or
-//! `[%eval 0.35]` White's view), turned into centipawns from White's view. Mate scores are
-//! not kept as scores. `[FEN]`, `[SetUp]` and `[Variant]` are honoured; Chess960 castling
+//! `[%eval 0.35]` White's view), turned into centipawns from White's view. Mate scores, and
+//! scores at or beyond ±30000 cp (engines print such garbage now and then), are not kept. `[FEN]`, `[SetUp]` and `[Variant]` are honoured; Chess960 castling
 //! works with both X-FEN (`KQkq`) and Shredder-FEN (`HAha`) rights.
 
 use std::collections::HashSet;
@@ -23,7 +23,9 @@ use shakmaty::{
     Setup,
 };
 
-use crate::filter::{Filter, Filtered};
+use eval::ModelKind;
+
+use crate::filter::{Filter, Filtered, Filterer};
 use crate::{source, DataError, Report, Sample};
 
 /// Options of [`extract_pgn`].
@@ -43,6 +45,10 @@ pub struct ExtractOptions {
     pub dedup: bool,
     /// The Texel / WukongJS filter (default none).
     pub filter: Filter,
+    /// The evaluation the filter searches with (default `psqt`).
+    pub model: ModelKind,
+    /// Its weights (default: the model's default weights).
+    pub weights: Option<Vec<f64>>,
     /// Stop at the first malformed game (default false: report, skip and count).
     pub strict: bool,
     /// Seed of the per-game sampling.
@@ -59,6 +65,8 @@ impl Default for ExtractOptions {
             max_per_game: None,
             dedup: false,
             filter: Filter::None,
+            model: ModelKind::Psqt,
+            weights: None,
             strict: false,
             seed: 0,
         }
@@ -105,6 +113,9 @@ enum GameOut {
 }
 
 struct GameVisitor;
+
+/// Comment scores at or beyond this many centipawns (eval's mate score) are not kept.
+const MAX_SCORE: f32 = eval::MATE as f32;
 
 fn parse_result(v: &[u8]) -> Option<f64> {
     match v {
@@ -269,6 +280,8 @@ impl Visitor for GameVisitor {
                 let (score, book) = parse_comment(comment.as_bytes());
                 c.book |= book;
                 if c.score.is_none() {
+                    // Engines print garbage beyond mate range now and then: no label then.
+                    let score = score.filter(|(s, _)| s.abs() < MAX_SCORE);
                     c.score = score.map(|(s, mover)| {
                         if mover && c.pos.turn() == Color::Black {
                             -s
@@ -310,9 +323,10 @@ impl Visitor for GameVisitor {
 struct Processed {
     samples: Vec<(Sample, u64)>,
     skips: Vec<(&'static str, u64)>,
+    result: Option<f64>,
 }
 
-fn process_game(game: Game, id: u32, opts: &ExtractOptions) -> Processed {
+fn process_game(game: Game, id: u32, opts: &ExtractOptions, filterer: &Filterer) -> Processed {
     let mut skips: Vec<(&'static str, u64)> = Vec::new();
     let mut skip = |reason: &'static str| match skips.iter_mut().find(|(r, _)| *r == reason) {
         Some((_, n)) => *n += 1,
@@ -322,6 +336,7 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions) -> Processed {
         return Processed {
             samples: Vec::new(),
             skips: vec![("games with no result", 1)],
+            result: None,
         };
     };
     if opts.skip_mated_games && game.mated {
@@ -331,6 +346,7 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions) -> Processed {
                 ("games ended by mate", 1),
                 ("positions of games ended by mate", game.cands.len() as u64),
             ],
+            result: Some(result),
         };
     }
     let mut kept: Vec<(Chess, Option<f32>)> = Vec::with_capacity(game.cands.len());
@@ -342,7 +358,7 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions) -> Processed {
         } else if opts.skip_check && c.pos.is_check() {
             skip("positions in check");
         } else {
-            match opts.filter.apply(c.pos) {
+            match filterer.apply(c.pos) {
                 Filtered::Keep(pos) => kept.push((pos, c.score)),
                 Filtered::Drop(reason) => skip(reason),
             }
@@ -372,7 +388,11 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions) -> Processed {
             (Sample::from_position(&pos, result, score, id), hash)
         })
         .collect();
-    Processed { samples, skips }
+    Processed {
+        samples,
+        skips,
+        result: Some(result),
+    }
 }
 
 /// Games are parsed in one thread and processed (filters, sampling) in batches in parallel.
@@ -404,6 +424,7 @@ pub fn extract_pgn(
     let bytes = Arc::new(AtomicU64::new(0));
     let mut state = State {
         opts,
+        filterer: Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?,
         samples: Vec::new(),
         report: Report::default(),
         seen: HashSet::new(),
@@ -422,6 +443,7 @@ pub fn extract_pgn(
 
 struct State<'a> {
     opts: &'a ExtractOptions,
+    filterer: Filterer,
     samples: Vec<Sample>,
     report: Report,
     seen: HashSet<u64>,
@@ -433,9 +455,12 @@ impl State<'_> {
         let opts = self.opts;
         let processed: Vec<Processed> = std::mem::take(batch)
             .into_par_iter()
-            .map(|(id, g)| process_game(g, id, opts))
+            .map(|(id, g)| process_game(g, id, opts, &self.filterer))
             .collect();
         for p in processed {
+            if let Some(r) = p.result {
+                self.report.count_game(r);
+            }
             for (reason, n) in p.skips {
                 self.report.skip_n(reason, n);
             }
@@ -513,6 +538,7 @@ pub(crate) fn extract_stream(
 ) -> Result<(Vec<Sample>, Report), DataError> {
     let mut state = State {
         opts,
+        filterer: Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?,
         samples: Vec::new(),
         report: Report::default(),
         seen: HashSet::new(),

@@ -42,6 +42,8 @@ pub struct Report {
     pub other_results: u64,
     /// Kept samples with a score label.
     pub scored: u64,
+    /// PGN only: games with a known result, by result (1-0, 1/2-1/2, 0-1).
+    pub game_results: [u64; 3],
 }
 
 impl Report {
@@ -82,6 +84,17 @@ impl Report {
         }
     }
 
+    /// Counts a game's result in `game_results` (PGN).
+    pub fn count_game(&mut self, result: f64) {
+        if result == 1.0 {
+            self.game_results[0] += 1;
+        } else if result == 0.5 {
+            self.game_results[1] += 1;
+        } else if result == 0.0 {
+            self.game_results[2] += 1;
+        }
+    }
+
     /// Adds another report's counts to this one.
     pub fn merge(&mut self, other: &Report) {
         self.read += other.read;
@@ -101,6 +114,9 @@ impl Report {
         }
         self.other_results += other.other_results;
         self.scored += other.scored;
+        for i in 0..3 {
+            self.game_results[i] += other.game_results[i];
+        }
     }
 }
 
@@ -116,6 +132,15 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.games > 0 {
             writeln!(f, "games read:     {}", self.games)?;
+            let [w, d, l] = self.game_results;
+            let known = w + d + l;
+            writeln!(
+                f,
+                "game results:   1-0 {w} ({:.1}%), 1/2 {d} ({:.1}%), 0-1 {l} ({:.1}%)",
+                pct(w, known),
+                pct(d, known),
+                pct(l, known)
+            )?;
         }
         writeln!(f, "records read:   {}", self.read)?;
         writeln!(f, "samples kept:   {}", self.kept)?;

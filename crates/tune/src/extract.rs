@@ -1,9 +1,222 @@
-//! `tune extract` (not built yet: see the open issues).
+//! `tune extract`: labelled positions from PGN games (or EPD / cache files) to an EPD text file
+//! or a binary cache.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use data::{
+    extract_pgn, load, split_by_game, write_cache, write_epd, ExtractOptions, Filter, Format,
+    LoadOptions, Report, Sample,
+};
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune extract`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Input files: PGN games, EPD text or binary caches; plain, gzip or zstd (told apart by
+    /// content).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Output: `.epd` writes EPD text (`[1.0]` results, `ce` scores), `.bin` or `.gtc` the binary
+    /// cache; a further `.zst` compresses (`.epd.gz` also works).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Keep positions of moves marked `{book}` (skipped by default).
+    #[arg(long)]
+    keep_book: bool,
+    /// Skip the first N plies of every game.
+    #[arg(long, default_value_t = 0)]
+    skip_plies: u32,
+    /// Skip positions with the side to move in check.
+    #[arg(long)]
+    skip_check: bool,
+    /// Skip games that ended in checkmate on the board.
+    #[arg(long)]
+    skip_mated: bool,
+    /// Keep at most M positions per game, sampled at random (reproducibly from --seed).
+    #[arg(long, value_name = "M")]
+    max_per_game: Option<usize>,
+    /// Drop repeated positions (Zobrist hash), across all inputs.
+    #[arg(long)]
+    dedup: bool,
+    /// none: every position; quiet: only positions whose static evaluation equals the
+    /// quiescence score (Texel); qleaf: each position replaced by its quiescence leaf (WukongJS).
+    #[arg(long, default_value = "none")]
+    filter: Filter,
+    /// Evaluation model the filter searches with (psqt, full).
+    #[arg(long, default_value = "psqt")]
+    model: eval::ModelKind,
+    /// Weights (JSON) for the filter's evaluation (its model is the file's, overriding --model);
+    /// the model's default weights if absent.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// EPD inputs give results from the side to move's point of view.
+    #[arg(long)]
+    stm_results: bool,
+    /// Also split off this fraction of the games as a validation set, written next to the
+    /// output with `.valid` inserted in its name.
+    #[arg(long, value_name = "F")]
+    valid_fraction: Option<f64>,
+    /// Seed of per-game sampling and of the split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop at the first malformed line or game instead of reporting and skipping it.
+    #[arg(long)]
+    strict: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`tune extract` is not built yet")
+enum OutKind {
+    Epd,
+    Cache,
+}
+
+fn out_kind(path: &Path) -> anyhow::Result<OutKind> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let base = name
+        .strip_suffix(".zst")
+        .or_else(|| name.strip_suffix(".gz"))
+        .unwrap_or(&name);
+    if base.ends_with(".epd") {
+        Ok(OutKind::Epd)
+    } else if (base.ends_with(".bin") || base.ends_with(".gtc")) && !name.ends_with(".gz") {
+        Ok(OutKind::Cache)
+    } else {
+        anyhow::bail!(
+            "cannot tell the output format from {}: use .epd, .bin or .gtc (optionally .zst)",
+            path.display()
+        )
+    }
+}
+
+/// `x.bin.zst` -> `x.valid.bin.zst`.
+fn valid_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let new = match name.find('.') {
+        Some(i) => format!("{}.valid{}", &name[..i], &name[i..]),
+        None => format!("{name}.valid"),
+    };
+    path.with_file_name(new)
+}
+
+fn write(path: &Path, samples: &[Sample]) -> anyhow::Result<()> {
+    match out_kind(path)? {
+        OutKind::Epd => write_epd(path, samples)?,
+        OutKind::Cache => write_cache(path, samples)?,
+    }
+    Ok(())
+}
+
+fn detect(path: &Path) -> anyhow::Result<Format> {
+    use std::io::BufRead;
+    let (mut r, _) = data::source::open(path)?;
+    let head = r
+        .fill_buf()
+        .with_context(|| format!("reading {}", path.display()))?;
+    Ok(Format::detect(head))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let start = Instant::now();
+    out_kind(&args.output)?;
+    // A weights file names its own model.
+    let (model, weights) = match &args.weights {
+        Some(p) => {
+            let (m, w) = eval::load_weights(p)?;
+            (m.kind(), Some(w))
+        }
+        None => (args.model, None),
+    };
+    let opts = ExtractOptions {
+        skip_book: !args.keep_book,
+        skip_plies: args.skip_plies,
+        skip_check: args.skip_check,
+        skip_mated_games: args.skip_mated,
+        max_per_game: args.max_per_game,
+        dedup: args.dedup,
+        filter: args.filter,
+        model,
+        weights,
+        strict: args.strict,
+        seed: args.seed,
+    };
+
+    let mut pgns = Vec::new();
+    let mut others = Vec::new();
+    for p in &args.games {
+        match detect(p)? {
+            Format::Pgn => pgns.push(p.clone()),
+            _ => others.push(p.clone()),
+        }
+    }
+
+    let mut samples = Vec::new();
+    let mut report = Report::default();
+    if !pgns.is_empty() {
+        let bar = ProgressBar::new(0).with_style(
+            ProgressStyle::with_template(
+                "{spinner} extracting [{bar:40}] {bytes}/{total_bytes} {msg} ({eta})",
+            )?
+            .progress_chars("=> "),
+        );
+        let progress = |bytes: u64, total: u64, games: u64| {
+            bar.set_length(total);
+            bar.set_position(bytes);
+            bar.set_message(format!("{games} games"));
+        };
+        let (s, r) = extract_pgn(&pgns, &opts, Some(&progress))?;
+        bar.finish_and_clear();
+        samples = s;
+        report.merge(&r);
+    }
+    for p in &others {
+        let spinner = ProgressBar::new_spinner().with_message(format!("reading {}", p.display()));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+        let lopts = LoadOptions {
+            strict: args.strict,
+            stm_results: args.stm_results,
+            extract: opts.clone(),
+        };
+        let (mut s, r) = load(p, &lopts)?;
+        spinner.finish_and_clear();
+        // Keep game ids distinct across inputs.
+        let offset = samples.iter().map(|x| x.game + 1).max().unwrap_or(0);
+        for x in &mut s {
+            x.game = x.game.saturating_add(offset);
+        }
+        samples.extend(s);
+        report.merge(&r);
+    }
+    let extracted = start.elapsed();
+
+    let (train, valid) = match args.valid_fraction {
+        Some(f) if f > 0.0 => split_by_game(samples, f, args.seed),
+        _ => (samples, Vec::new()),
+    };
+    write(&args.output, &train)?;
+    let mut written = format!(
+        "wrote {} positions to {}",
+        train.len(),
+        args.output.display()
+    );
+    if !valid.is_empty() || args.valid_fraction.is_some_and(|f| f > 0.0) {
+        let vp = valid_path(&args.output);
+        write(&vp, &valid)?;
+        written += &format!(", {} validation positions to {}", valid.len(), vp.display());
+    }
+    eprint!("{report}");
+    eprintln!("{written}");
+    eprintln!(
+        "time: {:.2} s ({:.2} s reading and extracting)",
+        start.elapsed().as_secs_f64(),
+        extracted.as_secs_f64()
+    );
+    Ok(())
 }
