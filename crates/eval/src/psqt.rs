@@ -7,7 +7,7 @@
 use shakmaty::{Chess, Position};
 use tape::Scalar;
 
-use crate::features::{extract_psqt, Features};
+use crate::features::{piece_counts, psqt_terms, Features};
 use crate::params::{Layout, PHASE_INIT, PHASE_START_COUNTS};
 
 /// The fixed middlegame fraction of a position with these piece counts (pawn .. queen).
@@ -27,16 +27,14 @@ pub(crate) fn fixed_phase(piece_counts: &[f64; 5]) -> f64 {
 
 /// `psqt` evaluation in centipawns, White's view.
 pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
-    extract_psqt(pos.board(), layout, f);
-    let mg = fixed_phase(&f.piece_counts);
+    let board = pos.board();
+    let mg = fixed_phase(&piece_counts(board));
     let eg = 1.0 - mg;
-    let Features {
-        mg: mg_terms,
-        eg: eg_terms,
-        combined,
-        ..
-    } = f;
-    combined.extend(mg_terms.iter().map(|&(i, c)| (i, c * mg)));
-    combined.extend(eg_terms.iter().map(|&(i, c)| (i, c * eg)));
-    S::dot(w, combined)
+    let terms = &mut f.combined;
+    terms.clear();
+    psqt_terms(board, layout, |i, j, c| {
+        terms.push((i, c * mg));
+        terms.push((j, c * eg));
+    });
+    S::dot(w, terms)
 }

@@ -238,3 +238,45 @@ fn tables_and_rust_source_show_the_weights() {
     assert!(src.contains("pub const PHASE_QUEEN: f64 = 4.0;"));
     assert!(src.contains("pub const MOBILITY_QUEEN_MG: [i32; 28]"));
 }
+
+#[test]
+fn rust_source_compiles() {
+    // The generated constants must be valid Rust: compile them as a library with rustc
+    // (`$RUSTC` if set, else `rustc` from PATH).
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let dir = std::env::temp_dir().join(format!("eval-rust-source-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for kind in ModelKind::ALL {
+        let model = Model::new(kind);
+        let w = common::random_weights(&model, 4);
+        let file = dir.join(format!("{kind}.rs"));
+        std::fs::write(&file, rust_source(&model, &w)).unwrap();
+        let out = std::process::Command::new(&rustc)
+            .args([
+                "--edition",
+                "2021",
+                "--crate-type",
+                "lib",
+                "--emit",
+                "metadata",
+                "-o",
+            ])
+            .arg(dir.join(format!("lib{kind}.rmeta")))
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {rustc}: {e}"));
+        assert!(
+            out.status.success(),
+            "{kind}: generated source does not compile:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn model_is_send_and_sync() {
+    fn check<T: Send + Sync + Clone + std::fmt::Debug>() {}
+    check::<Model>();
+    check::<eval::Quiescence>();
+}

@@ -9,7 +9,7 @@ mod masks;
 mod pawns;
 mod pieces;
 
-use shakmaty::{Board, Chess, Color, Position, Square};
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 use crate::params::{role_index, Layout};
 
@@ -32,7 +32,7 @@ pub(crate) struct Features {
 }
 
 impl Features {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.mg.clear();
         self.eg.clear();
         self.combined.clear();
@@ -60,27 +60,52 @@ pub(crate) fn relative(color: Color, sq: Square) -> Square {
     }
 }
 
-/// Material and piece-square terms (both models), and the piece counts.
-pub(crate) fn extract_psqt(board: &Board, layout: &Layout, f: &mut Features) {
-    f.clear();
-    let mut material = [0.0f64; 5];
-    for (sq, piece) in board {
-        let s = sign(piece.color);
-        let r = role_index(piece.role);
-        let rel = relative(piece.color, sq) as u32;
-        let base = layout.pst + (r as u32 * 2) * 64 + rel;
-        f.mg.push((base, s));
-        f.eg.push((base + 64, s));
-        if r < 5 {
-            material[r] += s;
-            f.piece_counts[r] += 1.0;
+/// The number of pawns, knights, bishops, rooks and queens on the board (both colours).
+pub(crate) fn piece_counts(board: &Board) -> [f64; 5] {
+    [
+        board.pawns().count() as f64,
+        board.knights().count() as f64,
+        board.bishops().count() as f64,
+        board.rooks().count() as f64,
+        board.queens().count() as f64,
+    ]
+}
+
+/// Material and piece-square terms (both models): `(mg index, eg index, coefficient)` for every
+/// term, in a fixed order, handed to `push`.
+#[inline(always)]
+pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u32, u32, f64)) {
+    for color in Color::ALL {
+        let s = sign(color);
+        let own = board.by_color(color);
+        for role in Role::ALL {
+            let r = role_index(role) as u32;
+            let pieces = board.by_role(role) & own;
+            let base = layout.pst + r * 128;
+            for sq in pieces {
+                let rel = relative(color, sq) as u32;
+                push(base + rel, base + 64 + rel, s);
+            }
         }
     }
-    for (r, &m) in material.iter().enumerate() {
-        let i = layout.material + 2 * r as u32;
-        f.mg.push((i, m));
-        f.eg.push((i + 1, m));
+    let white = board.by_color(Color::White);
+    for role in &Role::ALL[..5] {
+        let all = board.by_role(*role);
+        let diff = (all & white).count() as f64 - (all & !white).count() as f64;
+        let i = layout.material + 2 * role_index(*role) as u32;
+        push(i, i + 1, diff);
     }
+}
+
+/// Material and piece-square terms into `f.mg` / `f.eg`, and the piece counts.
+pub(crate) fn extract_psqt(board: &Board, layout: &Layout, f: &mut Features) {
+    f.clear();
+    f.piece_counts = piece_counts(board);
+    let (mg, eg) = (&mut f.mg, &mut f.eg);
+    psqt_terms(board, layout, |i, j, c| {
+        mg.push((i, c));
+        eg.push((j, c));
+    });
 }
 
 /// Every term of the `full` model.
