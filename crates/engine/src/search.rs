@@ -316,10 +316,11 @@ impl<E: Evaluator> Searcher<E> {
         let key = hash(pos);
         let pv_node = beta - alpha > 1;
         if ply > 0 {
-            if pos.halfmoves() >= 100 || pos.is_insufficient_material() {
-                if !(pos.is_check() && pos.legal_moves().is_empty()) {
-                    return 0;
-                }
+            // A draw by rule, unless the move that reached it mated.
+            if (pos.halfmoves() >= 100 || pos.is_insufficient_material())
+                && !(pos.is_check() && pos.legal_moves().is_empty())
+            {
+                return 0;
             }
             if self.is_repetition(key, pos.halfmoves()) {
                 return 0;

@@ -1,0 +1,46 @@
+//! Matches: a player against itself at fixed nodes plays each opening's two games alike, so
+//! every pair scores one point and the Elo difference is exactly 0.
+
+use engine::matches::{play_match, MatchOptions};
+use engine::openings::RandomOpenings;
+use engine::pgn_out::{game_pgn, PgnTags};
+use engine::{MaterialEvaluator, ModelEvaluator, SearchLimits};
+
+#[test]
+fn self_match_is_even() {
+    let eval = ModelEvaluator::default_material();
+    let gen = RandomOpenings::default();
+    let openings: Vec<_> = (0..3).map(|i| gen.opening(i, &eval)).collect();
+    let opts = MatchOptions {
+        limits: SearchLimits::nodes(400),
+        ..MatchOptions::default()
+    };
+    let r = play_match(&eval, &eval, &openings, &opts, &|_| {});
+    assert_eq!(r.games.len(), 6);
+    assert_eq!(r.pairs, [0, 0, 3, 0, 0]);
+    assert_eq!(r.wins, r.losses);
+    let e = r.elo_trinomial().unwrap();
+    assert_eq!(e.elo, 0.0);
+    assert!(e.lower <= 0.0 && e.upper >= 0.0);
+    for g in &r.games {
+        let pgn = game_pgn(&g.record, &PgnTags::default());
+        assert!(pgn.contains(g.record.outcome.as_str()));
+    }
+}
+
+#[test]
+fn material_beats_a_blind_player() {
+    // B's weights are all zero: it sees every position as equal.
+    let material = ModelEvaluator::default_material();
+    let model = material.model().clone();
+    let blind = ModelEvaluator::new(model.clone(), vec![0.0; model.len()]).unwrap();
+    let gen = RandomOpenings::default();
+    let openings: Vec<_> = (0..3).map(|i| gen.opening(i, &MaterialEvaluator)).collect();
+    let opts = MatchOptions {
+        limits: SearchLimits::nodes(500),
+        ..MatchOptions::default()
+    };
+    let r = play_match(&material, &blind, &openings, &opts, &|_| {});
+    assert!(r.wins > r.losses, "{} / {} / {}", r.wins, r.draws, r.losses);
+    assert!(r.elo_pentanomial().unwrap().elo > 0.0);
+}
