@@ -42,7 +42,7 @@ pub use epd::{EpdOptions, EpdReader, EpdRecord};
 pub use error::DataError;
 pub use filter::Filter;
 pub use packed::PackedBoard;
-pub use pgn::{extract_pgn, ExtractOptions};
+pub use pgn::{extract_pgn, extract_pgn_reader, ExtractOptions};
 pub use report::{Report, MAX_MESSAGES};
 pub use sample::Sample;
 pub use source::Compression;
@@ -123,17 +123,30 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<(Vec<Sample>, Report), Da
                 strict: opts.strict,
                 ..opts.extract.clone()
             };
-            pgn::extract_stream(path, reader, &extract)
+            pgn::extract_pgn_reader(reader, path, &extract)
         }
-        Format::Epd => load_epd(path, reader, opts),
+        Format::Epd => read_epd(reader, path, opts),
     }
 }
 
-fn load_epd(
-    path: &Path,
+/// Reads labelled positions from an EPD text stream (decompressed), line by line; `name` is
+/// used in error locations (`name:line`). Each sample's game id is its record number.
+///
+/// ```
+/// use data::{read_epd, LoadOptions};
+///
+/// let text = "8/8/8/8/8/8/8/K6k w - - [1.0]\nno fen here\n";
+/// let (samples, report) = read_epd(text.as_bytes(), "<text>".as_ref(), &LoadOptions::default())?;
+/// assert_eq!(samples.len(), 1);
+/// assert_eq!(report.messages, vec!["<text>:2: not a FEN: \"no fen here\"".to_string()]);
+/// # Ok::<(), data::DataError>(())
+/// ```
+pub fn read_epd(
     reader: impl BufRead,
+    name: &Path,
     opts: &LoadOptions,
 ) -> Result<(Vec<Sample>, Report), DataError> {
+    let path = name;
     let epd_opts = EpdOptions {
         stm_results: opts.stm_results,
     };

@@ -530,12 +530,25 @@ fn extract_one(
     Ok(())
 }
 
-/// Extracts from one already opened PGN stream (for [`load`](crate::load)).
-pub(crate) fn extract_stream(
-    path: &Path,
+/// Extracts from one already opened PGN stream (decompressed); `name` is used in error
+/// locations. Game ids are numbered from 0.
+///
+/// ```
+/// use data::{pgn::extract_pgn_reader, ExtractOptions};
+///
+/// let pgn = "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+/// let (samples, report) =
+///     extract_pgn_reader(pgn.as_bytes(), "<text>".as_ref(), &ExtractOptions::default())?;
+/// assert_eq!(samples.len(), 4);
+/// assert_eq!(report.results, [0, 0, 4]);
+/// # Ok::<(), data::DataError>(())
+/// ```
+pub fn extract_pgn_reader(
     reader: impl std::io::Read,
+    name: &Path,
     opts: &ExtractOptions,
 ) -> Result<(Vec<Sample>, Report), DataError> {
+    let path = name;
     let mut state = State {
         opts,
         filterer: Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?,

@@ -1,0 +1,135 @@
+//! The fuzz targets' entry points (see `fuzz/` and `docs/fuzzing.md`) on a few thousand
+//! random and mutated inputs: errors are fine, panics are not. Runs on stable.
+
+use std::path::Path;
+
+use data::{extract_pgn_reader, read_epd, ExtractOptions, Format, LoadOptions};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const EPD_SEEDS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 c9 \"1-0\"; ce 20;\n",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - [0.5] ; score -35\n",
+    "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0.25 140\n",
+];
+
+const PGN_SEED: &str = "[Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+[FEN \"rqbknnrb/pppppppp/8/8/8/8/PPPPPPPP/RQBKNNRB w KQkq - 0 1\"]\n[Result \"1/2-1/2\"]\n\n\
+1. d4 { book } 1... d5 { -0.25/24 } 2. c3 { +0.65/33 } 2... Nd6 (2... Nf6 3. g3) 3. g4 $1 \
+{ +M3/34 } 3... c6 4. Bf4 a5 5. Qc2 g6 6. Nd3 Ne6 7. Bg3 Bg7 8. h4 O-O 1/2-1/2\n\n\
+[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+
+fn mutate(rng: &mut ChaCha8Rng, seed: &[u8]) -> Vec<u8> {
+    let mut v = seed.to_vec();
+    for _ in 0..rng.gen_range(1..8) {
+        if v.is_empty() {
+            v.push(rng.gen());
+            continue;
+        }
+        let i = rng.gen_range(0..v.len());
+        match rng.gen_range(0..6) {
+            0 => v[i] = rng.gen(),
+            1 => {
+                v[i] = *b" /\"-[];{}()0123456789.KQkqwbO-+#\n"
+                    .get(rng.gen_range(0..34))
+                    .unwrap_or(&b' ')
+            }
+            2 => {
+                v.remove(i);
+            }
+            3 => v.truncate(i),
+            4 => {
+                let j = rng.gen_range(0..v.len());
+                let chunk: Vec<u8> = v[j..(j + rng.gen_range(1..20)).min(v.len())].to_vec();
+                v.splice(i..i, chunk);
+            }
+            _ => v.insert(i, rng.gen()),
+        }
+    }
+    v
+}
+
+fn epd_target(bytes: &[u8]) {
+    let _ = Format::detect(bytes);
+    for stm_results in [false, true] {
+        let opts = LoadOptions {
+            stm_results,
+            ..LoadOptions::default()
+        };
+        if let Ok((samples, report)) = read_epd(bytes, Path::new("<fuzz>"), &opts) {
+            assert_eq!(samples.len() as u64, report.kept);
+            for s in &samples {
+                let _ = s.position().expect("a kept sample unpacks");
+                let _ = s.to_epd();
+            }
+        }
+    }
+}
+
+fn pgn_target(bytes: &[u8]) {
+    let opts = ExtractOptions {
+        skip_check: true,
+        dedup: true,
+        max_per_game: Some(5),
+        ..ExtractOptions::default()
+    };
+    if let Ok((samples, report)) = extract_pgn_reader(bytes, Path::new("<fuzz>"), &opts) {
+        assert_eq!(samples.len() as u64, report.kept);
+        for s in &samples {
+            let _ = s.position().expect("a kept sample unpacks");
+        }
+    }
+}
+
+#[test]
+fn epd_reader_never_panics() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for i in 0..3000 {
+        let bytes = if i % 5 == 0 {
+            (0..rng.gen_range(0..200)).map(|_| rng.gen()).collect()
+        } else {
+            let seed = EPD_SEEDS[i % EPD_SEEDS.len()];
+            mutate(&mut rng, seed.as_bytes())
+        };
+        epd_target(&bytes);
+    }
+}
+
+#[test]
+fn pgn_extractor_never_panics() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for i in 0..1500 {
+        let bytes = if i % 5 == 0 {
+            (0..rng.gen_range(0..300)).map(|_| rng.gen()).collect()
+        } else {
+            mutate(&mut rng, PGN_SEED.as_bytes())
+        };
+        pgn_target(&bytes);
+    }
+}
+
+#[test]
+fn packed_boards_from_random_bytes_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..20000 {
+        let mut b = [0u8; data::PackedBoard::BYTES];
+        rng.fill(&mut b[..]);
+        // Random occupancy is mostly > 32 pieces; thin it out half the time.
+        if rng.gen() {
+            let occ: u64 = rng.gen::<u64>() & rng.gen::<u64>() & rng.gen::<u64>();
+            b[..8].copy_from_slice(&occ.to_le_bytes());
+        }
+        let p = data::PackedBoard(b);
+        let _ = p.phase();
+        let _ = p.turn();
+        let _ = p.pieces().count();
+        if let Ok(pos) = p.to_position() {
+            assert_eq!(
+                data::PackedBoard::from_position(&pos)
+                    .to_position()
+                    .unwrap(),
+                pos
+            );
+        }
+    }
+}
