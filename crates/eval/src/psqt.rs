@@ -33,8 +33,13 @@ pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut
     let terms = &mut f.combined;
     terms.clear();
     psqt_terms(board, layout, |i, j, c| {
-        terms.push((i, c * mg));
-        terms.push((j, c * eg));
+        // Zero coefficients (equal material, a pure endgame) would only lengthen the tape.
+        if c * mg != 0.0 {
+            terms.push((i, c * mg));
+        }
+        if c * eg != 0.0 {
+            terms.push((j, c * eg));
+        }
     });
     S::dot(w, terms)
 }

@@ -61,7 +61,12 @@ pub fn quiesce(model: &Model, pos: &Chess, w: &[f64]) -> Quiescence {
 /// Fail-soft: a score `<= alpha` is an upper bound and a score `>= beta` a lower bound of the
 /// true quiescence value; inside the window it is exact.
 pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f64) -> Quiescence {
-    let mut search = Search { model, w, nodes: 0 };
+    let mut search = Search {
+        model,
+        w,
+        nodes: 0,
+        root_static: None,
+    };
     let mut pv = Vec::new();
     let (score, leaf) = search.qsearch(pos, alpha, beta, 0, &mut pv);
     Quiescence {
@@ -76,15 +81,26 @@ pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f
 /// quiescence score equals the static evaluation (to within 1e-9 centipawns). A position in check
 /// is quiet only if its quiescence score happens to equal its static evaluation.
 pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
-    let stat: f64 = model.evaluate(pos, w);
-    let q = quiesce(model, pos, w);
-    (q.score - stat).abs() <= 1e-9
+    let mut search = Search {
+        model,
+        w,
+        nodes: 0,
+        root_static: None,
+    };
+    let (score, _) = search.qsearch(pos, -f64::INFINITY, f64::INFINITY, 0, &mut Vec::new());
+    let stat = match search.root_static {
+        Some(s) => s,
+        None => search.static_eval(pos), // in check, mate or stalemate at the root
+    };
+    (score - stat).abs() <= 1e-9
 }
 
 struct Search<'a> {
     model: &'a Model,
     w: &'a [f64],
     nodes: u64,
+    /// The root's static evaluation (side to move's view), if the search computed it.
+    root_static: Option<f64>,
 }
 
 /// Values for MVV-LVA ordering (pawn .. king).
@@ -156,6 +172,9 @@ impl Search<'_> {
             best = -f64::INFINITY;
         } else {
             let stand = self.static_eval(pos);
+            if ply == 0 {
+                self.root_static = Some(stand);
+            }
             if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
                 return (stand, pos.clone());
             }

@@ -263,3 +263,28 @@ fn alpha_beta_matches_plain_minimax_on_real_positions() {
         );
     }
 }
+
+#[test]
+fn is_quiet_is_static_equals_quiescence_on_real_positions() {
+    for kind in ModelKind::ALL {
+        let m = Model::new(kind);
+        let w = common::random_weights(&m, 31);
+        let (mut quiet, mut loud) = (0, 0);
+        for pos in common::positions() {
+            let stat: f64 = m.evaluate(pos, &w);
+            let q = quiesce(&m, pos, &w);
+            let expected = (q.score - stat).abs() <= 1e-9;
+            assert_eq!(is_quiet(&m, pos, &w), expected);
+            if expected {
+                quiet += 1;
+            } else {
+                loud += 1;
+            }
+        }
+        // Both answers occur: the check is not vacuous.
+        assert!(
+            quiet > 100 && loud > 50,
+            "{kind}: {quiet} quiet, {loud} not"
+        );
+    }
+}
