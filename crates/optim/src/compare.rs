@@ -1,1 +1,177 @@
-//! Comparison (in progress).
+//! [`compare`]: every optimiser on the same data, model and budget, side by side.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::control::Control;
+use crate::objective::Objective;
+use crate::observer::{Budget, LogRecord};
+use crate::plot::{line_plot, Series};
+use crate::run::{run, Method, RunConfig, SolverOptions};
+use crate::OptimError;
+
+/// One method's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CompareRow {
+    /// The method.
+    pub method: Method,
+    /// Validation loss of the kept weights (training loss without a validation split).
+    pub valid_loss: Option<f64>,
+    /// Training loss of the kept weights.
+    pub train_loss: f64,
+    /// Seconds.
+    pub seconds: f64,
+    /// Passes over the training data.
+    pub passes: f64,
+    /// Iterations.
+    pub iterations: u64,
+    /// Why it stopped.
+    pub reason: String,
+    /// Its log.
+    pub history: Vec<LogRecord>,
+}
+
+/// All methods' results.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Comparison {
+    /// A description of the problem (model, data, K, positions).
+    pub title: String,
+    /// Validation and training loss at the start.
+    pub start_loss: (Option<f64>, f64),
+    /// The budget every method had.
+    pub budget: Budget,
+    /// One row per method.
+    pub rows: Vec<CompareRow>,
+}
+
+/// Runs each of `methods` from `start` with the same budget and options.
+pub fn compare(
+    train: &Arc<Objective>,
+    valid: Option<&Arc<Objective>>,
+    start: &[f64],
+    methods: &[Method],
+    budget: Budget,
+    solvers: SolverOptions,
+    progress: bool,
+    control: &Arc<Control>,
+    title: &str,
+) -> Result<Comparison, OptimError> {
+    let mut rows = Vec::new();
+    for &method in methods {
+        if control.interrupted() {
+            break;
+        }
+        control.clear_reason();
+        let cfg = RunConfig {
+            method,
+            budget,
+            solvers,
+            log: None,
+            progress,
+        };
+        let out = run(train.clone(), valid.cloned(), start, &cfg, control.clone())?;
+        rows.push(CompareRow {
+            method,
+            valid_loss: out.valid_loss.map(|v| v.1),
+            train_loss: out.train_loss.1,
+            seconds: out.seconds,
+            passes: out.passes,
+            iterations: out.iterations,
+            reason: out.reason,
+            history: out.history,
+        });
+    }
+    Ok(Comparison {
+        title: title.to_string(),
+        start_loss: (valid.map(|v| v.data_loss(start)), train.data_loss(start)),
+        budget,
+        rows,
+    })
+}
+
+impl Comparison {
+    /// The markdown table: final validation loss, time, passes, iterations, best first.
+    pub fn markdown(&self) -> String {
+        let mut rows: Vec<&CompareRow> = self.rows.iter().collect();
+        rows.sort_by(|a, b| {
+            let ka = a.valid_loss.unwrap_or(a.train_loss);
+            let kb = b.valid_loss.unwrap_or(b.train_loss);
+            ka.total_cmp(&kb)
+        });
+        let mut s = format!(
+            "| method | validation loss | training loss | seconds | passes | iterations | stopped |\n\
+             |---|---|---|---|---|---|---|\n| (start) | {} | {:.6} | | | | |\n",
+            self.start_loss.0.map_or("-".to_string(), |v| format!("{v:.6}")),
+            self.start_loss.1
+        );
+        for r in rows {
+            s += &format!(
+                "| {} | {} | {:.6} | {:.2} | {:.1} | {} | {} |\n",
+                r.method,
+                r.valid_loss.map_or("-".to_string(), |v| format!("{v:.6}")),
+                r.train_loss,
+                r.seconds,
+                r.passes,
+                r.iterations,
+                r.reason.replace('|', "/")
+            );
+        }
+        s
+    }
+
+    fn series(&self, by_time: bool) -> Vec<Series> {
+        self.rows
+            .iter()
+            .map(|r| {
+                // Best validation loss so far, as the run would keep it.
+                let mut best = f64::INFINITY;
+                let pts = r
+                    .history
+                    .iter()
+                    .map(|h| {
+                        best = best.min(h.valid_loss.unwrap_or(h.train_loss));
+                        let x = if by_time {
+                            h.seconds.max(1e-4)
+                        } else {
+                            h.passes.max(0.5)
+                        };
+                        (x, best)
+                    })
+                    .collect();
+                (r.method.name().to_string(), pts)
+            })
+            .collect()
+    }
+
+    /// Writes `<stem>.md`, `<stem>.json`, `<stem>-time.svg` and `<stem>-passes.svg` into `dir`;
+    /// returns the paths.
+    pub fn write(&self, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, OptimError> {
+        std::fs::create_dir_all(dir).map_err(|e| OptimError::io(dir, e))?;
+        let md = dir.join(format!("{stem}.md"));
+        let text = format!("{}\n\n{}", self.title, self.markdown());
+        std::fs::write(&md, text).map_err(|e| OptimError::io(&md, e))?;
+        let json = dir.join(format!("{stem}.json"));
+        std::fs::write(&json, serde_json::to_string(self)?)
+            .map_err(|e| OptimError::io(&json, e))?;
+        let t = dir.join(format!("{stem}-time.svg"));
+        let ylabel = "best validation loss so far";
+        line_plot(
+            &t,
+            &self.title,
+            "seconds (log scale)",
+            ylabel,
+            &self.series(true),
+        )?;
+        let p = dir.join(format!("{stem}-passes.svg"));
+        line_plot(
+            &p,
+            &self.title,
+            "passes over the training data (log scale)",
+            ylabel,
+            &self.series(false),
+        )?;
+        Ok(vec![md, json, t, p])
+    }
+}

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crate::objective::Objective;
 use argmin::core::{Problem, Solver, State, TerminationReason, TerminationStatus, KV};
 
 /// Shared stop flags for one run. Solvers check them between iterations (and local search
@@ -21,6 +22,7 @@ pub struct Control {
     interrupted: Arc<AtomicBool>,
     reason: Mutex<Option<String>>,
     deadline: Mutex<Option<Instant>>,
+    passes: Mutex<Option<(Arc<Objective>, f64)>>,
 }
 
 impl Control {
@@ -68,6 +70,14 @@ impl Control {
         }
     }
 
+    /// Stops the run once `obj` has made `limit` passes in all (checked between iterations and,
+    /// by local search, between trial moves).
+    pub fn set_pass_limit(&self, limit: Option<(Arc<Objective>, f64)>) {
+        if let Ok(mut p) = self.passes.lock() {
+            *p = limit;
+        }
+    }
+
     /// Why the run should stop now, if it should.
     pub fn should_stop(&self) -> Option<String> {
         if self.interrupted() {
@@ -79,6 +89,14 @@ impl Control {
         let deadline = self.deadline.lock().ok().and_then(|d| *d);
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Some("time budget reached".to_string());
+        }
+        let over = self
+            .passes
+            .lock()
+            .ok()
+            .is_some_and(|p| p.as_ref().is_some_and(|(o, l)| o.passes() >= *l));
+        if over {
+            return Some("pass budget reached".to_string());
         }
         None
     }

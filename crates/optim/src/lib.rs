@@ -61,7 +61,7 @@ mod validation;
 pub use control::{Control, Controlled, StallGuard};
 pub use kfit::{fit_k, fit_k_scores, golden_section};
 pub use loss::{Link, LossKind, Sigmoid};
-pub use objective::{Linearisation, Objective, ObjectiveConfig};
+pub use objective::{jacobi_scale, Linearisation, Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};

@@ -290,6 +290,16 @@ impl Objective {
     }
 }
 
+/// The Jacobi scaling `1 / sqrt(H_jj + delta)` of the Gauss-Newton matrix at `x` (one pass),
+/// `delta` a thousandth of the mean diagonal: in the variables `y = x / scale` every parameter
+/// has about unit curvature, which is what a quasi-Newton method's first steps assume.
+pub fn jacobi_scale(obj: &Objective, x: &[f64]) -> Vec<f64> {
+    let d = obj.linearise(x).diagonal();
+    let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
+    let delta = (1e-3 * mean).max(f64::MIN_POSITIVE);
+    d.iter().map(|v| 1.0 / (v + delta).sqrt()).collect()
+}
+
 /// The Gauss-Newton matrix `H = 1/N sum_i c_i J_i^T J_i + 2 l2 I` of an [`Objective`] at one
 /// point, over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
 /// `q_i` (for the squared error, `2 sigma'(q_i)^2`: the classic `J^T J` of the residuals

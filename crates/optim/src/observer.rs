@@ -138,6 +138,7 @@ impl RunShared {
 pub struct Monitor {
     shared: Arc<RunShared>,
     stage: String,
+    scale: Option<Vec<f64>>,
 }
 
 impl Monitor {
@@ -145,7 +146,14 @@ impl Monitor {
         Monitor {
             shared,
             stage: stage.to_string(),
+            scale: None,
         }
+    }
+
+    /// Reads the solver's points as `scale * y` (see [`TexelProblem::scaled`](crate::TexelProblem::scaled)).
+    pub(crate) fn with_scale(mut self, scale: Option<Vec<f64>>) -> Self {
+        self.scale = scale;
+        self
     }
 }
 
@@ -155,9 +163,21 @@ fn norm(g: &[f64]) -> f64 {
 
 impl Observe<GradState> for Monitor {
     fn observe_iter(&mut self, state: &GradState, _kv: &KV) -> Result<(), Error> {
-        if let Some(x) = state.get_param() {
-            let g = state.get_gradient().map(|g| norm(g));
-            self.shared.record(&self.stage, x, state.get_cost(), g);
+        if let Some(y) = state.get_param() {
+            match &self.scale {
+                Some(s) => {
+                    let x: Vec<f64> = y.iter().zip(s).map(|(a, b)| a * b).collect();
+                    let g = state.get_gradient().map(|g| {
+                        let gx: Vec<f64> = g.iter().zip(s).map(|(a, b)| a / b).collect();
+                        norm(&gx)
+                    });
+                    self.shared.record(&self.stage, &x, state.get_cost(), g);
+                }
+                None => {
+                    let g = state.get_gradient().map(|g| norm(g));
+                    self.shared.record(&self.stage, y, state.get_cost(), g);
+                }
+            }
         }
         Ok(())
     }

@@ -53,6 +53,7 @@ pub trait MiniBatch {
 pub struct TexelProblem {
     obj: Arc<Objective>,
     value_only: bool,
+    scale: Option<Vec<f64>>,
     cache: Mutex<Option<Cached>>,
 }
 
@@ -64,6 +65,7 @@ impl TexelProblem {
         TexelProblem {
             obj,
             value_only: false,
+            scale: None,
             cache: Mutex::new(None),
         }
     }
@@ -72,6 +74,31 @@ impl TexelProblem {
     pub fn value_only(mut self, yes: bool) -> Self {
         self.value_only = yes;
         self
+    }
+
+    /// Optimises in scaled coordinates `y`, where the free parameters are `x = scale * y`
+    /// (elementwise): a diagonal preconditioner for solvers that have none (see
+    /// [`jacobi_scale`](crate::jacobi_scale)). Parameters and gradients the solver sees are in
+    /// `y`; use [`unscale`](Self::unscale) to read a point.
+    pub fn scaled(mut self, scale: Option<Vec<f64>>) -> Self {
+        self.scale = scale;
+        self
+    }
+
+    /// The free parameters `x` of a solver's point `y`.
+    pub fn unscale(&self, y: &[f64]) -> Vec<f64> {
+        match &self.scale {
+            Some(s) => y.iter().zip(s).map(|(a, b)| a * b).collect(),
+            None => y.to_vec(),
+        }
+    }
+
+    /// The solver's point `y` for free parameters `x`.
+    pub fn to_scaled(&self, x: &[f64]) -> Vec<f64> {
+        match &self.scale {
+            Some(s) => x.iter().zip(s).map(|(a, b)| a / b).collect(),
+            None => x.to_vec(),
+        }
     }
 
     /// The objective.
@@ -99,7 +126,15 @@ impl TexelProblem {
         if let Some((v, Some(g))) = self.lookup(x, true) {
             return (v, g);
         }
-        let (v, g) = self.obj.value_and_gradient(x);
+        let (v, mut g) = match &self.scale {
+            Some(_) => self.obj.value_and_gradient(&self.unscale(x)),
+            None => self.obj.value_and_gradient(x),
+        };
+        if let Some(s) = &self.scale {
+            for (gi, si) in g.iter_mut().zip(s) {
+                *gi *= si;
+            }
+        }
         self.store(x, v, Some(g.clone()));
         (v, g)
     }
@@ -131,7 +166,7 @@ impl CostFunction for TexelProblem {
             return Ok(v);
         }
         if self.value_only {
-            let v = self.obj.value(x);
+            let v = self.obj.value(&self.unscale(x));
             self.store(x, v, None);
             Ok(v)
         } else {
@@ -157,6 +192,7 @@ impl GaussNewtonModel for TexelProblem {
     }
 
     fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
+        // Gauss-Newton brings its own scaling: it is used unscaled.
         self.obj.linearise(x)
     }
 }

@@ -222,6 +222,7 @@ pub fn run(
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
     );
     let passes0 = train.passes();
+    control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
     let shared = Arc::new(RunShared {
         train: train.clone(),
         valid: valid.clone(),
@@ -243,10 +244,7 @@ pub fn run(
 
     let o = &cfg.solvers;
     let mut reason = match cfg.method {
-        Method::Lbfgs => {
-            let s = lbfgs(&o.lbfgs)?;
-            gradient_stage(&shared, s, x0, "lbfgs", None).1
-        }
+        Method::Lbfgs => lbfgs_stage(&shared, &o.lbfgs, x0)?.1,
         Method::GaussNewton => {
             gradient_stage(
                 &shared,
@@ -274,8 +272,7 @@ pub fn run(
             if control.should_stop().is_some() {
                 r1
             } else {
-                let s = lbfgs(&o.lbfgs)?;
-                let (x2, r2) = gradient_stage(&shared, s, x1, "lbfgs", None);
+                let (x2, r2) = lbfgs_stage(&shared, &o.lbfgs, x1)?;
                 if control.should_stop().is_some() || o.hybrid.polish_sweeps == 0 {
                     r2
                 } else {
@@ -330,6 +327,19 @@ fn remaining(shared: &RunShared, cap: Option<u64>) -> u64 {
     cap.map_or(left, |c| c.min(left))
 }
 
+/// L-BFGS, preconditioned if asked.
+fn lbfgs_stage(
+    shared: &Arc<RunShared>,
+    o: &LbfgsOptions,
+    x0: Vec<f64>,
+) -> Result<(Vec<f64>, String), OptimError> {
+    let s = lbfgs(o)?;
+    let scale = o
+        .precondition
+        .then(|| crate::objective::jacobi_scale(&shared.train, &x0));
+    Ok(scaled_stage(shared, s, x0, "lbfgs", None, scale))
+}
+
 /// Runs one gradient-state solver; returns its final point and why it stopped.
 fn gradient_stage<S>(
     shared: &Arc<RunShared>,
@@ -341,25 +351,49 @@ fn gradient_stage<S>(
 where
     S: Solver<TexelProblem, GradState> + 'static,
 {
+    scaled_stage(shared, solver, x0, stage, cap, None)
+}
+
+/// [`gradient_stage`] in the variables `x / scale`.
+fn scaled_stage<S>(
+    shared: &Arc<RunShared>,
+    solver: S,
+    x0: Vec<f64>,
+    stage: &str,
+    cap: Option<u64>,
+    scale: Option<Vec<f64>>,
+) -> (Vec<f64>, String)
+where
+    S: Solver<TexelProblem, GradState> + 'static,
+{
     let iters = remaining(shared, cap);
     if iters == 0 {
         return (x0, "iteration budget reached".to_string());
     }
     let value_only = matches!(stage, "local");
-    let problem = TexelProblem::new(shared.train.clone()).value_only(value_only);
+    let problem = TexelProblem::new(shared.train.clone())
+        .value_only(value_only)
+        .scaled(scale.clone());
+    let y0 = problem.to_scaled(&x0);
     let solver = Controlled::new(solver, shared.control.clone());
     let fallback = x0.clone();
+    let unscale = |y: &[f64]| -> Vec<f64> {
+        match &scale {
+            Some(s) => y.iter().zip(s).map(|(a, b)| a * b).collect(),
+            None => y.to_vec(),
+        }
+    };
     let result = Executor::new(problem, solver)
-        .configure(|s| s.param(x0).max_iters(iters))
+        .configure(|s| s.param(y0).max_iters(iters))
         .add_observer(
-            Monitor::new(shared.clone(), stage),
+            Monitor::new(shared.clone(), stage).with_scale(scale.clone()),
             argmin::core::observers::ObserverMode::Always,
         )
         .run();
     match result {
         Ok(res) => {
             let st = res.state();
-            let x = st.get_param().cloned().unwrap_or(fallback);
+            let x = st.get_param().map(|y| unscale(y)).unwrap_or(fallback);
             let why = st
                 .get_termination_reason()
                 .map_or("finished".to_string(), |r| r.text().to_string());

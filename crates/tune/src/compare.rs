@@ -1,9 +1,82 @@
-//! `tune compare` (not built yet: see the open issues).
+//! `tune compare`: every optimiser on the same data, model and budget.
 
-/// Options of `tune compare`.
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::bail;
+use optim::setup::prepare;
+use optim::{Control, Method};
+
+use crate::tuning;
+
+/// Options of `tune compare`: the problem options of the tuning subcommands, the methods, and
+/// the budget each method gets (default: 300 passes over the training data).
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Methods to compare, comma-separated (default: all).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "lbfgs,gauss-newton,hybrid,adam,local,pso"
+    )]
+    pub methods: Vec<Method>,
+    /// Output directory for compare.md, compare.json, compare-time.svg and compare-passes.svg
+    /// (default: runs/compare-<model>).
+    #[arg(long = "compare-out", value_name = "DIR")]
+    pub compare_out: Option<PathBuf>,
+    /// File name stem of the outputs.
+    #[arg(long, default_value = "compare")]
+    pub stem: String,
+    #[command(flatten)]
+    pub common: tuning::Args,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`tune compare` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut common = args.common;
+    if common.resume {
+        bail!("--resume does not apply to compare");
+    }
+    if common.time.is_none() && common.max_passes.is_none() {
+        common.max_passes = Some(300.0);
+    }
+    let setup = prepare(&common.setup_options()?)?;
+    for n in &setup.notes {
+        eprintln!("{n}");
+    }
+    let k = setup.train.config().link.k;
+    let title = format!(
+        "{} model, {} training / {} validation positions, K = {:.3}",
+        setup.model.kind(),
+        setup.train.set().len(),
+        setup.valid.as_ref().map_or(0, |v| v.set().len()),
+        k
+    );
+    eprintln!("{title}");
+    let mut cfg = common.run_config(Method::Lbfgs);
+    // The budget is passes or time; iterations are not limited unless asked for.
+    if common.max_iters == 200 {
+        cfg.budget.max_iters = None;
+    }
+    let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
+    let cmp = optim::compare::compare(
+        &setup.train,
+        setup.valid.as_ref(),
+        &setup.start,
+        &args.methods,
+        cfg.budget,
+        cfg.solvers,
+        !common.quiet,
+        &control,
+        &title,
+    )?;
+    let dir = args
+        .compare_out
+        .or(common.out)
+        .unwrap_or_else(|| PathBuf::from("runs").join(format!("compare-{}", setup.model.kind())));
+    let files = cmp.write(&dir, &args.stem)?;
+    println!("{title}\n\n{}", cmp.markdown());
+    for f in files {
+        println!("wrote {}", f.display());
+    }
+    Ok(())
 }

@@ -15,6 +15,9 @@ pub struct LbfgsOptions {
     pub tol_grad: f64,
     /// Stop when the objective changes by less than this between iterations.
     pub tol_cost: f64,
+    /// Work in Jacobi-scaled variables (one extra pass at the start): see
+    /// [`jacobi_scale`](crate::jacobi_scale).
+    pub precondition: bool,
 }
 
 impl Default for LbfgsOptions {
@@ -23,6 +26,7 @@ impl Default for LbfgsOptions {
             memory: 10,
             tol_grad: 1e-10,
             tol_cost: 1e-12,
+            precondition: true,
         }
     }
 }
