@@ -4,6 +4,7 @@
 //! * `record_gradient/<model>`: recording the evaluation on a tape and sweeping it backwards,
 //!   per position, as the tuner does it (inputs recorded once, then per position: evaluate,
 //!   `backward`, `rewind` to the mark; the gradient is taken once at the end);
+//! * `is_quiet/<model>`: the quiescence filter (static evaluation == quiescence score);
 //! * `compile/<model>`: recording a position and compiling it into a replayable `Program`.
 //!
 //! Criterion reports throughput in positions per second. Run with `cargo bench -p eval`.
@@ -56,6 +57,18 @@ fn bench(c: &mut Criterion) {
                 }
                 rec.take_gradient(&mut grad);
                 black_box((sum, grad[0]))
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group("is_quiet");
+        g.throughput(Throughput::Elements(positions.len() as u64));
+        g.bench_function(kind.name(), |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .filter(|pos| eval::is_quiet(&model, pos, &w))
+                    .count()
             })
         });
         g.finish();

@@ -29,11 +29,6 @@ fn penalty<S: Scalar>(danger: S, q: S) -> S {
 /// `full` evaluation in centipawns, White's view.
 pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
     extract_full(pos, layout, f);
-    // Zero coefficients (equal counts for both sides) would only lengthen the tape.
-    let [danger_white, danger_black] = &mut f.danger;
-    for list in [&mut f.mg, &mut f.eg, danger_white, danger_black] {
-        list.retain(|t| t.1 != 0.0);
-    }
     let q = w[layout.ks_quadratic as usize];
     let danger_white = S::dot(w, &f.danger[0]);
     let danger_black = S::dot(w, &f.danger[1]);

@@ -32,6 +32,16 @@ pub(crate) struct Features {
 }
 
 impl Features {
+    /// Adds `c` times the pair `<name>.mg` (index `mg`) / `<name>.eg` (index `mg + 1`), unless
+    /// `c` is 0 (a zero term would only lengthen the tape).
+    #[inline(always)]
+    pub(crate) fn pair(&mut self, mg: u32, c: f64) {
+        if c != 0.0 {
+            self.mg.push((mg, c));
+            self.eg.push((mg + 1, c));
+        }
+    }
+
     pub(crate) fn clear(&mut self) {
         self.mg.clear();
         self.eg.clear();
@@ -39,6 +49,14 @@ impl Features {
         self.danger[0].clear();
         self.danger[1].clear();
         self.piece_counts = [0.0; 5];
+    }
+}
+
+/// Adds `(index, c)` to `list` unless `c` is 0.
+#[inline(always)]
+pub(crate) fn push_nonzero(list: &mut Terms, index: u32, c: f64) {
+    if c != 0.0 {
+        list.push((index, c));
     }
 }
 
@@ -101,10 +119,9 @@ pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u3
 pub(crate) fn extract_psqt(board: &Board, layout: &Layout, f: &mut Features) {
     f.clear();
     f.piece_counts = piece_counts(board);
-    let (mg, eg) = (&mut f.mg, &mut f.eg);
     psqt_terms(board, layout, |i, j, c| {
-        mg.push((i, c));
-        eg.push((j, c));
+        push_nonzero(&mut f.mg, i, c);
+        push_nonzero(&mut f.eg, j, c);
     });
 }
 
@@ -115,6 +132,5 @@ pub(crate) fn extract_full(pos: &Chess, layout: &Layout, f: &mut Features) {
     pawns::extract(board, layout, f);
     pieces::extract(board, layout, f);
     let t = sign(pos.turn());
-    f.mg.push((layout.tempo, t));
-    f.eg.push((layout.tempo + 1, t));
+    f.pair(layout.tempo, t);
 }

@@ -51,30 +51,25 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
             let phalanx = own & ADJACENT_FILES[file] & rank_mask != 0;
             if supported || phalanx {
                 let idx = layout.connected + 2 * k;
-                f.mg.push((idx, s));
-                f.eg.push((idx + 1, s));
+                f.pair(idx, s);
             }
 
             let passed = enemy & PASSED_SPAN[c][i] == 0 && own & FORWARD_FILE[c][i] == 0;
             if passed {
                 let idx = layout.passed + 2 * k;
-                f.mg.push((idx, s));
-                f.eg.push((idx + 1, s));
+                f.pair(idx, s);
                 if occupied & FORWARD_FILE[c][i] == 0 {
                     let idx = layout.free_path + 2 * k;
-                    f.mg.push((idx, s));
-                    f.eg.push((idx + 1, s));
+                    f.pair(idx, s);
                 }
                 let stop_sq = Square::new(stop as u32);
                 if let Some(k) = own_king {
                     let d = f64::from(k.distance(stop_sq));
-                    f.mg.push((layout.king_dist_own, s * d));
-                    f.eg.push((layout.king_dist_own + 1, s * d));
+                    f.pair(layout.king_dist_own, s * d);
                 }
                 if let Some(k) = enemy_king {
                     let d = f64::from(k.distance(stop_sq));
-                    f.mg.push((layout.king_dist_enemy, s * d));
-                    f.eg.push((layout.king_dist_enemy + 1, s * d));
+                    f.pair(layout.king_dist_enemy, s * d);
                 }
             }
         }
@@ -83,8 +78,7 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
             (layout.isolated, isolated),
             (layout.backward, backward),
         ] {
-            f.mg.push((idx, s * n));
-            f.eg.push((idx + 1, s * n));
+            f.pair(idx, s * n);
         }
     }
 }

@@ -4,7 +4,7 @@
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
 
 use super::masks::{pawn_attacks, ADJACENT_FILES, FILE};
-use super::{sign, Features};
+use super::{push_nonzero, sign, Features};
 use crate::params::{Layout, MOBILITY_MAX};
 
 /// The four roles with mobility and king-attack terms.
@@ -44,8 +44,7 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
                 let mobility = (att & !own).0 & !enemy_pawn_attacks;
                 let count = (mobility.count_ones() as usize).min(MOBILITY_MAX[m]) as u32;
                 let idx = layout.mobility[m] + 2 * count;
-                f.mg.push((idx, s));
-                f.eg.push((idx + 1, s));
+                f.pair(idx, s);
                 zone_attacks[m] += (att & zone).count() as f64;
                 check_squares[m] += (att & checks[m] & !own).count() as f64;
             }
@@ -54,8 +53,8 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
         // Danger to the enemy king: recorded on the enemy's list, positive = bad for the enemy.
         let list = &mut f.danger[c ^ 1];
         for m in 0..4 {
-            list.push((layout.ks_attack + m as u32, zone_attacks[m]));
-            list.push((layout.ks_check + m as u32, check_squares[m]));
+            push_nonzero(list, layout.ks_attack + m as u32, zone_attacks[m]);
+            push_nonzero(list, layout.ks_check + m as u32, check_squares[m]);
         }
 
         if board
@@ -65,8 +64,7 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
             })
             .more_than_one()
         {
-            f.mg.push((layout.bishop_pair, s));
-            f.eg.push((layout.bishop_pair + 1, s));
+            f.pair(layout.bishop_pair, s);
         }
 
         for (q, role) in [Role::Rook, Role::Queen].into_iter().enumerate() {
@@ -80,8 +78,7 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
                     continue;
                 };
                 let idx = layout.files + 4 * q as u32 + offset;
-                f.mg.push((idx, s));
-                f.eg.push((idx + 1, s));
+                f.pair(idx, s);
             }
         }
 
@@ -89,8 +86,8 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
         if let Some(k) = board.king_of(color) {
             let (missing, open) = shelter(k, c, own_pawns, pawns);
             let list = &mut f.danger[c];
-            list.push((layout.ks_extra, missing));
-            list.push((layout.ks_extra + 1, open));
+            push_nonzero(list, layout.ks_extra, missing);
+            push_nonzero(list, layout.ks_extra + 1, open);
         }
     }
 }
