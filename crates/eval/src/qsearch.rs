@@ -144,24 +144,20 @@ impl Search<'_> {
         self.nodes += 1;
         pv.clear();
         let in_check = pos.is_check();
-        let mut moves: MoveList = if in_check {
-            let evasions = pos.legal_moves();
-            if evasions.is_empty() {
-                return (-(MATE - f64::from(ply)), pos.clone());
-            }
-            evasions
-        } else {
-            let mut tactical = pos.capture_moves();
-            for m in pos.promotion_moves() {
-                if !m.is_capture() {
-                    tactical.push(m);
-                }
-            }
-            if tactical.is_empty() && pos.legal_moves().is_empty() {
-                return (0.0, pos.clone()); // stalemate
-            }
-            tactical
-        };
+        // One legal move generation serves both the tactical moves and mate/stalemate
+        // detection (cheaper than separate capture, promotion and legality generations).
+        let mut moves: MoveList = pos.legal_moves();
+        if moves.is_empty() {
+            let score = if in_check {
+                -(MATE - f64::from(ply))
+            } else {
+                0.0 // stalemate
+            };
+            return (score, pos.clone());
+        }
+        if !in_check {
+            moves.retain(|m| m.is_capture() || m.is_promotion());
+        }
 
         let mut best;
         let mut best_leaf = None;
@@ -186,7 +182,7 @@ impl Search<'_> {
 
         moves.sort_by_key(move_key);
         let mut child_pv = Vec::new();
-        for m in moves {
+        for &m in moves.iter() {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let (s, leaf) = self.qsearch(&child, -beta, -alpha, ply + 1, &mut child_pv);
