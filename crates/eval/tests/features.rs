@@ -78,6 +78,20 @@ fn pawn_structure() {
             ("pawns.passed.king_distance.enemy", 4.0),
         ],
     );
+    // Tripled: c2 c3 c4 count 2 doubled and 3 isolated; only c4 is passed (stop square c5:
+    // 4 from Ke1, 3 from Ke8).
+    check(
+        "4k3/8/8/8/2P5/2P5/2P5/4K3 w - - 0 1",
+        &["pawns"],
+        &[
+            ("pawns.doubled", 2.0),
+            ("pawns.isolated", 3.0),
+            ("pawns.passed.rank4", 1.0),
+            ("pawns.passed.free_path.rank4", 1.0),
+            ("pawns.passed.king_distance.own", 4.0),
+            ("pawns.passed.king_distance.enemy", 3.0),
+        ],
+    );
     // White d4 e4 (a phalanx: both connected on rank 4); Black e5 blocks e4, and guards d4's
     // path, so neither is passed. Black's e5 has no neighbour: isolated (so not backward).
     check(

@@ -2,7 +2,7 @@
 
 use shakmaty::{Board, Color, Square};
 
-use super::masks::{pawn_attacks, ADJACENT_FILES, FILE, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN};
+use super::masks::{pawn_attacks, ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN};
 use super::{sign, Features};
 use crate::params::Layout;
 
@@ -18,13 +18,12 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
         let own_king = board.king_of(color);
         let enemy_king = board.king_of(!color);
 
-        let mut doubled = 0.0;
-        for file in FILE {
-            let n = (own & file).count_ones();
-            if n > 1 {
-                doubled += f64::from(n - 1);
-            }
-        }
+        // Doubled: pawns beyond the first on each file = pawns - files with a pawn.
+        let mut files = own;
+        files |= files >> 32;
+        files |= files >> 16;
+        files |= files >> 8;
+        let doubled = f64::from(own.count_ones() - (files & 0xff).count_ones());
         let (mut isolated, mut backward) = (0.0, 0.0);
         let mut bb = own;
         while bb != 0 {

@@ -45,8 +45,15 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
                 let count = (mobility.count_ones() as usize).min(MOBILITY_MAX[m]) as u32;
                 let idx = layout.mobility[m] + 2 * count;
                 f.pair(idx, s);
-                zone_attacks[m] += (att & zone).count() as f64;
-                check_squares[m] += (att & checks[m] & !own).count() as f64;
+                // Usually empty: skip the (software) popcount then.
+                let on_zone = att & zone;
+                if on_zone.any() {
+                    zone_attacks[m] += on_zone.count() as f64;
+                }
+                let checking = att & checks[m] & !own;
+                if checking.any() {
+                    check_squares[m] += checking.count() as f64;
+                }
             }
         }
 
