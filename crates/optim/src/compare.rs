@@ -46,20 +46,32 @@ pub struct Comparison {
     pub rows: Vec<CompareRow>,
 }
 
-/// Runs each of `methods` from `start` with the same budget and options.
+/// What to compare, and how.
+#[derive(Clone, Debug)]
+pub struct CompareConfig {
+    /// The methods, in order.
+    pub methods: Vec<Method>,
+    /// The budget each one gets.
+    pub budget: Budget,
+    /// Solver options.
+    pub solvers: SolverOptions,
+    /// Progress bars.
+    pub progress: bool,
+    /// A description of the problem, for the table and plots.
+    pub title: String,
+}
+
+/// Runs each of `cfg.methods` from `start` with the same budget and options.
 pub fn compare(
     train: &Arc<Objective>,
     valid: Option<&Arc<Objective>>,
     start: &[f64],
-    methods: &[Method],
-    budget: Budget,
-    solvers: SolverOptions,
-    progress: bool,
+    cfg: &CompareConfig,
     control: &Arc<Control>,
-    title: &str,
 ) -> Result<Comparison, OptimError> {
+    let (budget, solvers, progress) = (cfg.budget, cfg.solvers, cfg.progress);
     let mut rows = Vec::new();
-    for &method in methods {
+    for &method in &cfg.methods {
         if control.interrupted() {
             break;
         }
@@ -84,7 +96,7 @@ pub fn compare(
         });
     }
     Ok(Comparison {
-        title: title.to_string(),
+        title: cfg.title.clone(),
         start_loss: (valid.map(|v| v.data_loss(start)), train.data_loss(start)),
         budget,
         rows,
@@ -101,7 +113,7 @@ impl Comparison {
             ka.total_cmp(&kb)
         });
         let mut s = format!(
-            "| method | validation loss | training loss | seconds | passes | iterations | stopped |\n\
+            "| method | validation loss | training loss (same weights) | seconds | passes | iterations | stopped |\n\
              |---|---|---|---|---|---|---|\n| (start) | {} | {:.6} | | | | |\n",
             self.start_loss.0.map_or("-".to_string(), |v| format!("{v:.6}")),
             self.start_loss.1

@@ -61,6 +61,8 @@ pub struct RunShared {
     pub(crate) control: Arc<Control>,
     pub(crate) budget: Budget,
     pub(crate) start: Instant,
+    /// Training passes made before the run started (the log counts from here).
+    pub(crate) passes0: f64,
     pub(crate) iter: AtomicU64,
     pub(crate) tracker: Mutex<Tracker>,
     pub(crate) history: Mutex<Vec<LogRecord>>,
@@ -84,7 +86,7 @@ impl RunShared {
         let iter = self.iter.fetch_add(1, Ordering::SeqCst);
         let w = self.train.expand(x);
         let valid_loss = self.valid.as_ref().map(|v| v.data_loss(&w));
-        let passes = self.train.passes();
+        let passes = self.train.passes() - self.passes0;
         let seconds = self.start.elapsed().as_secs_f64();
         let select = valid_loss.unwrap_or(train_loss);
         let stop_early = match self.tracker.lock() {

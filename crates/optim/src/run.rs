@@ -27,10 +27,11 @@ use crate::validation::Tracker;
 use crate::OptimError;
 
 /// The optimisers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// argmin's L-BFGS with a More-Thuente line search.
+    #[default]
     Lbfgs,
     /// Levenberg-Marquardt-damped Gauss-Newton.
     GaussNewton,
@@ -114,12 +115,6 @@ pub struct RunConfig {
     pub log: Option<PathBuf>,
     /// Show a progress bar on standard error.
     pub progress: bool,
-}
-
-impl Default for Method {
-    fn default() -> Self {
-        Method::Lbfgs
-    }
 }
 
 /// What a run produced.
@@ -227,11 +222,9 @@ pub fn run(
         train: train.clone(),
         valid: valid.clone(),
         control: control.clone(),
-        budget: Budget {
-            max_passes: cfg.budget.max_passes.map(|m| m + passes0),
-            ..cfg.budget
-        },
+        budget: cfg.budget,
         start: started,
+        passes0,
         iter: AtomicU64::new(0),
         tracker: Mutex::new(Tracker::new(cfg.budget.patience)),
         history: Mutex::new(Vec::new()),

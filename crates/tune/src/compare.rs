@@ -62,12 +62,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &setup.train,
         setup.valid.as_ref(),
         &setup.start,
-        &args.methods,
-        cfg.budget,
-        cfg.solvers,
-        !common.quiet,
+        &optim::compare::CompareConfig {
+            methods: args.methods.clone(),
+            budget: cfg.budget,
+            solvers: cfg.solvers,
+            progress: !common.quiet,
+            title: title.clone(),
+        },
         &control,
-        &title,
     )?;
     let dir = args
         .compare_out
