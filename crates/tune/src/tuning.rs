@@ -152,6 +152,12 @@ pub struct Args {
     /// lbfgs (and hybrid): correction pairs kept.
     #[arg(long, default_value_t = 10)]
     pub memory: usize,
+    /// lbfgs (and hybrid): work in the raw weights instead of Jacobi-scaled ones.
+    #[arg(long)]
+    pub no_precondition: bool,
+    /// gauss-newton (and hybrid): initial Levenberg-Marquardt damping.
+    #[arg(long, default_value_t = 1e-3)]
+    pub damping: f64,
     /// pso: number of particles.
     #[arg(long, default_value_t = 24)]
     pub particles: usize,
@@ -203,6 +209,8 @@ impl Args {
         solvers.adam.batch_size = (self.batch_size > 0).then_some(self.batch_size);
         solvers.adam.seed = self.seed;
         solvers.lbfgs.memory = self.memory;
+        solvers.lbfgs.precondition = !self.no_precondition;
+        solvers.gauss_newton.damping = self.damping;
         solvers.pso.particles = self.particles;
         solvers.pso.seed = self.seed;
         solvers.hybrid.gn_iters = self.gn_iters;
