@@ -60,6 +60,20 @@ pub fn quiesce(model: &Model, pos: &Chess, w: &[f64]) -> Quiescence {
 ///
 /// Fail-soft: a score `<= alpha` is an upper bound and a score `>= beta` a lower bound of the
 /// true quiescence value; inside the window it is exact.
+///
+/// ```
+/// use eval::{quiesce, quiesce_window, Model, ModelKind};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let model = Model::new(ModelKind::Psqt);
+/// let w = model.default_weights();
+/// // Black to move takes a hanging white queen with the rook.
+/// let fen: Fen = "4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// let stm = quiesce_window(&model, &pos, &w, f64::NEG_INFINITY, f64::INFINITY);
+/// assert!((stm.score - 500.0).abs() < 1e-9); // good for Black, the side to move
+/// assert!((quiesce(&model, &pos, &w).score + 500.0).abs() < 1e-9); // White's view
+/// ```
 pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f64) -> Quiescence {
     let mut search = Search {
         model,
@@ -80,6 +94,18 @@ pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f
 /// Whether the position is quiet for tuning (the Texel / WukongJS filter): the full-window
 /// quiescence score equals the static evaluation (to within 1e-9 centipawns). A position in check
 /// is quiet only if its quiescence score happens to equal its static evaluation.
+///
+/// ```
+/// use eval::{is_quiet, Model, ModelKind};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let model = Model::new(ModelKind::Psqt);
+/// let w = model.default_weights();
+/// assert!(is_quiet(&model, &Chess::default(), &w));
+/// let fen: Fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1".parse().unwrap(); // a hanging queen
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(!is_quiet(&model, &pos, &w));
+/// ```
 pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
     let mut search = Search {
         model,
