@@ -4,6 +4,7 @@
 //! * `record_gradient/<model>`: recording the evaluation on a tape and sweeping it backwards,
 //!   per position, as the tuner does it (inputs recorded once, then per position: evaluate,
 //!   `backward`, `rewind` to the mark; the gradient is taken once at the end);
+//! * `linear_terms/psqt`: the sparse linear form of the `psqt` evaluation, without a tape;
 //! * `is_quiet/<model>`: the quiescence filter (static evaluation == quiescence score);
 //! * `compile/<model>`: recording a position and compiling it into a replayable `Program`.
 //!
@@ -60,6 +61,23 @@ fn bench(c: &mut Criterion) {
             })
         });
         g.finish();
+
+        if model.is_linear() {
+            let mut g = c.benchmark_group("linear_terms");
+            g.throughput(Throughput::Elements(positions.len() as u64));
+            let mut terms = Vec::new();
+            g.bench_function(kind.name(), |b| {
+                b.iter(|| {
+                    let mut n = 0;
+                    for pos in &positions {
+                        model.linear_terms(pos, &mut terms);
+                        n += terms.len();
+                    }
+                    black_box(n)
+                })
+            });
+            g.finish();
+        }
 
         let mut g = c.benchmark_group("is_quiet");
         g.throughput(Throughput::Elements(positions.len() as u64));

@@ -177,6 +177,59 @@ impl Model {
         })
     }
 
+    /// Whether the evaluation is linear in the weights (`psqt`: yes; `full`: no).
+    pub fn is_linear(&self) -> bool {
+        self.kind == ModelKind::Psqt
+    }
+
+    /// For a model linear in its weights ([`is_linear`](Model::is_linear)), writes the
+    /// position's evaluation as sparse `(parameter index, coefficient)` terms into `out`
+    /// (cleared first; sorted by index, no repeated index, no zero coefficient), so that the
+    /// evaluation is `sum coefficient * w[index]` for every weight vector `w`. Returns `false`
+    /// and leaves `out` empty for a non-linear model.
+    ///
+    /// This is what compiling a recording of the `psqt` evaluation gives, at a fraction of the
+    /// cost: no tape is involved.
+    ///
+    /// ```
+    /// use eval::{Model, ModelKind};
+    /// use shakmaty::Chess;
+    ///
+    /// let model = Model::new(ModelKind::Psqt);
+    /// let mut terms = Vec::new();
+    /// assert!(model.linear_terms(&Chess::default(), &mut terms));
+    /// // The start position is symmetric: every piece-square term cancels against its mirror.
+    /// assert!(terms.is_empty());
+    /// assert!(!Model::new(ModelKind::Full).linear_terms(&Chess::default(), &mut terms));
+    /// ```
+    pub fn linear_terms(&self, pos: &Chess, out: &mut Vec<(u32, f64)>) -> bool {
+        out.clear();
+        if !self.is_linear() {
+            return false;
+        }
+        let mut fill = |features: &mut Features| {
+            psqt::terms(pos, &self.layout, features);
+            out.extend_from_slice(&features.combined);
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut features) => fill(&mut features),
+            Err(_) => fill(&mut Features::default()),
+        });
+        out.sort_unstable_by_key(|t| t.0);
+        let mut merged = 0;
+        for k in 0..out.len() {
+            if merged > 0 && out[merged - 1].0 == out[k].0 {
+                out[merged - 1].1 += out[k].1;
+            } else {
+                out[merged] = out[k];
+                merged += 1;
+            }
+        }
+        out.truncate(merged);
+        out.retain(|t| t.1 != 0.0);
+        true
+    }
+
     fn evaluate_with<S: Scalar>(&self, pos: &Chess, w: &[S], features: &mut Features) -> S {
         match self.kind {
             ModelKind::Psqt => psqt::evaluate(pos, &self.layout, w, features),

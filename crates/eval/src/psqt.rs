@@ -25,8 +25,8 @@ pub(crate) fn fixed_phase(piece_counts: &[f64; 5]) -> f64 {
     phase.min(total) / total
 }
 
-/// `psqt` evaluation in centipawns, White's view.
-pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
+/// Fills `f.combined` with the position's terms, taper folded into the coefficients.
+pub(crate) fn terms(pos: &Chess, layout: &Layout, f: &mut Features) {
     let board = pos.board();
     let mg = fixed_phase(&piece_counts(board));
     let eg = 1.0 - mg;
@@ -41,5 +41,10 @@ pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut
             terms.push((j, c * eg));
         }
     });
-    S::dot(w, terms)
+}
+
+/// `psqt` evaluation in centipawns, White's view.
+pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
+    terms(pos, layout, f);
+    S::dot(w, &f.combined)
 }

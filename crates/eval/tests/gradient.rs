@@ -244,3 +244,41 @@ fn psqt_is_one_sparse_dot_product() {
         }
     }
 }
+
+#[test]
+fn psqt_linear_terms_are_the_gradient() {
+    // Model::linear_terms gives the same sparse vector as the tape, without a tape.
+    let model = Model::new(ModelKind::Psqt);
+    assert!(model.is_linear());
+    let mut terms = Vec::new();
+    for (n, pos) in sample().into_iter().enumerate() {
+        let w = common::random_weights(&model, 300 + n as u64);
+        let (value, g) = tape_gradient(&model, pos, &w);
+        assert!(model.linear_terms(pos, &mut terms));
+        assert!(
+            terms.windows(2).all(|p| p[0].0 < p[1].0),
+            "not sorted or repeated"
+        );
+        let mut dense = vec![0.0; model.len()];
+        for &(i, c) in &terms {
+            assert_ne!(c, 0.0);
+            dense[i as usize] = c;
+        }
+        for (i, (a, b)) in dense.iter().zip(&g).enumerate() {
+            assert!(
+                close(*a, *b, AD_TOL),
+                "#{n}: {} term {a}, gradient {b}",
+                model.params()[i].name
+            );
+        }
+        let dot: f64 = terms.iter().map(|&(i, c)| c * w[i as usize]).sum();
+        assert!(
+            close(dot, value, AD_TOL),
+            "#{n}: terms give {dot}, evaluation {value}"
+        );
+    }
+    let full = Model::new(ModelKind::Full);
+    assert!(!full.is_linear());
+    assert!(!full.linear_terms(sample()[0], &mut terms));
+    assert!(terms.is_empty());
+}
