@@ -62,8 +62,8 @@ pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
     buf
 }
 
-/// Writes a binary cache; zstd-compressed (level 19, multithreaded off) when the path ends in
-/// `.zst`.
+/// Writes a binary cache; zstd-compressed (level 9, one frame with its content size, so
+/// loading decompresses in one call) when the path ends in `.zst`.
 ///
 /// ```
 /// use data::{load, write_cache, LoadOptions, Sample};
@@ -86,14 +86,40 @@ pub fn write_cache(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zst"));
     if compressed {
-        let mut enc =
-            zstd::stream::write::Encoder::new(w, 19).map_err(|e| DataError::io(path, e))?;
-        enc.write_all(&bytes).map_err(|e| DataError::io(path, e))?;
-        w = enc.finish().map_err(|e| DataError::io(path, e))?;
+        let z = zstd::bulk::compress(&bytes, ZSTD_LEVEL).map_err(|e| DataError::io(path, e))?;
+        w.write_all(&z).map_err(|e| DataError::io(path, e))?;
     } else {
         w.write_all(&bytes).map_err(|e| DataError::io(path, e))?;
     }
     w.flush().map_err(|e| DataError::io(path, e))
+}
+
+/// The zstd level of compressed caches.
+pub const ZSTD_LEVEL: i32 = 9;
+
+/// Reads a cache file whole and decompresses it: zstd in one call when the file is one frame
+/// that gives its size (as [`write_cache`] writes it), else streaming.
+pub fn read_cache_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
+    let raw = std::fs::read(path).map_err(|e| DataError::io(path, e))?;
+    match crate::Compression::detect(&raw) {
+        crate::Compression::Plain => Ok(raw),
+        crate::Compression::Zstd => {
+            let size = zstd::zstd_safe::get_frame_content_size(&raw).ok().flatten();
+            let one_frame = zstd::zstd_safe::find_frame_compressed_size(&raw) == Ok(raw.len());
+            match size {
+                Some(n) if one_frame && n <= (1 << 40) => {
+                    zstd::bulk::decompress(&raw, n as usize).map_err(|e| DataError::io(path, e))
+                }
+                _ => {
+                    let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
+                    zstd::stream::copy_decode(raw.as_slice(), &mut out)
+                        .map_err(|e| DataError::io(path, e))?;
+                    Ok(out)
+                }
+            }
+        }
+        crate::Compression::Gzip => crate::source::read_all(path),
+    }
 }
 
 /// Whether decompressed bytes start like a cache.
@@ -138,16 +164,31 @@ pub fn from_bytes(
         )));
     }
     let decoded: Vec<Sample> = body.par_chunks_exact(RECORD).map(decode).collect();
-    // The cheap structural check, in parallel; usually nothing fails.
-    let bad: Vec<(usize, String)> = decoded
+    // The cheap structural check and the counts, in parallel; usually nothing fails.
+    let (bad, mut report) = decoded
         .par_iter()
         .enumerate()
-        .filter_map(|(i, s)| s.board.check().err().map(|e| (i, e.to_string())))
-        .collect();
-    let mut report = Report {
-        read: count,
-        ..Report::default()
-    };
+        .fold(
+            || (Vec::new(), Report::default()),
+            |(mut bad, mut report), (i, s)| {
+                match s.board.check() {
+                    Ok(()) => report.keep(s.result, s.score.is_some()),
+                    Err(e) => bad.push((i, e.to_string())),
+                }
+                (bad, report)
+            },
+        )
+        .reduce(
+            || (Vec::new(), Report::default()),
+            |(mut bad, mut a), (more, b)| {
+                bad.extend(more);
+                a.merge(&b);
+                (bad, a)
+            },
+        );
+    report.read = count;
+    let mut bad = bad;
+    bad.sort_unstable_by_key(|(i, _)| *i);
     for (i, e) in &bad {
         let location = format!("{}: record {}", path.display(), i + 1);
         if strict {
@@ -176,8 +217,5 @@ pub fn from_bytes(
             .map(|(_, s)| s)
             .collect()
     };
-    for s in &samples {
-        report.keep(s.result, s.score.is_some());
-    }
     Ok((samples, report))
 }

@@ -76,7 +76,10 @@ pub fn parse_line(line: &str, opts: &EpdOptions) -> Result<Option<EpdRecord>, St
     let rest = &line[fen_end..];
     let (result, score) = parse_labels(rest)?;
     let Some(mut result) = result else {
-        return Err(format!("no result in {:?}", clip(rest.trim())));
+        return Err(match rest.trim() {
+            "" => "no result".to_string(),
+            r => format!("no result in {:?}", clip(r)),
+        });
     };
     let black = position.turn() == Color::Black;
     if opts.stm_results && black {
@@ -106,7 +109,7 @@ pub fn parse_position(fen: &str) -> Result<Chess, String> {
     Chess::from_setup(setup, mode)
         .or_else(PositionError::ignore_invalid_ep_square)
         .or_else(PositionError::ignore_invalid_castling_rights)
-        .map_err(|e| format!("illegal position: {e}"))
+        .map_err(|e| e.to_string()) // "illegal position: ..."
 }
 
 fn clip(s: &str) -> String {

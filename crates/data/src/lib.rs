@@ -34,7 +34,7 @@ pub mod source;
 mod split;
 
 use std::fs::File;
-use std::io::{BufRead, BufWriter, Read, Write};
+use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 
 pub use cache::write_cache;
@@ -112,10 +112,8 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<(Vec<Sample>, Report), Da
     let head = reader.fill_buf().map_err(|e| DataError::io(path, e))?;
     match Format::detect(head) {
         Format::Cache => {
-            let mut bytes = Vec::new();
-            reader
-                .read_to_end(&mut bytes)
-                .map_err(|e| DataError::io(path, e))?;
+            drop(reader);
+            let bytes = cache::read_cache_bytes(path)?;
             cache::from_bytes(path, &bytes, opts.strict)
         }
         Format::Pgn => {

@@ -144,9 +144,10 @@ impl PackedBoard {
                 occupied.count()
             )));
         }
+        // A plain loop over the nibbles: this runs for every record of a cache being loaded.
         let mut kings = [0u32; 2];
-        for (_, code) in self.codes() {
-            match code {
+        for i in 0..occupied.count() {
+            match (self.0[8 + i / 2] >> (4 * (i % 2))) & 0x0f {
                 5 => kings[0] += 1,
                 11 | BLACK_KING_TO_MOVE => kings[1] += 1,
                 15 => return Err(DataError::Board("unknown piece code 15".into())),

@@ -201,7 +201,7 @@ fn start_position(tags: &Tags) -> Result<Chess, GameOut> {
             let mode = mode.unwrap_or_else(|| CastlingMode::detect(&setup));
             Chess::from_setup(setup, mode)
                 .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
-                .map_err(|e| GameOut::Error(format!("illegal FEN tag: {e}")))
+                .map_err(|e| GameOut::Error(format!("FEN tag: {e}")))
         }
         _ => {
             let pos = Chess::default();
