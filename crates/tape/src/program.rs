@@ -104,15 +104,6 @@ impl Sparse {
     }
 }
 
-/// How a tape node is expressed in the program being built.
-#[derive(Clone, Debug)]
-enum Rep {
-    /// Not reachable from the output.
-    Unused,
-    /// A linear combination of inputs and earlier non-linear nodes.
-    Affine(Sparse),
-}
-
 impl Program {
     pub(crate) fn compile(tape: &Tape, output: Var) -> Program {
         let inputs = tape.inputs.len();
@@ -128,22 +119,36 @@ impl Program {
         };
         let out = out as usize;
         let stmts = &tape.stmts[..=out];
+        let is_input = |i: usize| stmts[i].kind == Kind::Input;
+        // Input number of an input node: inputs are pushed in node order.
+        let input_number = |i: usize| -> u32 {
+            tape.inputs
+                .binary_search(&(i as u32))
+                .map_or(u32::MAX, |k| k as u32)
+        };
 
-        // Which nodes the output needs, and how often each is used by them.
+        // Use counts of the nodes the output needs, walking down from the output only as far as
+        // the lowest needed non-input node (`low`): a position recorded after a thousand inputs
+        // costs its own length, not the tape's.
         let mut uses = vec![0u32; out + 1];
         uses[out] = 1;
+        let mut pending = usize::from(!is_input(out));
+        let mut low = out;
         for i in (0..=out).rev() {
-            if uses[i] == 0 {
+            if pending == 0 {
+                break;
+            }
+            if uses[i] == 0 || is_input(i) {
                 continue;
             }
+            pending -= 1;
+            low = i;
             for op in &tape.ops[tape.start_of(i)..stmts[i].end as usize] {
-                uses[op.arg as usize] += 1;
-            }
-        }
-        let mut input_number = vec![u32::MAX; out + 1];
-        for (k, &node) in tape.inputs.iter().enumerate() {
-            if (node as usize) <= out {
-                input_number[node as usize] = k as u32;
+                let arg = op.arg as usize;
+                if uses[arg] == 0 && !is_input(arg) {
+                    pending += 1;
+                }
+                uses[arg] += 1;
             }
         }
 
@@ -151,53 +156,60 @@ impl Program {
             inputs,
             ..Program::default()
         };
-        let mut reps: Vec<Rep> = vec![Rep::Unused; out + 1];
-        // Takes node `arg`'s representation for one use, moving it out on its last use.
-        let take = |reps: &mut Vec<Rep>, uses: &mut Vec<u32>, arg: usize| -> Sparse {
+        // Representations of the needed non-input nodes `low..=out`, as affine combinations.
+        let mut reps: Vec<Option<Sparse>> = vec![None; out + 1 - low];
+        // Node `arg`'s representation for one use (moved out on its last use).
+        let take = |reps: &mut Vec<Option<Sparse>>, uses: &mut Vec<u32>, arg: usize| -> Sparse {
+            if is_input(arg) {
+                return Sparse {
+                    terms: vec![Term {
+                        r: input_number(arg),
+                        c: 1.0,
+                    }],
+                    konst: 0.0,
+                };
+            }
             uses[arg] -= 1;
+            let slot = &mut reps[arg - low];
             if uses[arg] == 0 {
-                match std::mem::replace(&mut reps[arg], Rep::Unused) {
-                    Rep::Affine(s) => s,
-                    Rep::Unused => Sparse::default(),
-                }
+                slot.take().unwrap_or_default()
             } else {
-                match &reps[arg] {
-                    Rep::Affine(s) => s.clone(),
-                    Rep::Unused => Sparse::default(),
-                }
+                slot.clone().unwrap_or_default()
             }
         };
 
-        for i in 0..=out {
-            if uses[i] == 0 {
+        for i in low..=out {
+            if uses[i] == 0 || is_input(i) {
                 continue;
             }
             let s = stmts[i];
             let ops = &tape.ops[tape.start_of(i)..s.end as usize];
             let rep = match s.kind {
-                Kind::Input => Sparse {
-                    terms: vec![Term {
-                        r: input_number[i],
-                        c: 1.0,
-                    }],
-                    konst: 0.0,
-                },
+                Kind::Input => unreachable!("inputs are skipped above"),
                 Kind::Const => Sparse {
                     terms: Vec::new(),
                     konst: s.konst,
                 },
                 Kind::Linear => {
                     let mut acc = Sparse {
-                        terms: Vec::new(),
+                        terms: Vec::with_capacity(ops.len()),
                         konst: s.konst,
                     };
                     for op in ops {
-                        let arg = take(&mut reps, &mut uses, op.arg as usize);
+                        let arg = op.arg as usize;
+                        if is_input(arg) {
+                            acc.terms.push(Term {
+                                r: input_number(arg),
+                                c: op.partial,
+                            });
+                            continue;
+                        }
+                        let rep = take(&mut reps, &mut uses, arg);
                         if acc.terms.is_empty() && op.partial == 1.0 && ops.len() == 1 {
-                            acc.konst += arg.konst;
-                            acc.terms = arg.terms;
+                            acc.konst += rep.konst;
+                            acc.terms = rep.terms;
                         } else {
-                            acc.add_scaled(&arg, op.partial);
+                            acc.add_scaled(&rep, op.partial);
                         }
                     }
                     acc
@@ -227,7 +239,7 @@ impl Program {
                     }
                 }
             };
-            reps[i] = Rep::Affine(rep);
+            reps[i - low] = Some(rep);
         }
         let last = take(&mut reps, &mut uses, out);
         program.output = program.materialise(last);

@@ -292,3 +292,34 @@ fn constant_output() {
     rec.gradient(c, &mut g);
     assert_eq!(g, [0.0]);
 }
+
+/// An output that is an input itself, and a position recorded after many inputs, compile to the
+/// right sparse rows.
+#[test]
+fn compile_after_many_inputs() {
+    let weights: Vec<f64> = (0..1000).map(|k| k as f64 * 0.5).collect();
+    let mut tape = Tape::new();
+    let mut rec = tape.record();
+    let w = rec.inputs(&weights);
+    let mark = rec.mark();
+
+    let program = rec.compile(w[7]);
+    let (konst, terms) = program.linear_terms().expect("an input is linear");
+    assert_eq!((konst, terms.collect::<Vec<_>>()), (0.0, vec![(7, 1.0)]));
+
+    let q = Scalar::dot(&w, &[(999, 2.0), (3, -1.0)]);
+    let y = (q * 0.001).tanh() + w[500] * w[3];
+    let program = rec.compile(y);
+    rec.rewind(mark);
+    let mut scratch = Scratch::default();
+    let mut grad = vec![0.0; weights.len()];
+    let v = program.value_and_gradient(&weights, 1.0, &mut scratch, &mut grad);
+    let q = 2.0 * 499.5 - 1.5;
+    let t = (q * 0.001f64).tanh();
+    assert!((v - (t + 250.0 * 1.5)).abs() < 1e-12);
+    let dt = (1.0 - t * t) * 0.001;
+    assert!((grad[999] - 2.0 * dt).abs() < 1e-15);
+    assert!((grad[3] - (-dt + 250.0)).abs() < 1e-12);
+    assert!((grad[500] - 1.5).abs() < 1e-15);
+    assert_eq!(grad.iter().filter(|g| **g != 0.0).count(), 3);
+}
