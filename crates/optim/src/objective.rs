@@ -71,6 +71,8 @@ pub struct Objective {
     /// Position of each full index among the free ones (`u32::MAX` when frozen).
     slot: Vec<u32>,
     base: Vec<f64>,
+    /// Bounds of the free parameters (infinite when unbounded).
+    bounds: Vec<(f64, f64)>,
     evaluated: AtomicU64,
 }
 
@@ -120,6 +122,7 @@ impl Objective {
                 }
             })
             .collect();
+        let bounds = vec![(f64::NEG_INFINITY, f64::INFINITY); free.len()];
         Ok(Objective {
             set,
             cfg,
@@ -127,8 +130,35 @@ impl Objective {
             free,
             slot,
             base,
+            bounds,
             evaluated: AtomicU64::new(0),
         })
+    }
+
+    /// Keeps the parameters inside `bounds` (indexed like the full weights; `None`: unbounded):
+    /// the objective is evaluated at the free values clamped to their bounds, so beyond a bound
+    /// it is flat in that coordinate, and [`expand`](Self::expand) returns clamped weights.
+    /// (The full model's game-phase weights have bounds: outside them the evaluation's phase
+    /// clamps, and the objective gets a kink in every position that the optimisers trip on.)
+    pub fn with_bounds(mut self, bounds: &[Option<(f64, f64)>]) -> Result<Self, OptimError> {
+        if bounds.len() != self.base.len() {
+            return Err(OptimError::Config(format!(
+                "{} bounds for {} parameters",
+                bounds.len(),
+                self.base.len()
+            )));
+        }
+        self.bounds = self
+            .free
+            .iter()
+            .map(|&i| bounds[i].unwrap_or((f64::NEG_INFINITY, f64::INFINITY)))
+            .collect();
+        Ok(self)
+    }
+
+    /// The bounds of the free parameters.
+    pub fn bounds(&self) -> &[(f64, f64)] {
+        &self.bounds
     }
 
     /// The same objective on another set (e.g. the validation split), with its own pass count.
@@ -171,13 +201,22 @@ impl Objective {
         &self.base
     }
 
-    /// The full weights for free values `x`.
+    /// The full weights for free values `x` (clamped to their bounds).
     pub fn expand(&self, x: &[f64]) -> Vec<f64> {
         let mut w = self.base.clone();
-        for (&i, &v) in self.free.iter().zip(x) {
-            w[i] = v;
+        for ((&i, &v), &(lo, hi)) in self.free.iter().zip(x).zip(&self.bounds) {
+            w[i] = v.max(lo).min(hi);
         }
         w
+    }
+
+    /// Zeroes the gradient of coordinates beyond their bounds (where the objective is flat).
+    fn project_gradient(&self, x: &[f64], g: &mut [f64]) {
+        for ((gi, &v), &(lo, hi)) in g.iter_mut().zip(x).zip(&self.bounds) {
+            if v < lo || v > hi {
+                *gi = 0.0;
+            }
+        }
     }
 
     /// The free values of full weights `w`.
@@ -267,6 +306,7 @@ impl Objective {
         self.count(n);
         let inv = 1.0 / n.max(1) as f64;
         let mut g: Vec<f64> = self.free.iter().map(|&i| full[i] * inv).collect();
+        self.project_gradient(x, &mut g);
         self.add_penalty_gradient(x, &mut g);
         (s * inv + self.penalty(x), g)
     }

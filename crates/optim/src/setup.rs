@@ -217,7 +217,9 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     if free.is_empty() {
         return Err(OptimError::Config("every parameter is frozen".to_string()));
     }
-    let train = Arc::new(Objective::new(train_set, cfg, start.clone(), Some(free))?);
+    let bounds: Vec<Option<(f64, f64)>> = specs.iter().map(|p| p.bounds).collect();
+    let train =
+        Arc::new(Objective::new(train_set, cfg, start.clone(), Some(free))?.with_bounds(&bounds)?);
     let valid = if valid_set.is_empty() {
         None
     } else {

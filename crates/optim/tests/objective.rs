@@ -298,3 +298,32 @@ fn interruption_keeps_the_best_weights() {
     assert_eq!(out.iterations, 0);
     assert_eq!(out.weights, start);
 }
+
+/// Bounds clamp the weights the objective sees; beyond a bound the gradient is zero.
+#[test]
+fn bounds_clamp_and_flatten() {
+    let model = Model::new(ModelKind::Full);
+    let w = model.default_weights();
+    let positions = common::quiet_1k();
+    let set = Arc::new(record_positions(&model, &positions, &w, Leaf::Static, None));
+    let link = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 1.0,
+        loss: LossKind::Mse,
+    };
+    let bounds: Vec<_> = model.params().iter().map(|p| p.bounds).collect();
+    let i = model.index_of("phase.pawn").unwrap();
+    let (lo, _) = bounds[i].expect("phase weights are bounded");
+    let obj = Objective::new(set, ObjectiveConfig::new(link), w.clone(), None)
+        .unwrap()
+        .with_bounds(&bounds)
+        .unwrap();
+    let mut x = w.clone();
+    x[i] = lo - 5.0;
+    assert_eq!(obj.expand(&x)[i], lo);
+    let (e, g) = obj.value_and_gradient(&x);
+    assert_eq!(g[i], 0.0);
+    let mut at = w.clone();
+    at[i] = lo;
+    assert_eq!(e, obj.value(&at));
+}
