@@ -31,7 +31,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let m = moves[rng.gen_range(0..moves.len())].clone();
             pos.play_unchecked(m);
             if samples.len() < n {
-                let score = rng.gen_bool(0.8).then(|| rng.gen_range(-500.0..500.0f32).round());
+                let score = rng
+                    .gen_bool(0.8)
+                    .then(|| rng.gen_range(-500.0..500.0f32).round());
                 let result = [0.0, 0.5, 1.0][rng.gen_range(0..3)];
                 samples.push(Sample::from_position(&pos, result, score, game));
             }

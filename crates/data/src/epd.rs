@@ -20,8 +20,13 @@
 //! and castling rights are dropped rather than rejecting the line.
 
 use std::io::BufRead;
+use std::path::Path;
+
+use rayon::prelude::*;
 
 use shakmaty::{fen::Fen, CastlingMode, Chess, Color, FromSetup, Position, PositionError, Setup};
+
+use crate::{DataError, LoadOptions, Report, Sample};
 
 /// Options of the EPD reader.
 #[derive(Clone, Copy, Debug, Default)]
@@ -359,6 +364,87 @@ fn parse_labels(rest: &str) -> Result<Labels, String> {
         }
     }
     Ok((result, score))
+}
+
+/// Lines parsed per parallel batch by [`read_epd`].
+const BATCH_LINES: usize = 1 << 14;
+
+/// Reads labelled positions from an EPD text stream (decompressed); `name` is used in error
+/// locations (`name:line`). Each sample's game id is its record number. Lines are read in
+/// batches of 16,384 and parsed in parallel; the output keeps the file's order.
+///
+/// ```
+/// use data::{read_epd, LoadOptions};
+///
+/// let text = "8/8/8/8/8/8/8/K6k w - - [1.0]\nno fen here\n";
+/// let (samples, report) = read_epd(text.as_bytes(), "<text>".as_ref(), &LoadOptions::default())?;
+/// assert_eq!(samples.len(), 1);
+/// assert_eq!(report.messages, vec!["<text>:2: not a FEN: \"no fen here\"".to_string()]);
+/// # Ok::<(), data::DataError>(())
+/// ```
+pub fn read_epd(
+    mut reader: impl BufRead,
+    name: &Path,
+    opts: &LoadOptions,
+) -> Result<(Vec<Sample>, Report), DataError> {
+    let epd_opts = EpdOptions {
+        stm_results: opts.stm_results,
+    };
+    let mut samples = Vec::new();
+    let mut report = Report::default();
+    // One buffer per batch, with each line's number and byte range.
+    let mut text: Vec<u8> = Vec::with_capacity(BATCH_LINES * 80);
+    let mut lines: Vec<(u64, usize, usize)> = Vec::with_capacity(BATCH_LINES);
+    let mut line_no = 0u64;
+    loop {
+        let start = text.len();
+        let n = reader
+            .read_until(b'\n', &mut text)
+            .map_err(|e| DataError::io(name, e))?;
+        if n > 0 {
+            line_no += 1;
+            lines.push((line_no, start, text.len()));
+        }
+        if n == 0 || lines.len() >= BATCH_LINES {
+            let parsed: Vec<(u64, Result<Option<Sample>, String>)> = lines
+                .par_iter()
+                .map(|&(ln, a, b)| {
+                    let rec = match std::str::from_utf8(&text[a..b]) {
+                        Ok(line) => parse_line(line, &epd_opts).map(|r| {
+                            r.map(|r| Sample::from_position(&r.position, r.result, r.score, 0))
+                        }),
+                        Err(_) => Err("not valid UTF-8".to_string()),
+                    };
+                    (ln, rec)
+                })
+                .collect();
+            for (ln, rec) in parsed {
+                match rec {
+                    Ok(None) => {}
+                    Ok(Some(mut s)) => {
+                        report.read += 1;
+                        s.game = u32::try_from(samples.len()).unwrap_or(u32::MAX);
+                        report.keep(s.result, s.score.is_some());
+                        samples.push(s);
+                    }
+                    Err(message) => {
+                        report.read += 1;
+                        let location = format!("{}:{ln}", name.display());
+                        if opts.strict {
+                            return Err(DataError::Input { location, message });
+                        }
+                        report.error(location, message);
+                    }
+                }
+            }
+            text.clear();
+            lines.clear();
+        }
+        if n == 0 {
+            break;
+        }
+    }
+    Ok((samples, report))
 }
 
 /// Reads an EPD text stream line by line (a multi-gigabyte file is never held whole).

@@ -38,7 +38,7 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 
 pub use cache::write_cache;
-pub use epd::{EpdOptions, EpdReader, EpdRecord};
+pub use epd::{read_epd, EpdOptions, EpdReader, EpdRecord};
 pub use error::DataError;
 pub use filter::Filter;
 pub use packed::PackedBoard;
@@ -125,50 +125,6 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<(Vec<Sample>, Report), Da
         }
         Format::Epd => read_epd(reader, path, opts),
     }
-}
-
-/// Reads labelled positions from an EPD text stream (decompressed), line by line; `name` is
-/// used in error locations (`name:line`). Each sample's game id is its record number.
-///
-/// ```
-/// use data::{read_epd, LoadOptions};
-///
-/// let text = "8/8/8/8/8/8/8/K6k w - - [1.0]\nno fen here\n";
-/// let (samples, report) = read_epd(text.as_bytes(), "<text>".as_ref(), &LoadOptions::default())?;
-/// assert_eq!(samples.len(), 1);
-/// assert_eq!(report.messages, vec!["<text>:2: not a FEN: \"no fen here\"".to_string()]);
-/// # Ok::<(), data::DataError>(())
-/// ```
-pub fn read_epd(
-    reader: impl BufRead,
-    name: &Path,
-    opts: &LoadOptions,
-) -> Result<(Vec<Sample>, Report), DataError> {
-    let path = name;
-    let epd_opts = EpdOptions {
-        stm_results: opts.stm_results,
-    };
-    let mut reader = EpdReader::new(reader, epd_opts);
-    let mut samples = Vec::new();
-    let mut report = Report::default();
-    while let Some((line, rec)) = reader.next_record().map_err(|e| DataError::io(path, e))? {
-        report.read += 1;
-        match rec {
-            Ok(r) => {
-                let game = u32::try_from(samples.len()).unwrap_or(u32::MAX);
-                report.keep(r.result, r.score.is_some());
-                samples.push(Sample::from_position(&r.position, r.result, r.score, game));
-            }
-            Err(message) => {
-                let location = format!("{}:{line}", path.display());
-                if opts.strict {
-                    return Err(DataError::Input { location, message });
-                }
-                report.error(location, message);
-            }
-        }
-    }
-    Ok((samples, report))
 }
 
 /// Writes samples as EPD text, one [`Sample::to_epd`] line each; zstd-compressed when the path
