@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if moves.is_empty() {
                 break;
             }
-            let m = moves[rng.gen_range(0..moves.len())].clone();
+            let m = moves[rng.gen_range(0..moves.len())];
             pos.play_unchecked(m);
             if samples.len() < n {
                 let score = rng
