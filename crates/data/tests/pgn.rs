@@ -317,3 +317,18 @@ fn chess960_real_file() {
     // The positions after castling are legal and play on.
     assert!(!after_white.legal_moves().is_empty());
 }
+
+#[test]
+fn compressed_pgn_is_detected_by_content() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    // gzip-compressed PGN with a misleading name.
+    let p = dir.path().join("games.epd");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(GOOD.as_bytes()).unwrap();
+    std::fs::write(&p, e.finish().unwrap()).unwrap();
+    let (s, r) = load(&p, &LoadOptions::default()).unwrap();
+    assert_eq!((s.len(), r.games), (5, 1));
+    let (s2, _) = extract_pgn(std::slice::from_ref(&p), &opts(), None).unwrap();
+    assert_eq!(s2, s);
+}
