@@ -228,18 +228,12 @@ impl<E: Evaluator> Searcher<E> {
                 return true;
             }
         }
-        let elapsed = self.start.elapsed();
         if let Some(soft) = self.limits.soft_time {
-            if elapsed >= soft {
+            if self.start.elapsed() >= soft {
                 return true;
             }
         }
-        if let Some(hard) = self.limits.movetime {
-            // The next iteration would likely not finish.
-            if elapsed >= hard / 2 {
-                return true;
-            }
-        }
+        // With a plain movetime (no soft limit) the search iterates until the hard limit.
         false
     }
 

@@ -36,7 +36,8 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// for line in ["uci", "isready", "position startpos moves e2e4", "go depth 3"] {
 ///     assert!(uci.handle(line));
 /// }
-/// assert!(!uci.handle("quit")); // waits for the search to finish
+/// uci.finish(); // end of input: let the search finish
+/// assert!(!uci.handle("quit"));
 /// let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
 /// assert!(text.contains("uciok") && text.contains("readyok"));
 /// assert!(text.lines().any(|l| l.starts_with("bestmove ")));
@@ -50,6 +51,8 @@ pub struct UciSession<W: Write + Send + 'static> {
     moves: Vec<Move>,
     hash_mb: usize,
     castling: CastlingMode,
+    /// Whether the running search has no limit of its own (`go infinite`, bare `go`).
+    infinite: bool,
 }
 
 impl<W: Write + Send + 'static> UciSession<W> {
@@ -67,6 +70,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             moves: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
             castling: CastlingMode::Standard,
+            infinite: false,
         }
     }
 
@@ -87,10 +91,27 @@ impl<W: Write + Send + 'static> UciSession<W> {
         Ok(())
     }
 
+    /// End of input: let a running search with limits finish (an infinite one is stopped),
+    /// so that a piped script such as `position ...` / `go nodes 20000` gets its full answer.
+    pub fn finish(&mut self) {
+        if self.infinite {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.join();
+    }
+
     /// Wait for a running search (after asking it to stop) and take the searcher back.
     fn engine(&mut self) -> &mut Engine {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join();
+        let hash_mb = self.hash_mb;
+        self.engine.get_or_insert_with(|| {
+            Searcher::new(Arc::new(ModelEvaluator::default_material()), hash_mb)
+        })
+    }
+
+    fn join(&mut self) {
         if let Some(t) = self.thread.take() {
-            self.stop.store(true, Ordering::Relaxed);
             match t.join() {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
@@ -98,12 +119,6 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 }
             }
         }
-        self.engine.get_or_insert_with(|| {
-            Searcher::new(
-                Arc::new(ModelEvaluator::default_material()),
-                DEFAULT_HASH_MB,
-            )
-        })
     }
 
     /// Handle one line of input; `false` after `quit`.
@@ -206,6 +221,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
             return self.error("no searcher available");
         };
         self.stop = Arc::new(AtomicBool::new(false));
+        self.infinite =
+            limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none();
         let limits = limits.with_stop(self.stop.clone());
         let out = self.out.clone();
         let castling = self.castling;

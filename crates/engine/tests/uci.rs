@@ -42,7 +42,7 @@ fn play(moves: &[&str]) -> Chess {
 #[test]
 fn scripted_session_gives_legal_bestmove() {
     let out = session(
-        "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5 g1f3\ngo nodes 5000\nisready\nquit\n",
+        "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5 g1f3\ngo nodes 5000\nisready\n",
         &[],
     );
     assert!(out.contains("id name gradtune"), "{out}");
@@ -52,6 +52,14 @@ fn scripted_session_gives_legal_bestmove() {
     assert!(out.lines().any(|l| l.starts_with("info depth")), "{out}");
     let best = bestmoves(&out);
     assert_eq!(best.len(), 1, "{out}");
+    // At end of input the search ran to its node limit rather than being cut short.
+    let depth: u32 = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap();
+    assert!(depth >= 4, "{out}");
     let pos = play(&["e2e4", "e7e5", "g1f3"]);
     let m = best[0].parse::<UciMove>().unwrap();
     assert!(m.to_move(&pos).is_ok(), "illegal bestmove {}", best[0]);
@@ -60,7 +68,7 @@ fn scripted_session_gives_legal_bestmove() {
 #[test]
 fn fen_positions_and_mates() {
     let out = session(
-        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3\nquit\n",
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3\n",
         &[],
     );
     assert_eq!(bestmoves(&out), ["a1a8"], "{out}");

@@ -24,6 +24,6 @@ fn main() {
             return;
         }
     }
-    // End of input: finish any search and leave.
-    session.handle("quit");
+    // End of input: let a limited search finish, then leave.
+    session.finish();
 }
