@@ -104,7 +104,9 @@ pub fn compare(
 }
 
 impl Comparison {
-    /// The markdown table: final validation loss, time, passes, iterations, best first.
+    /// The markdown table: final validation loss, training loss at the same weights, time,
+    /// passes and iterations, when the kept weights were reached, and why each stopped; best
+    /// first.
     pub fn markdown(&self) -> String {
         let mut rows: Vec<&CompareRow> = self.rows.iter().collect();
         rows.sort_by(|a, b| {
@@ -113,24 +115,42 @@ impl Comparison {
             ka.total_cmp(&kb)
         });
         let mut s = format!(
-            "| method | validation loss | training loss (same weights) | seconds | passes | iterations | stopped |\n\
-             |---|---|---|---|---|---|---|\n| (start) | {} | {:.6} | | | | |\n",
+            "| method | validation loss | training loss (same weights) | seconds | passes | iterations | kept weights reached at (passes, seconds) | stopped |\n\
+             |---|---|---|---|---|---|---|---|\n| (start) | {} | {:.6} | | | | | |\n",
             self.start_loss.0.map_or("-".to_string(), |v| format!("{v:.6}")),
             self.start_loss.1
         );
         for r in rows {
+            let kept = r
+                .history
+                .iter()
+                .min_by(|a, b| {
+                    let ka = a.valid_loss.unwrap_or(a.train_loss);
+                    let kb = b.valid_loss.unwrap_or(b.train_loss);
+                    ka.total_cmp(&kb).then(a.iter.cmp(&b.iter))
+                })
+                .map_or("-".to_string(), |h| {
+                    format!("{:.0}, {:.2}", h.passes, h.seconds)
+                });
             s += &format!(
-                "| {} | {} | {:.6} | {:.2} | {:.1} | {} | {} |\n",
+                "| {} | {} | {:.6} | {:.2} | {:.1} | {} | {} | {} |\n",
                 r.method,
                 r.valid_loss.map_or("-".to_string(), |v| format!("{v:.6}")),
                 r.train_loss,
                 r.seconds,
                 r.passes,
                 r.iterations,
+                kept,
                 r.reason.replace('|', "/")
             );
         }
         s
+    }
+
+    /// Reads a comparison written by [`write`](Self::write) (its `.json`).
+    pub fn read(path: &Path) -> Result<Comparison, OptimError> {
+        let text = std::fs::read_to_string(path).map_err(|e| OptimError::io(path, e))?;
+        Ok(serde_json::from_str(&text)?)
     }
 
     fn series(&self, by_time: bool) -> Vec<Series> {

@@ -93,5 +93,8 @@ fn compare_writes_table_json_and_plots() {
             assert!(text.starts_with("<svg") && text.contains("lbfgs"));
         }
     }
+    // The JSON reads back into the same table.
+    let back = optim::compare::Comparison::read(&files[1]).unwrap();
+    assert_eq!(back.markdown(), md);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -27,11 +27,28 @@ pub struct Args {
     /// File name stem of the outputs.
     #[arg(long, default_value = "compare")]
     pub stem: String,
+    /// Do not run: re-render the table and plots of a saved comparison (its .json).
+    #[arg(long, value_name = "JSON")]
+    pub render: Option<PathBuf>,
     #[command(flatten)]
     pub common: tuning::Args,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(json) = &args.render {
+        let cmp = optim::compare::Comparison::read(json)?;
+        let dir = args
+            .compare_out
+            .clone()
+            .or_else(|| json.parent().map(PathBuf::from))
+            .unwrap_or_default();
+        let files = cmp.write(&dir, &args.stem)?;
+        println!("{}\n\n{}", cmp.title, cmp.markdown());
+        for f in files {
+            println!("wrote {}", f.display());
+        }
+        return Ok(());
+    }
     let mut common = args.common;
     if common.resume {
         bail!("--resume does not apply to compare");
