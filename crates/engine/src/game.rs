@@ -242,3 +242,56 @@ pub fn play_game(
         termination,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::uci::UciMove;
+
+    #[test]
+    fn threefold_repetition_ends_the_game() {
+        let mut pos = Chess::default();
+        let mut history = Vec::new();
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        for (i, m) in shuffle.iter().cycle().take(8).enumerate() {
+            assert!(rules_outcome(&pos, &history).is_none(), "ply {i}");
+            history.push(hash(&pos));
+            let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+        }
+        // The start position now occurs for the third time.
+        assert_eq!(
+            rules_outcome(&pos, &history),
+            Some((KnownOutcome::Draw, Termination::Repetition))
+        );
+    }
+
+    #[test]
+    fn win_adjudication_needs_agreement_for_several_plies() {
+        let adj = Adjudication {
+            resign_score: 500,
+            resign_plies: 2,
+            ..Adjudication::default()
+        };
+        // Both sides agree White is far ahead (side-to-move scores +600 and -600).
+        let game = play_game(&Opening::from_position(Chess::default()), &adj, |pos, _| {
+            let m = pos.legal_moves()[0];
+            let score = if pos.turn() == Color::White {
+                600
+            } else {
+                -600
+            };
+            SearchResult {
+                best_move: Some(m),
+                score,
+                depth: 1,
+                nodes: 1,
+                pv: vec![m],
+                elapsed: std::time::Duration::ZERO,
+            }
+        });
+        assert_eq!(game.moves.len(), 2);
+        assert_eq!(game.termination, Termination::WinAdjudication);
+        assert_eq!(game.white_score(), 1.0);
+    }
+}

@@ -161,3 +161,43 @@ pub fn read_epd(path: &Path) -> Result<Vec<Opening>, EngineError> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MaterialEvaluator;
+
+    #[test]
+    fn epd_files_read_with_line_numbers_for_errors() {
+        let dir = std::env::temp_dir().join(format!("engine-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.epd");
+        std::fs::write(
+            &good,
+            "# a comment\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c0 \"e4\";\n\
+             4k3/8/8/8/8/8/8/R3K3 w Q - 3 40\n",
+        )
+        .unwrap();
+        let openings = read_epd(&good).unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(openings[1].position.halfmoves(), 3);
+        let bad = dir.join("bad.epd");
+        std::fs::write(&bad, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\nnot a fen at all\n").unwrap();
+        let err = read_epd(&bad).unwrap_err().to_string();
+        assert!(err.contains(":2:"), "{err}");
+        assert!(read_epd(&dir.join("missing.epd")).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn random_openings_differ_by_index_and_are_balanced() {
+        let r = RandomOpenings::default();
+        let a = r.opening(0, &MaterialEvaluator);
+        let b = r.opening(1, &MaterialEvaluator);
+        assert_ne!(a.moves, b.moves);
+        for o in [a, b] {
+            let q = MaterialEvaluator.quiesce(&o.position, -1e9, 1e9);
+            assert!(q.score.abs() <= r.max_eval);
+        }
+    }
+}

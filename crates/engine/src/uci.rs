@@ -382,3 +382,44 @@ pub fn parse_go(args: &[&str], pos: &Chess) -> Result<SearchLimits, String> {
     }
     Ok(limits)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_parses_limits_and_clocks() {
+        let pos = Chess::default();
+        let l = parse_go(&["depth", "5", "nodes", "100"], &pos).unwrap();
+        assert_eq!((l.depth, l.nodes), (Some(5), Some(100)));
+        let l = parse_go(&["wtime", "60000", "btime", "1000", "winc", "1000"], &pos).unwrap();
+        let hard = l.movetime.unwrap();
+        assert!(hard > Duration::from_millis(1000) && hard < Duration::from_secs(30));
+        assert!(l.soft_time.unwrap() <= hard);
+        // A negative clock (a late GUI) is read as zero, not an error.
+        let l = parse_go(&["wtime", "-20", "btime", "5"], &pos).unwrap();
+        assert!(l.movetime.unwrap() <= Duration::from_millis(1));
+        assert!(parse_go(&["depth"], &pos).is_err());
+        assert!(parse_go(&["nodes", "many"], &pos).is_err());
+    }
+
+    #[test]
+    fn chess960_castling_round_trips() {
+        let fen = [
+            "fen",
+            "4k3/8/8/8/8/8/8/R3K2R",
+            "w",
+            "KQ",
+            "-",
+            "0",
+            "1",
+            "moves",
+            "e1h1",
+        ];
+        let (root, moves) = parse_position(&fen, CastlingMode::Chess960).unwrap();
+        assert!(moves[0].is_castle());
+        assert_eq!(moves[0].to_uci(CastlingMode::Chess960).to_string(), "e1h1");
+        assert_eq!(moves[0].to_uci(CastlingMode::Standard).to_string(), "e1g1");
+        assert!(root.is_legal(moves[0]));
+    }
+}
