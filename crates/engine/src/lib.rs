@@ -3,7 +3,7 @@
 //!
 //! Start with [`Searcher`] (the search), [`Evaluator`] (what it searches over: the gradtune
 //! evaluation through [`ModelEvaluator`], or plain material), then [`datagen`] and
-//! [`matches`], which play games through [`game`].
+//! [`matches`](mod@matches), which play games through [`game`].
 //!
 //! ```
 //! use engine::{ModelEvaluator, SearchLimits, Searcher};

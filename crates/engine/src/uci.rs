@@ -150,6 +150,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 self.engine();
                 return false;
             }
+            // Accepted and ignored: no pondering, no debug output, no registration.
+            "ponderhit" | "debug" | "register" => {}
             _ => self.error(&format!("unknown command `{command}`")),
         }
         true
@@ -226,6 +228,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
         let limits = limits.with_stop(self.stop.clone());
         let out = self.out.clone();
         let castling = self.castling;
+        let infinite = self.infinite;
+        let stop = self.stop.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
@@ -233,6 +237,10 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 let r = engine.search_with(&pos, &history, &limits, |it| {
                     say(&out, &info_line(it, castling));
                 });
+                // UCI: after `go infinite` the best move is sent only once `stop` arrives.
+                while infinite && !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
                 let best = r
                     .best_move
                     .map_or("0000".to_string(), |m| m.to_uci(castling).to_string());

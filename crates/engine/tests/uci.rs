@@ -112,3 +112,32 @@ fn stop_ends_an_infinite_search() {
     let out = String::from_utf8(out.stdout).unwrap();
     assert_eq!(bestmoves(&out).len(), 1, "{out}");
 }
+
+#[test]
+fn infinite_search_waits_for_stop_even_after_a_mate() {
+    // A mate in 1 ends the iterations at once, but `bestmove` must wait for `stop`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gradtune-uci"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo infinite"
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    writeln!(stdin, "isready").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    writeln!(stdin, "stop").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    let ready = out.lines().position(|l| l == "readyok").unwrap();
+    let best = out.lines().position(|l| l.starts_with("bestmove")).unwrap();
+    assert!(ready < best, "{out}");
+    assert_eq!(bestmoves(&out), ["a1a8"]);
+}
