@@ -106,9 +106,13 @@ pub fn read_cache_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
         crate::Compression::Zstd => {
             let size = zstd::zstd_safe::get_frame_content_size(&raw).ok().flatten();
             let one_frame = zstd::zstd_safe::find_frame_compressed_size(&raw) == Ok(raw.len());
-            match size {
-                Some(n) if one_frame && n <= (1 << 40) => {
-                    zstd::bulk::decompress(&raw, n as usize).map_err(|e| DataError::io(path, e))
+            // The frame's stated size is trusted for the one-call path only when it is
+            // plausible for a cache (whose records compress a few times, never thousands), so
+            // a corrupt header cannot ask for a huge allocation up front.
+            let plausible = (raw.len() as u64).saturating_mul(1024);
+            match size.and_then(|n| usize::try_from(n).ok()) {
+                Some(n) if one_frame && n as u64 <= plausible => {
+                    zstd::bulk::decompress(&raw, n).map_err(|e| DataError::io(path, e))
                 }
                 _ => {
                     let mut out = Vec::with_capacity(raw.len().saturating_mul(4));

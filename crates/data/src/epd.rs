@@ -12,6 +12,7 @@
 //! | `ce` | `... ce 35;` | score, centipawns, side to move's view (EPD standard) |
 //! | `score`, `eval`, `cp` | `... ; score 35` | score, centipawns, White's view |
 //! | `result`, `wdl` | `... result 0.5;` | result |
+//! | `game` | `... ; game 12;` | game id, as [`write_epd`](crate::write_epd) writes it |
 //!
 //! A bare number outside `[0, 1]` is taken as a score (White's view). Results are from
 //! White's point of view unless [`EpdOptions::stm_results`] says they are from the side to
@@ -44,6 +45,8 @@ pub struct EpdRecord {
     pub result: f64,
     /// The score in centipawns, White's view, if the line has one.
     pub score: Option<f32>,
+    /// The game id, if the line has a `game` operation.
+    pub game: Option<u32>,
 }
 
 /// Whose point of view a score label is given from.
@@ -79,7 +82,11 @@ pub fn parse_line(line: &str, opts: &EpdOptions) -> Result<Option<EpdRecord>, St
     let fen_text = &line[..fen_end];
     let position = parse_position(fen_text)?;
     let rest = &line[fen_end..];
-    let (result, score) = parse_labels(rest)?;
+    let Labels {
+        result,
+        score,
+        game,
+    } = parse_labels(rest)?;
     let Some(mut result) = result else {
         return Err(match rest.trim() {
             "" => "no result".to_string(),
@@ -102,6 +109,7 @@ pub fn parse_line(line: &str, opts: &EpdOptions) -> Result<Option<EpdRecord>, St
         position,
         result,
         score,
+        game,
     }))
 }
 
@@ -242,6 +250,7 @@ fn is_known_opcode(t: &str) -> bool {
             | "result"
             | "res"
             | "wdl"
+            | "game"
     )
 }
 
@@ -294,11 +303,17 @@ fn set_result(slot: &mut Option<f64>, r: f64) -> Result<(), String> {
     }
 }
 
-type Labels = (Option<f64>, Option<(f32, Pov)>);
+/// What the labels part of a line says.
+struct Labels {
+    result: Option<f64>,
+    score: Option<(f32, Pov)>,
+    game: Option<u32>,
+}
 
 fn parse_labels(rest: &str) -> Result<Labels, String> {
     let mut result = None;
     let mut score = None;
+    let mut game = None;
     for op in operations(rest) {
         let Some(first) = op.first() else { continue };
         let is_opcode = first
@@ -332,6 +347,10 @@ fn parse_labels(rest: &str) -> Result<Labels, String> {
                         None => return Err(format!("`{opcode}` without a number")),
                     }
                 }
+                "game" => match operands.first().map(|t| t.trim_matches('"').parse::<u32>()) {
+                    Some(Ok(g)) => game = Some(g),
+                    _ => return Err("`game` without a whole number (0 to 4294967295)".into()),
+                },
                 _ => {
                     // Unknown operation: only a quoted result among its operands counts.
                     for t in operands.iter().filter(|t| t.starts_with('"')) {
@@ -363,22 +382,30 @@ fn parse_labels(rest: &str) -> Result<Labels, String> {
             }
         }
     }
-    Ok((result, score))
+    Ok(Labels {
+        result,
+        score,
+        game,
+    })
 }
 
 /// Lines parsed per parallel batch by [`read_epd`].
 const BATCH_LINES: usize = 1 << 14;
 
 /// Reads labelled positions from an EPD text stream (decompressed); `name` is used in error
-/// locations (`name:line`). Each sample's game id is its record number. Lines are read in
-/// batches of 16,384 and parsed in parallel; the output keeps the file's order.
+/// locations (`name:line`). A line with a `game` operation (as [`write_epd`](crate::write_epd)
+/// writes) keeps that game id; a line without one is a game of its own, numbered one past the
+/// largest id read so far (so a file without `game` labels numbers its records 0, 1, 2, ...).
+/// Lines are read in batches of 16,384 and parsed in parallel; the output keeps the file's
+/// order.
 ///
 /// ```
 /// use data::{read_epd, LoadOptions};
 ///
-/// let text = "8/8/8/8/8/8/8/K6k w - - [1.0]\nno fen here\n";
+/// let text = "8/8/8/8/8/8/8/K6k w - - [1.0]\nno fen here\n8/8/8/8/8/8/8/K6k b - - [0.5]; game 7;\n";
 /// let (samples, report) = read_epd(text.as_bytes(), "<text>".as_ref(), &LoadOptions::default())?;
-/// assert_eq!(samples.len(), 1);
+/// assert_eq!(samples.len(), 2);
+/// assert_eq!((samples[0].game, samples[1].game), (0, 7));
 /// assert_eq!(report.messages, vec!["<text>:2: not a FEN: \"no fen here\"".to_string()]);
 /// # Ok::<(), data::DataError>(())
 /// ```
@@ -396,6 +423,8 @@ pub fn read_epd(
     let mut text: Vec<u8> = Vec::with_capacity(BATCH_LINES * 80);
     let mut lines: Vec<(u64, usize, usize)> = Vec::with_capacity(BATCH_LINES);
     let mut line_no = 0u64;
+    // The id of the next line without a `game` label: one past the largest id so far.
+    let mut next_game = 0u32;
     loop {
         let start = text.len();
         let n = reader
@@ -406,12 +435,15 @@ pub fn read_epd(
             lines.push((line_no, start, text.len()));
         }
         if n == 0 || lines.len() >= BATCH_LINES {
-            let parsed: Vec<(u64, Result<Option<Sample>, String>)> = lines
+            let parsed: Vec<(u64, Result<Option<(Sample, Option<u32>)>, String>)> = lines
                 .par_iter()
                 .map(|&(ln, a, b)| {
                     let rec = match std::str::from_utf8(&text[a..b]) {
                         Ok(line) => parse_line(line, &epd_opts).map(|r| {
-                            r.map(|r| Sample::from_position(&r.position, r.result, r.score, 0))
+                            r.map(|r| {
+                                let s = Sample::from_position(&r.position, r.result, r.score, 0);
+                                (s, r.game)
+                            })
                         }),
                         Err(_) => Err("not valid UTF-8".to_string()),
                     };
@@ -421,9 +453,10 @@ pub fn read_epd(
             for (ln, rec) in parsed {
                 match rec {
                     Ok(None) => {}
-                    Ok(Some(mut s)) => {
+                    Ok(Some((mut s, game))) => {
                         report.read += 1;
-                        s.game = u32::try_from(samples.len()).unwrap_or(u32::MAX);
+                        s.game = game.unwrap_or(next_game);
+                        next_game = next_game.max(s.game.saturating_add(1));
                         report.keep(s.result, s.score.is_some());
                         samples.push(s);
                     }

@@ -127,30 +127,59 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<(Vec<Sample>, Report), Da
     }
 }
 
-/// Writes samples as EPD text, one [`Sample::to_epd`] line each; zstd-compressed when the path
-/// ends in `.zst`, gzip when it ends in `.gz`.
+/// Writes samples as EPD text, one [`Sample::to_epd`] line each followed by the sample's game
+/// id as a `game` operation (`... [1.0] ce 30; game 12;`), so that [`load`] reads the game ids
+/// back and [`split_by_game`] keeps splitting by game; zstd-compressed when the path ends in
+/// `.zst`, gzip when it ends in `.gz`.
+///
+/// ```
+/// use data::{load, write_epd, LoadOptions, Sample};
+/// use shakmaty::Chess;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("set.epd.gz");
+/// let pos = Chess::default();
+/// write_epd(&path, &[Sample::from_position(&pos, 0.5, None, 12)])?;
+/// let (samples, _) = load(&path, &LoadOptions::default())?;
+/// assert_eq!((samples[0].result, samples[0].game), (0.5, 12));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_epd(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
     let io = |e| DataError::io(path, e);
-    let file = File::create(path).map_err(io)?;
+    let file = BufWriter::new(File::create(path).map_err(io)?);
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let mut w: Box<dyn Write> = match ext.as_str() {
-        "zst" => Box::new(
-            zstd::stream::write::Encoder::new(BufWriter::new(file), 9)
-                .map_err(io)?
-                .auto_finish(),
-        ),
-        "gz" => Box::new(flate2::write::GzEncoder::new(
-            BufWriter::new(file),
-            flate2::Compression::default(),
-        )),
-        _ => Box::new(BufWriter::new(file)),
+    // Each encoder is finished explicitly: finishing on drop would swallow a write error.
+    let file = match ext.as_str() {
+        "zst" => {
+            let mut w = zstd::stream::write::Encoder::new(file, 9).map_err(io)?;
+            write_epd_lines(&mut w, samples).map_err(io)?;
+            w.finish().map_err(io)?
+        }
+        "gz" => {
+            let mut w = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+            write_epd_lines(&mut w, samples).map_err(io)?;
+            w.finish().map_err(io)?
+        }
+        _ => {
+            let mut w = file;
+            write_epd_lines(&mut w, samples).map_err(io)?;
+            w
+        }
     };
+    // Flushes the buffer, reporting a failure.
+    file.into_inner().map_err(|e| io(e.into_error()))?;
+    Ok(())
+}
+
+fn write_epd_lines(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<()> {
     for s in samples {
-        writeln!(w, "{}", s.to_epd()).map_err(io)?;
+        let line = s.to_epd();
+        let sep = if line.ends_with(';') { "" } else { ";" };
+        writeln!(w, "{line}{sep} game {};", s.game)?;
     }
-    w.flush().map_err(io)
+    w.flush()
 }

@@ -422,14 +422,7 @@ pub fn extract_pgn(
         .map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
         .sum();
     let bytes = Arc::new(AtomicU64::new(0));
-    let mut state = State {
-        opts,
-        filterer: Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?,
-        samples: Vec::new(),
-        report: Report::default(),
-        seen: HashSet::new(),
-        next_id: 0,
-    };
+    let mut state = State::new(opts)?;
     for path in paths {
         let (reader, _) = source::open_counting(path, bytes.clone())?;
         extract_one(path, reader, &mut state, &|games| {
@@ -451,6 +444,17 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    fn new(opts: &ExtractOptions) -> Result<State<'_>, DataError> {
+        Ok(State {
+            opts,
+            filterer: Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?,
+            samples: Vec::new(),
+            report: Report::default(),
+            seen: HashSet::new(),
+            next_id: 0,
+        })
+    }
+
     fn flush(&mut self, batch: &mut Vec<(u32, Game)>) {
         let opts = self.opts;
         let processed: Vec<Processed> = std::mem::take(batch)
@@ -549,14 +553,7 @@ pub fn extract_pgn_reader(
     opts: &ExtractOptions,
 ) -> Result<(Vec<Sample>, Report), DataError> {
     let path = name;
-    let mut state = State {
-        opts,
-        filterer: Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?,
-        samples: Vec::new(),
-        report: Report::default(),
-        seen: HashSet::new(),
-        next_id: 0,
-    };
+    let mut state = State::new(opts)?;
     extract_one(path, reader, &mut state, &|_| {})?;
     Ok((state.samples, state.report))
 }

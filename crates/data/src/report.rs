@@ -70,14 +70,9 @@ impl Report {
     /// Counts a kept sample in `kept`, the result split and the score coverage.
     pub fn keep(&mut self, result: f64, scored: bool) {
         self.kept += 1;
-        if result == 1.0 {
-            self.results[0] += 1;
-        } else if result == 0.5 {
-            self.results[1] += 1;
-        } else if result == 0.0 {
-            self.results[2] += 1;
-        } else {
-            self.other_results += 1;
+        match result_slot(result) {
+            Some(i) => self.results[i] += 1,
+            None => self.other_results += 1,
         }
         if scored {
             self.scored += 1;
@@ -86,12 +81,8 @@ impl Report {
 
     /// Counts a game's result in `game_results` (PGN).
     pub fn count_game(&mut self, result: f64) {
-        if result == 1.0 {
-            self.game_results[0] += 1;
-        } else if result == 0.5 {
-            self.game_results[1] += 1;
-        } else if result == 0.0 {
-            self.game_results[2] += 1;
+        if let Some(i) = result_slot(result) {
+            self.game_results[i] += 1;
         }
     }
 
@@ -178,5 +169,18 @@ impl fmt::Display for Report {
             )?;
         }
         Ok(())
+    }
+}
+
+/// The slot of a result in `[wins, draws, losses]` (White's view); `None` for a probability.
+fn result_slot(result: f64) -> Option<usize> {
+    if result == 1.0 {
+        Some(0)
+    } else if result == 0.5 {
+        Some(1)
+    } else if result == 0.0 {
+        Some(2)
+    } else {
+        None
     }
 }

@@ -75,6 +75,9 @@ fn epd_round_trip() {
         let (back, report) = load(&p, &LoadOptions::default()).unwrap();
         assert_eq!(report.errors, 0, "{report}");
         assert_eq!(fens(&back), fens(&s));
+        // The game ids come back, so a split by game stays a split by game.
+        let games: Vec<u32> = back.iter().map(|x| x.game).collect();
+        assert_eq!(games, s.iter().map(|x| x.game).collect::<Vec<_>>());
         let labels: Vec<(f64, Option<f32>)> = back.iter().map(|x| (x.result, x.score)).collect();
         // ce is written in whole centipawns.
         assert_eq!(

@@ -103,6 +103,32 @@ fn score_fields() {
 }
 
 #[test]
+fn game_ids() {
+    let game = |line: &str| {
+        parse_line(line, &EpdOptions::default())
+            .unwrap_or_else(|e| panic!("{line}: {e}"))
+            .expect("a record")
+            .game
+    };
+    assert_eq!(game(&format!("{W} [1.0] ce 12; game 7;")), Some(7));
+    assert_eq!(game(&format!("{W} [1.0]; game 0;")), Some(0));
+    // `game` starts an operation even without a `;`: 7 is not read as a score.
+    assert_eq!(one(&format!("{W} [0.5] game 7")), (0.5, None));
+    assert_eq!(game(&format!("{W} [1.0]")), None);
+    for bad in ["game", "game -1", "game x", "game 4294967296"] {
+        let line = format!("{W} [1.0]; {bad};");
+        assert!(parse_line(&line, &EpdOptions::default()).is_err(), "{line}");
+    }
+    // Lines without a label are games of their own, numbered after the largest id so far.
+    let text = format!("{W} [1.0]\n{W} [1.0]; game 5;\n{W} [0.0]; game 5;\n{B} [0.5]\n");
+    let (s, report) = data::read_epd(text.as_bytes(), "<t>".as_ref(), &LoadOptions::default())
+        .unwrap();
+    assert_eq!(report.errors, 0, "{report}");
+    let ids: Vec<u32> = s.iter().map(|x| x.game).collect();
+    assert_eq!(ids, [0, 5, 5, 6]);
+}
+
+#[test]
 fn side_to_move_switch() {
     let stm = EpdOptions { stm_results: true };
     let w = parse_line(&format!("{W} [1.0]; score 20"), &stm)

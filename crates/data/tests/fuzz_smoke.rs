@@ -1,16 +1,18 @@
 //! The fuzz targets' entry points (see `fuzz/` and `docs/fuzzing.md`) on a few thousand
-//! random and mutated inputs: errors are fine, panics are not. Runs on stable.
+//! random and mutated inputs (the same bodies, from `fuzz/checks.rs`): errors are fine, panics
+//! are not. Runs on stable.
 
-use std::path::Path;
-
-use data::{extract_pgn_reader, read_epd, ExtractOptions, Format, LoadOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+#[path = "../../../fuzz/checks.rs"]
+mod checks;
 
 const EPD_SEEDS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 c9 \"1-0\"; ce 20;\n",
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - [0.5] ; score -35\n",
     "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0.25 140\n",
+    "4k3/8/8/8/8/8/8/R3K3 w Q - [1.0] ce 500; game 12;\n",
 ];
 
 const PGN_SEED: &str = "[Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
@@ -49,38 +51,6 @@ fn mutate(rng: &mut ChaCha8Rng, seed: &[u8]) -> Vec<u8> {
     v
 }
 
-fn epd_target(bytes: &[u8]) {
-    let _ = Format::detect(bytes);
-    for stm_results in [false, true] {
-        let opts = LoadOptions {
-            stm_results,
-            ..LoadOptions::default()
-        };
-        if let Ok((samples, report)) = read_epd(bytes, Path::new("<fuzz>"), &opts) {
-            assert_eq!(samples.len() as u64, report.kept);
-            for s in &samples {
-                let _ = s.position().expect("a kept sample unpacks");
-                let _ = s.to_epd();
-            }
-        }
-    }
-}
-
-fn pgn_target(bytes: &[u8]) {
-    let opts = ExtractOptions {
-        skip_check: true,
-        dedup: true,
-        max_per_game: Some(5),
-        ..ExtractOptions::default()
-    };
-    if let Ok((samples, report)) = extract_pgn_reader(bytes, Path::new("<fuzz>"), &opts) {
-        assert_eq!(samples.len() as u64, report.kept);
-        for s in &samples {
-            let _ = s.position().expect("a kept sample unpacks");
-        }
-    }
-}
-
 #[test]
 fn epd_reader_never_panics() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -91,7 +61,7 @@ fn epd_reader_never_panics() {
             let seed = EPD_SEEDS[i % EPD_SEEDS.len()];
             mutate(&mut rng, seed.as_bytes())
         };
-        epd_target(&bytes);
+        checks::epd_reader(&bytes);
     }
 }
 
@@ -104,7 +74,7 @@ fn pgn_extractor_never_panics() {
         } else {
             mutate(&mut rng, PGN_SEED.as_bytes())
         };
-        pgn_target(&bytes);
+        checks::pgn_extractor(&bytes);
     }
 }
 
