@@ -389,6 +389,10 @@ fn parse_labels(rest: &str) -> Result<Labels, String> {
     })
 }
 
+/// A line as [`read_epd`] parses it: nothing (blank or comment), a sample with the game id
+/// the line gives, or what is wrong.
+type ParsedLine = Result<Option<(Sample, Option<u32>)>, String>;
+
 /// Lines parsed per parallel batch by [`read_epd`].
 const BATCH_LINES: usize = 1 << 14;
 
@@ -435,7 +439,7 @@ pub fn read_epd(
             lines.push((line_no, start, text.len()));
         }
         if n == 0 || lines.len() >= BATCH_LINES {
-            let parsed: Vec<(u64, Result<Option<(Sample, Option<u32>)>, String>)> = lines
+            let parsed: Vec<(u64, ParsedLine)> = lines
                 .par_iter()
                 .map(|&(ln, a, b)| {
                     let rec = match std::str::from_utf8(&text[a..b]) {

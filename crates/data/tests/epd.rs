@@ -121,8 +121,8 @@ fn game_ids() {
     }
     // Lines without a label are games of their own, numbered after the largest id so far.
     let text = format!("{W} [1.0]\n{W} [1.0]; game 5;\n{W} [0.0]; game 5;\n{B} [0.5]\n");
-    let (s, report) = data::read_epd(text.as_bytes(), "<t>".as_ref(), &LoadOptions::default())
-        .unwrap();
+    let (s, report) =
+        data::read_epd(text.as_bytes(), "<t>".as_ref(), &LoadOptions::default()).unwrap();
     assert_eq!(report.errors, 0, "{report}");
     let ids: Vec<u32> = s.iter().map(|x| x.game).collect();
     assert_eq!(ids, [0, 5, 5, 6]);

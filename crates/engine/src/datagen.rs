@@ -1,6 +1,7 @@
 //! Self-play data generation: random openings, fixed-node self-play, every searched position
 //! labelled with the game result and the search score.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use data::Sample;
@@ -101,26 +102,60 @@ pub fn samples_from_game(game: &GameRecord, id: u32) -> Vec<Sample> {
 /// Run self-play on rayon's thread pool. Output is identical whatever the number of threads:
 /// games are collected in index order and each depends only on the seed and its index.
 /// `on_game` is called (from worker threads) after each game, e.g. for a progress bar.
+///
+/// ```
+/// use engine::datagen::{generate, DatagenOptions};
+/// use engine::MaterialEvaluator;
+/// let opts = DatagenOptions { games: 2, nodes: 200, ..DatagenOptions::default() };
+/// let (samples, summary) = generate(&MaterialEvaluator, &opts, &|_| {});
+/// assert_eq!(summary.games, 2);
+/// assert_eq!(summary.positions, samples.len() as u64);
+/// ```
 pub fn generate<E: Evaluator + ?Sized>(
     eval: &E,
     options: &DatagenOptions,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> (Vec<Sample>, DatagenSummary) {
+    generate_until(eval, options, on_game, &AtomicBool::new(false))
+}
+
+/// [`generate`], stopping early once `stop` is set (e.g. by Ctrl-C): games not yet started
+/// are skipped, games in progress are played to the end, and every finished game is kept
+/// (with its own index as game id, so each is the same game a full run would play). The
+/// summary counts the games played.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use engine::datagen::{generate_until, DatagenOptions};
+/// use engine::MaterialEvaluator;
+/// let opts = DatagenOptions { games: 50, nodes: 200, ..DatagenOptions::default() };
+/// let stopped = AtomicBool::new(true);
+/// let (samples, summary) = generate_until(&MaterialEvaluator, &opts, &|_| {}, &stopped);
+/// assert_eq!((samples.len(), summary.games), (0, 0));
+/// ```
+pub fn generate_until<E: Evaluator + ?Sized>(
+    eval: &E,
+    options: &DatagenOptions,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+    stop: &AtomicBool,
+) -> (Vec<Sample>, DatagenSummary) {
     let start = Instant::now();
-    let games: Vec<GameRecord> = (0..options.games)
+    let games: Vec<Option<GameRecord>> = (0..options.games)
         .into_par_iter()
         .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let g = play_one(eval, options, i);
             on_game(&g);
-            g
+            Some(g)
         })
         .collect();
-    let mut summary = DatagenSummary {
-        games: options.games,
-        ..DatagenSummary::default()
-    };
+    let mut summary = DatagenSummary::default();
     let mut samples = Vec::new();
-    for (i, g) in games.iter().enumerate() {
+    for (i, g) in (0..options.games).zip(&games) {
+        let Some(g) = g else { continue };
+        summary.games += 1;
         match g.outcome.winner() {
             Some(shakmaty::Color::White) => summary.white_wins += 1,
             Some(shakmaty::Color::Black) => summary.black_wins += 1,
@@ -128,7 +163,7 @@ pub fn generate<E: Evaluator + ?Sized>(
         }
         summary.plies += g.moves.len() as u64;
         summary.nodes += g.moves.iter().map(|m| m.nodes).sum::<u64>();
-        samples.extend(samples_from_game(g, i as u32));
+        samples.extend(samples_from_game(g, i));
     }
     summary.positions = samples.len() as u64;
     summary.elapsed = start.elapsed();

@@ -1,6 +1,8 @@
 //! Matches between two evaluations: paired games (each opening with both colours), in
 //! parallel, scored from the first player's point of view.
 
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
 use rayon::prelude::*;
 use shakmaty::{Color, Position};
 
@@ -144,20 +146,53 @@ pub fn play_match<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
     options: &MatchOptions,
     on_game: &(dyn Fn(&MatchGame) + Sync),
 ) -> MatchResult {
-    let games: Vec<MatchGame> = (0..openings.len() * 2)
-        .into_par_iter()
-        .map(|g| {
-            let opening = g / 2;
-            let a_white = g % 2 == 0;
-            let record = play_pair_game(a, b, &openings[opening], a_white, options);
-            let game = MatchGame {
-                opening,
-                a_white,
-                record,
+    play_match_until(a, b, openings, options, on_game, &AtomicBool::new(false))
+}
+
+/// [`play_match`], stopping early once `stop` is set (e.g. by an SPRT that has decided, from
+/// `on_game`): openings not yet started are skipped, and the pairs in progress are played to
+/// the end, so the result holds whole pairs only, in opening order.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use engine::matches::{play_match_until, MatchOptions};
+/// use engine::openings::RandomOpenings;
+/// use engine::{MaterialEvaluator, SearchLimits};
+/// let openings: Vec<_> = (0..20).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
+/// let opts = MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() };
+/// let stop = AtomicBool::new(false);
+/// let on_game = |_: &_| stop.store(true, Ordering::Relaxed);
+/// let r = play_match_until(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &on_game, &stop);
+/// assert!(r.games.len() < 40 && r.games.len() % 2 == 0);
+/// ```
+pub fn play_match_until<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+    a: &A,
+    b: &B,
+    openings: &[Opening],
+    options: &MatchOptions,
+    on_game: &(dyn Fn(&MatchGame) + Sync),
+    stop: &AtomicBool,
+) -> MatchResult {
+    // One task per opening plays both colours, so a stop never leaves half a pair.
+    let pairs: Vec<Option<[MatchGame; 2]>> = openings
+        .par_iter()
+        .enumerate()
+        .map(|(opening, position)| {
+            if stop.load(AtomicOrdering::Relaxed) {
+                return None;
+            }
+            let game = |a_white| {
+                let record = play_pair_game(a, b, position, a_white, options);
+                let game = MatchGame {
+                    opening,
+                    a_white,
+                    record,
+                };
+                on_game(&game);
+                game
             };
-            on_game(&game);
-            game
+            Some([game(true), game(false)])
         })
         .collect();
-    MatchResult::from_games(games)
+    MatchResult::from_games(pairs.into_iter().flatten().flatten().collect())
 }

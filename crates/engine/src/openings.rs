@@ -11,6 +11,8 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::error::EngineError;
 use crate::evaluator::Evaluator;
+use crate::limits::SearchLimits;
+use crate::search::Searcher;
 
 /// A starting point for a game: a root position and moves played from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +46,12 @@ pub struct RandomOpenings {
     /// Openings whose quiescence score (side to move) exceeds this in absolute value are
     /// rejected and redrawn.
     pub max_eval: f64,
+    /// When set, openings where a search to this depth finds a forced mate (for either side)
+    /// are rejected and redrawn too: a game from such an opening yields no labelled positions.
+    /// `None` (the default) keeps the generator that made `data/default.gtc.zst`, so its
+    /// command still reproduces the file; an opening that passes the check is the same
+    /// either way.
+    pub mate_check_depth: Option<u32>,
 }
 
 impl Default for RandomOpenings {
@@ -52,6 +60,7 @@ impl Default for RandomOpenings {
             seed: 1,
             plies: 8,
             max_eval: 200.0,
+            mate_check_depth: None,
         }
     }
 }
@@ -66,7 +75,10 @@ pub fn rng_for(seed: u64, index: u64) -> ChaCha8Rng {
 
 impl RandomOpenings {
     /// Opening number `index`: `plies` uniformly random legal moves from the start position,
-    /// redrawn (from the same stream) until the position is playable and roughly balanced.
+    /// redrawn (from the same stream) until the position is playable and roughly balanced
+    /// (and, with [`mate_check_depth`](Self::mate_check_depth), free of a forced mate). After
+    /// 1,000 draws, the first playable one that passed the mate check is used, else the start
+    /// position.
     ///
     /// ```
     /// use engine::openings::RandomOpenings;
@@ -106,6 +118,13 @@ impl RandomOpenings {
                 position: pos,
             };
             let q = eval.quiesce(&opening.position, -1e9, 1e9);
+            if let Some(depth) = self.mate_check_depth {
+                // Only when the cheap checks pass would the search change the outcome.
+                let balanced = q.score.abs() <= self.max_eval;
+                if (balanced || fallback.is_none()) && has_forced_mate(eval, &opening, depth) {
+                    continue;
+                }
+            }
             if q.score.abs() <= self.max_eval {
                 return opening;
             }
@@ -113,6 +132,13 @@ impl RandomOpenings {
         }
         fallback.unwrap_or_else(|| Opening::from_position(root))
     }
+}
+
+/// Whether a search to `depth` from the opening's position finds a mate score for either side.
+fn has_forced_mate<E: Evaluator + ?Sized>(eval: &E, opening: &Opening, depth: u32) -> bool {
+    let mut searcher = Searcher::new(eval, 0); // the smallest table: a shallow search
+    let r = searcher.search(&opening.position, &[], &SearchLimits::depth(depth));
+    r.mate_in().is_some()
 }
 
 /// Read openings from a file with one FEN or EPD per line (blank lines and lines starting

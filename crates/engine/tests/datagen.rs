@@ -50,3 +50,74 @@ fn same_seed_same_data_whatever_the_threads() {
     };
     assert_eq!(run(1), run(3));
 }
+
+#[test]
+fn mate_check_redraws_only_openings_with_a_forced_mate() {
+    use engine::search::Searcher;
+    use engine::{ModelEvaluator, SearchLimits};
+    // Seed and evaluator of data/default.gtc.zst, whose game 17 got no positions: its opening
+    // left a forced mate on the board (data/README.md).
+    let eval = ModelEvaluator::default_material();
+    let old = RandomOpenings {
+        seed: 20261122,
+        plies: 8,
+        ..RandomOpenings::default()
+    };
+    let checked = RandomOpenings {
+        mate_check_depth: Some(4),
+        ..old.clone()
+    };
+    let mated = |o: &engine::openings::Opening| {
+        Searcher::new(&eval, 0)
+            .search(&o.position, &[], &SearchLimits::depth(4))
+            .mate_in()
+    };
+    let a = old.opening(17, &eval);
+    assert!(
+        mated(&a).is_some(),
+        "the old generator's opening 17 has a mate: {a:?}"
+    );
+    let b = checked.opening(17, &eval);
+    assert_eq!(mated(&b), None, "{b:?}");
+    assert_eq!(b.moves.len(), 8);
+    // Openings without a mate are the same with the check on.
+    for i in 0..8 {
+        let o = old.opening(i, &eval);
+        if mated(&o).is_none() {
+            assert_eq!(checked.opening(i, &eval), o, "opening {i}");
+        }
+    }
+}
+
+#[test]
+fn a_stop_flag_keeps_the_finished_games() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let opts = DatagenOptions {
+        games: 6,
+        ..options()
+    };
+    let (all, _) = generate(&MaterialEvaluator, &opts, &|_| {});
+    let stop = AtomicBool::new(false);
+    // Stop after the first finished game: with one thread, exactly one game is played.
+    let (part, summary) = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| {
+            engine::datagen::generate_until(
+                &MaterialEvaluator,
+                &opts,
+                &|_| stop.store(true, Ordering::Relaxed),
+                &stop,
+            )
+        });
+    assert_eq!(summary.games, 1);
+    assert_eq!(summary.positions, part.len() as u64);
+    // The games kept are exactly those of a full run, with the same ids.
+    let kept: Vec<_> = all
+        .iter()
+        .filter(|s| part.iter().any(|p| p.game == s.game))
+        .copied()
+        .collect();
+    assert_eq!(part, kept);
+}

@@ -2,10 +2,11 @@
 //! `engine::datagen`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use anyhow::Context;
-use engine::datagen::{generate, DatagenOptions};
+use engine::datagen::{generate_until, DatagenOptions};
 use engine::game::Adjudication;
 use engine::openings::RandomOpenings;
 use engine::ModelEvaluator;
@@ -14,7 +15,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Options of `tune datagen`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output file (binary cache; a `.zst` suffix compresses it, `.epd` writes EPD text).
+    /// Output file (binary cache; a `.zst` suffix compresses it; `.epd`, `.epd.zst` or
+    /// `.epd.gz` writes EPD text). Ctrl-C stops early and still writes the finished games.
     #[arg(short, long, default_value = "datagen.gtc.zst")]
     output: PathBuf,
     /// Weights to play with (JSON from `tune`); default: material only (100/300/300/500/900).
@@ -41,6 +43,11 @@ pub struct Args {
     /// Plies after the opening before a game is drawn by the move limit.
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
+    /// Also redraw openings where a search to this depth finds a forced mate (such games give
+    /// no positions); 4 catches mates in 2. Off by default, which keeps the generator that
+    /// made data/default.gtc.zst.
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=64))]
+    opening_mate_depth: Option<u32>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -55,6 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seed: args.seed,
             plies: args.opening_plies,
             max_eval: args.opening_max_eval,
+            mate_check_depth: args.opening_mate_depth,
         },
         hash_mb: 4,
         adjudication: Adjudication {
@@ -77,12 +85,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let (samples, summary) = pool.install(|| generate(&eval, &options, &on_game));
+    let stop = interrupt_flag();
+    let (samples, summary) = pool.install(|| generate_until(&eval, &options, &on_game, &stop));
     bar.finish_and_clear();
-    let is_epd = args
-        .output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("epd"));
+    if summary.games < args.games {
+        eprintln!(
+            "interrupted: writing the {} of {} games finished",
+            summary.games, args.games
+        );
+    }
+    let name = args.output.to_string_lossy().to_ascii_lowercase();
+    let is_epd = [".epd", ".epd.zst", ".epd.gz"]
+        .iter()
+        .any(|ext| name.ends_with(ext));
     if is_epd {
         data::write_epd(&args.output, &samples)?;
     } else {
@@ -103,4 +118,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         summary.nodes as f64 / secs.max(1e-9),
     );
     Ok(())
+}
+
+/// Installs a Ctrl-C handler: the first Ctrl-C sets the flag (no new games start, the ones in
+/// progress finish, and the finished games are written); a second one exits at once.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    let handler = move || {
+        if f.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ninterrupted: finishing the games in progress, then writing (Ctrl-C again to quit)"
+        );
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
+        eprintln!("warning: no Ctrl-C handler: {e}");
+    }
+    flag
 }

@@ -1,13 +1,16 @@
 //! `tune match`: paired games between two weight files, with the Elo difference (the logic is
 //! in `engine::matches` and `engine::elo`).
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use engine::elo::{Sprt, SprtVerdict};
-use engine::matches::{play_match, MatchGame, MatchOptions};
+use engine::matches::{play_match_until, MatchGame, MatchOptions};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
 use engine::{ModelEvaluator, SearchLimits};
@@ -48,6 +51,11 @@ pub struct Args {
     /// Run an SPRT of H0: elo0 against H1: elo1, e.g. `--sprt 0,5`.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
+    /// With `--sprt`: stop the match as soon as the SPRT accepts H0 or H1 (judged after each
+    /// completed pair on the pentanomial estimate; pairs already under way are finished and
+    /// counted). Off by default: all openings are played, as in docs/results.md.
+    #[arg(long, requires = "sprt")]
+    sprt_stop: bool,
     /// SPRT false-positive rate.
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
@@ -119,6 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 seed: args.seed,
                 plies: args.opening_plies,
                 max_eval: args.opening_max_eval,
+                ..RandomOpenings::default()
             };
             let reference = ModelEvaluator::default_material();
             (0..args.openings as u64)
@@ -140,13 +149,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let on_game = |_: &MatchGame| bar.inc(1);
+    // The running tally of whole pairs, for `--sprt-stop`: A's score in each half-played
+    // opening, and the pairs by A's points.
+    let stop = AtomicBool::new(false);
+    let tally: Mutex<(HashMap<usize, f64>, [u64; 5])> = Mutex::new((HashMap::new(), [0; 5]));
+    let stopping_sprt = sprt.filter(|_| args.sprt_stop);
+    let on_game = |g: &MatchGame| {
+        bar.inc(1);
+        let Some(sprt) = stopping_sprt else { return };
+        let Ok(mut tally) = tally.lock() else { return };
+        let (half, pairs) = &mut *tally;
+        let Some(first) = half.remove(&g.opening) else {
+            half.insert(g.opening, g.a_score());
+            return;
+        };
+        let points = ((first + g.a_score()) * 2.0).round() as usize;
+        pairs[points.min(4)] += 1;
+        if let Some(e) = engine::elo::pentanomial(pairs) {
+            if sprt.verdict(sprt.llr(&e)) != SprtVerdict::Continue
+                && !stop.swap(true, Ordering::Relaxed)
+            {
+                let n: u64 = pairs.iter().sum();
+                bar.suspend(|| {
+                    eprintln!("SPRT decided after {n} pairs: finishing the pairs under way")
+                });
+            }
+        }
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
     let start = Instant::now();
-    let result = pool.install(|| play_match(&a, &b, &openings, &options, &on_game));
+    let result = pool.install(|| play_match_until(&a, &b, &openings, &options, &on_game, &stop));
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
 
@@ -175,7 +210,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
     let games = result.wins + result.draws + result.losses;
     println!(
-        "{name_a} vs {name_b}: {games} games ({} openings x 2 colours) in {secs:.1} s",
+        "{name_a} vs {name_b}: {games} games ({} of {} openings x 2 colours) in {secs:.1} s",
+        result.games.len() / 2,
         openings.len()
     );
     println!(
