@@ -9,13 +9,13 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     /// An I/O error on a file.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        /// The underlying error (part of this error's message, so not also its `source`:
+        /// printing the chain does not repeat it).
+        error: std::io::Error,
     },
     /// A malformed record, reported in strict mode (or a file that cannot be read at all).
     #[error("{location}: {message}")]
@@ -43,10 +43,10 @@ pub enum DataError {
 
 impl DataError {
     /// Wraps an I/O error with the file it happened on.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> DataError {
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> DataError {
         DataError::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
 }

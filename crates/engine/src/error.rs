@@ -14,14 +14,15 @@ pub enum EngineError {
     #[error(transparent)]
     Data(#[from] data::DataError),
     /// A file could not be read or written.
-    #[error("cannot {action} {path}: {source}")]
+    #[error("cannot {action} {path}: {error}")]
     Io {
         /// What was being done (`read`, `write`, `create`).
         action: &'static str,
         /// The file.
         path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
+        /// The underlying error (part of this error's message, so not also its `source`:
+        /// printing the chain does not repeat it).
+        error: std::io::Error,
     },
     /// An opening could not be parsed.
     #[error("{path}:{line}: bad opening: {message}")]
@@ -40,11 +41,11 @@ pub enum EngineError {
 
 impl EngineError {
     /// An I/O error on `path`.
-    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         EngineError::Io {
             action,
             path: path.into(),
-            source,
+            error,
         }
     }
 }

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 /// An error reading, writing or checking a weights file. Messages say what is wrong and where:
-/// every unknown, missing, duplicate or non-finite parameter is named.
+/// every unknown, missing, duplicate or non-finite parameter is named. Each message is complete
+/// on its own (no error here has a `source`), so printing the chain does not repeat it.
 #[derive(Debug, Error)]
 pub enum ParamError {
     /// The model name is not one of the known models.
@@ -33,21 +34,21 @@ pub enum ParamError {
         got: usize,
     },
     /// Reading or writing a file failed.
-    #[error("cannot {action} {path}: {source}")]
+    #[error("cannot {action} {path}: {error}")]
     Io {
         /// `read` or `write`.
         action: &'static str,
         /// The file.
         path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
+        /// The underlying error (part of this error's message, so not also its `source`).
+        error: std::io::Error,
     },
     /// An error in the contents of a file.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     File {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
-        source: Box<ParamError>,
+        /// What is wrong with it (part of this error's message, so not also its `source`).
+        error: Box<ParamError>,
     },
 }

@@ -138,14 +138,14 @@ fn name_list(names: &[String]) -> String {
 
 /// Reads a weights file (see [`weights_from_json`]); errors name the file.
 pub fn load_weights(path: &Path) -> Result<(Model, Vec<f64>), ParamError> {
-    let text = fs::read_to_string(path).map_err(|source| ParamError::Io {
+    let text = fs::read_to_string(path).map_err(|error| ParamError::Io {
         action: "read",
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     weights_from_json(&text).map_err(|e| ParamError::File {
         path: path.to_path_buf(),
-        source: Box::new(e),
+        error: Box::new(e),
     })
 }
 
@@ -172,10 +172,10 @@ pub fn save_weights(path: &Path, model: &Model, w: &[f64]) -> Result<(), ParamEr
             details: format!("{} non-finite values: {}", bad.len(), name_list(&bad)),
         });
     }
-    fs::write(path, weights_to_json(model, w)).map_err(|source| ParamError::Io {
+    fs::write(path, weights_to_json(model, w)).map_err(|error| ParamError::Io {
         action: "write",
         path: path.to_path_buf(),
-        source,
+        error,
     })
 }
 

@@ -78,6 +78,38 @@ fn files_round_trip_and_errors_name_the_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The message and its `source` chain, joined as `anyhow` prints `{:#}`.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        text = format!("{text}: {s}");
+        cur = s.source();
+    }
+    text
+}
+
+#[test]
+fn printing_the_error_chain_does_not_repeat_the_message() {
+    let dir = tempdir();
+    let path = dir.join("w.json");
+    std::fs::write(&path, "{\"model\": \"psqt\", \"params\": {}}").unwrap();
+    let e = chain(&load_weights(&path).unwrap_err());
+    assert_eq!(e.matches("missing parameters").count(), 1, "{e}");
+    let missing = dir.join("nope.json");
+    let io = std::fs::read(&missing).unwrap_err().to_string();
+    let e = chain(&load_weights(&missing).unwrap_err());
+    assert_eq!(e.matches("nope.json").count(), 1, "{e}");
+    assert_eq!(e.matches(&io).count(), 1, "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("eval-json-chain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[test]
 fn unknown_names_are_refused_by_name() {
     let text = edited(|e| {
