@@ -1,23 +1,26 @@
 //! The `gradtune-uci` binary answers a scripted session with legal moves.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 
 use shakmaty::{uci::UciMove, Chess, Position};
 
-fn session(script: &str, args: &[&str]) -> String {
+/// Starts `gradtune-uci` with piped input and output; returns it and its input.
+fn spawn(args: &[&str]) -> (Child, ChildStdin) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gradtune-uci"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("start gradtune-uci");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    let stdin = child.stdin.take().expect("piped stdin");
+    (child, stdin)
+}
+
+fn session(script: &str, args: &[&str]) -> String {
+    let (child, mut stdin) = spawn(args);
+    stdin.write_all(script.as_bytes()).unwrap();
+    drop(stdin);
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
@@ -98,12 +101,7 @@ fn bad_input_is_reported_not_fatal() {
 
 #[test]
 fn stop_ends_an_infinite_search() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gradtune-uci"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (child, mut stdin) = spawn(&[]);
     writeln!(stdin, "position startpos\ngo infinite").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(200));
     writeln!(stdin, "stop\nquit").unwrap();
@@ -116,12 +114,7 @@ fn stop_ends_an_infinite_search() {
 #[test]
 fn infinite_search_waits_for_stop_even_after_a_mate() {
     // A mate in 1 ends the iterations at once, but `bestmove` must wait for `stop`.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gradtune-uci"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (child, mut stdin) = spawn(&[]);
     writeln!(
         stdin,
         "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo infinite"
