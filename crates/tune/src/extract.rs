@@ -126,6 +126,11 @@ fn detect(path: &Path) -> anyhow::Result<Format> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let start = Instant::now();
     out_kind(&args.output)?;
+    if let Some(f) = args.valid_fraction {
+        if !(0.0..1.0).contains(&f) {
+            anyhow::bail!("--valid-fraction must be at least 0 and below 1, not {f}");
+        }
+    }
     // A weights file names its own model.
     let (model, weights) = match &args.weights {
         Some(p) => {
