@@ -7,7 +7,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position};
 
 use crate::error::EngineError;
 use crate::evaluator::Evaluator;
@@ -142,7 +142,8 @@ fn has_forced_mate<E: Evaluator + ?Sized>(eval: &E, opening: &Opening, depth: u3
 }
 
 /// Read openings from a file with one FEN or EPD per line (blank lines and lines starting
-/// with `#` skipped; EPD operations after the fourth field are ignored).
+/// with `#` skipped; EPD operations after the fourth field are ignored). Chess960 positions
+/// are recognised by their castling rights (X-FEN or Shredder-FEN).
 pub fn read_epd(path: &Path) -> Result<Vec<Opening>, EngineError> {
     let text = std::fs::read_to_string(path).map_err(|e| EngineError::io("read", path, e))?;
     let mut out = Vec::new();
@@ -170,9 +171,10 @@ pub fn read_epd(path: &Path) -> Result<Vec<Opening>, EngineError> {
             format!("{} 0 1", fields[..4].join(" "))
         };
         let fen: Fen = fen.parse().map_err(|e| err(format!("{e}")))?;
-        let pos: Chess = fen
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| err(format!("{e}")))?;
+        // Chess960 (X-FEN or Shredder-FEN castling rights) is told from the rights.
+        let setup = fen.into_setup();
+        let mode = CastlingMode::detect(&setup);
+        let pos = Chess::from_setup(setup, mode).map_err(|e| err(format!("{e}")))?;
         if pos.is_game_over() {
             return Err(err("the game is already over".into()));
         }
@@ -212,6 +214,20 @@ mod tests {
         let err = read_epd(&bad).unwrap_err().to_string();
         assert!(err.contains(":2:"), "{err}");
         assert!(read_epd(&dir.join("missing.epd")).is_err());
+        // Chess960 castling rights, Shredder-FEN and X-FEN.
+        let c960 = dir.join("c960.epd");
+        std::fs::write(
+            &c960,
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9
+             1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq -
+",
+        )
+        .unwrap();
+        let openings = read_epd(&c960).unwrap();
+        for o in &openings {
+            assert_eq!(o.position.castles().mode(), CastlingMode::Chess960);
+            assert_eq!(o.position.castles().castling_rights().count(), 4);
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use crate::game::GameRecord;
 
@@ -60,6 +60,9 @@ pub fn game_pgn(game: &GameRecord, tags: &PgnTags) -> String {
     tag(&mut out, "Result", result);
     let root = &game.opening.root;
     if *root != Chess::default() {
+        if root.castles().mode() == CastlingMode::Chess960 {
+            tag(&mut out, "Variant", "Chess960");
+        }
         tag(&mut out, "SetUp", "1");
         tag(
             &mut out,

@@ -44,3 +44,43 @@ fn material_beats_a_blind_player() {
     assert!(r.wins > r.losses, "{} / {} / {}", r.wins, r.draws, r.losses);
     assert!(r.elo_pentanomial().unwrap().elo > 0.0);
 }
+
+#[test]
+fn chess960_openings_play_and_their_pgn_reads_back() {
+    let dir = std::env::temp_dir().join(format!("engine-c960-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c960.epd");
+    std::fs::write(
+        &path,
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\n",
+    )
+    .unwrap();
+    let openings = engine::openings::read_epd(&path).unwrap();
+    let opts = MatchOptions {
+        limits: SearchLimits::nodes(200),
+        ..MatchOptions::default()
+    };
+    let r = play_match(
+        &MaterialEvaluator,
+        &MaterialEvaluator,
+        &openings,
+        &opts,
+        &|_| {},
+    );
+    let pgn: String = r
+        .games
+        .iter()
+        .map(|g| game_pgn(&g.record, &PgnTags::default()))
+        .collect();
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    let (samples, report) = data::extract_pgn_reader(
+        pgn.as_bytes(),
+        "<pgn>".as_ref(),
+        &data::ExtractOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(report.errors, 0, "{report}\n{pgn}");
+    let plies: usize = r.games.iter().map(|g| g.record.moves.len()).sum();
+    assert!(!samples.is_empty() && samples.len() <= plies + 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
