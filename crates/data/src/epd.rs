@@ -230,28 +230,16 @@ fn operations(rest: &str) -> Vec<Vec<String>> {
     split
 }
 
+/// The opcodes whose meaning the reader knows (compared without regard to case).
+const KNOWN_OPCODES: [&str; 18] = [
+    "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "ce", "score", "eval", "cp",
+    "result", "res", "wdl", "game",
+];
+
 fn is_known_opcode(t: &str) -> bool {
-    let t = t.trim_end_matches([':', '=']).to_ascii_lowercase();
-    matches!(
-        t.as_str(),
-        "c0" | "c1"
-            | "c2"
-            | "c3"
-            | "c4"
-            | "c5"
-            | "c6"
-            | "c7"
-            | "c8"
-            | "c9"
-            | "ce"
-            | "score"
-            | "eval"
-            | "cp"
-            | "result"
-            | "res"
-            | "wdl"
-            | "game"
-    )
+    // No allocation: this runs for every token of every line.
+    let t = t.trim_end_matches([':', '=']);
+    KNOWN_OPCODES.iter().any(|k| k.eq_ignore_ascii_case(t))
 }
 
 /// A result literal: `1-0`, `0-1`, `1/2-1/2`, `1/2`, or a number in `[0, 1]`, optionally in
