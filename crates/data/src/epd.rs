@@ -37,6 +37,14 @@ pub struct EpdOptions {
 }
 
 /// One parsed line.
+///
+/// ```
+/// use data::epd::{parse_line, EpdOptions};
+/// let rec = parse_line("8/8/8/8/8/8/8/K6k w - - [0.5] ce 12; game 3;", &EpdOptions::default())?
+///     .expect("a record");
+/// assert_eq!((rec.result, rec.score, rec.game), (0.5, Some(12.0), Some(3)));
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct EpdRecord {
     /// The position.

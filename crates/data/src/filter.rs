@@ -6,6 +6,14 @@ use shakmaty::Chess;
 use crate::DataError;
 
 /// Which positions to keep (or what to keep in their place).
+///
+/// ```
+/// use data::Filter;
+/// assert_eq!("qleaf".parse::<Filter>()?, Filter::QuiescenceLeaf);
+/// assert_eq!("Quiet".parse::<Filter>()?, Filter::Quiet);
+/// assert!("loud".parse::<Filter>().is_err());
+/// # Ok::<(), data::DataError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Filter {
     /// Keep every position.

@@ -29,6 +29,19 @@ use crate::filter::{Filter, Filtered, Filterer};
 use crate::{source, DataError, Report, Sample};
 
 /// Options of [`extract_pgn`].
+///
+/// ```
+/// use data::{extract_pgn_reader, ExtractOptions};
+///
+/// let pgn = "[Result \"1-0\"]\n\n1. e4 { book } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+/// // Book moves are skipped by default; skip two more plies and the positions in check.
+/// let opts = ExtractOptions { skip_plies: 3, skip_check: true, ..ExtractOptions::default() };
+/// let (samples, report) = extract_pgn_reader(pgn.as_bytes(), "<pgn>".as_ref(), &opts)?;
+/// assert_eq!(samples.len(), 4); // the positions before 2... Nc6 up to 4. Qxf7#
+/// assert!(samples.iter().all(|s| s.result == 1.0));
+/// assert_eq!(report.kept, 4);
+/// # Ok::<(), data::DataError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct ExtractOptions {
     /// Skip positions whose move is marked `{book}` (default true).

@@ -15,6 +15,19 @@ use crate::openings::RandomOpenings;
 use crate::search::Searcher;
 
 /// Options of a self-play run.
+///
+/// ```
+/// use engine::datagen::DatagenOptions;
+/// use engine::openings::RandomOpenings;
+/// // `tune datagen --games 2200 --nodes 2000 --seed 20261122`, the default dataset's run:
+/// let opts = DatagenOptions {
+///     games: 2200,
+///     nodes: 2000,
+///     openings: RandomOpenings { seed: 20261122, ..RandomOpenings::default() },
+///     ..DatagenOptions::default()
+/// };
+/// assert_eq!((opts.openings.plies, opts.hash_mb), (8, 4));
+/// ```
 #[derive(Clone, Debug)]
 pub struct DatagenOptions {
     /// Number of games.

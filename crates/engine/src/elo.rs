@@ -32,6 +32,14 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 /// An Elo estimate with its 95% confidence interval.
+///
+/// ```
+/// // 100 pairs: A scored 2 points in 30, 1½ in 30, 1 in 30, ½ in 10.
+/// let e = engine::elo::pentanomial(&[0, 10, 30, 30, 30]).unwrap();
+/// assert_eq!(e.n, 100.0);
+/// assert!((e.score - 0.7).abs() < 1e-12);
+/// assert!(e.lower < e.elo && e.elo < e.upper && e.margin() > 0.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     /// Mean score per game (0..1).
@@ -116,6 +124,18 @@ pub fn pentanomial(pairs: &[u64; 5]) -> Option<EloEstimate> {
 }
 
 /// A sequential probability ratio test of H0: Elo = `elo0` against H1: Elo = `elo1`.
+///
+/// ```
+/// use engine::elo::{pentanomial, Sprt, SprtVerdict};
+/// let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+/// let (lower, upper) = sprt.bounds();
+/// assert!((upper - 2.944).abs() < 1e-3 && (lower + 2.944).abs() < 1e-3);
+/// // A clearly stronger A: H1 accepted.
+/// let e = pentanomial(&[0, 10, 30, 30, 30]).unwrap();
+/// assert_eq!(sprt.verdict(sprt.llr(&e)), SprtVerdict::AcceptH1);
+/// // No games' worth of evidence either way: keep playing.
+/// assert_eq!(sprt.verdict(0.0), SprtVerdict::Continue);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     /// Elo under the null hypothesis.

@@ -24,6 +24,22 @@ pub struct Quiet {
 /// A static evaluation and a quiescence search over it.
 ///
 /// Implementors give the evaluation from **White's** point of view; the search converts.
+///
+/// ```
+/// use engine::{Evaluator, SearchLimits, Searcher};
+/// use shakmaty::{Chess, Position};
+///
+/// /// Mobility only: White's legal moves minus Black's (for the side to move's count).
+/// struct Mobility;
+/// impl Evaluator for Mobility {
+///     fn evaluate(&self, pos: &Chess) -> f64 {
+///         let n = pos.legal_moves().len() as f64;
+///         if pos.turn().is_white() { n } else { -n }
+///     }
+/// }
+/// let r = Searcher::new(Mobility, 1).search(&Chess::default(), &[], &SearchLimits::depth(2));
+/// assert!(r.best_move.is_some());
+/// ```
 pub trait Evaluator: Send + Sync {
     /// Static evaluation of `pos` in centipawns, from White's point of view.
     fn evaluate(&self, pos: &Chess) -> f64;

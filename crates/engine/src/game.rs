@@ -7,6 +7,24 @@ use crate::openings::Opening;
 use crate::search::{hash, SearchResult};
 
 /// When a game is stopped before the rules end it.
+///
+/// ```
+/// use engine::game::{play_game, Adjudication, Termination};
+/// use engine::openings::Opening;
+/// use engine::{MaterialEvaluator, SearchLimits, Searcher};
+/// use shakmaty::Chess;
+///
+/// // A game cut at 10 plies is a draw by the ply limit.
+/// let rules = Adjudication { max_plies: 10, ..Adjudication::default() };
+/// let mut searcher = Searcher::new(MaterialEvaluator, 1);
+/// let game = play_game(&Opening::from_position(Chess::default()), &rules, |pos, history| {
+///     searcher.search(pos, history, &SearchLimits::nodes(100))
+/// });
+/// assert_eq!(game.moves.len(), 10);
+/// assert_eq!(game.termination, Termination::MaxPlies);
+/// assert_eq!(game.white_score(), 0.5);
+/// assert_eq!(game.positions().count(), 10);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Adjudication {
     /// Win adjudication: both sides agree the score (White's view) is at least this large ...

@@ -58,6 +58,21 @@ impl MatchGame {
 }
 
 /// The games of a match and their tally from A's point of view.
+///
+/// ```
+/// use engine::matches::{play_match, MatchOptions};
+/// use engine::openings::Opening;
+/// use engine::{MaterialEvaluator, SearchLimits};
+/// use shakmaty::Chess;
+///
+/// let openings = [Opening::from_position(Chess::default())];
+/// let opts = MatchOptions { limits: SearchLimits::nodes(200), ..MatchOptions::default() };
+/// let r = play_match(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &|_| {});
+/// // One opening, both colours: one pair; a player against itself at fixed nodes scores 1.
+/// assert_eq!(r.games.len(), 2);
+/// assert_eq!(r.pairs, [0, 0, 1, 0, 0]);
+/// assert_eq!(r.wins, r.losses);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct MatchResult {
     /// The games, in order: opening 0 with A White, opening 0 with A Black, opening 1, ...

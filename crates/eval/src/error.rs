@@ -7,6 +7,13 @@ use thiserror::Error;
 /// An error reading, writing or checking a weights file. Messages say what is wrong and where:
 /// every unknown, missing, duplicate or non-finite parameter is named. Each message is complete
 /// on its own (no error here has a `source`), so printing the chain does not repeat it.
+///
+/// ```
+/// use eval::{weights_from_json, ParamError};
+/// let err = weights_from_json(r#"{"model": "nnue", "params": {}}"#).unwrap_err();
+/// assert!(matches!(err, ParamError::UnknownModel(ref m) if m == "nnue"));
+/// assert_eq!(err.to_string(), "unknown model `nnue` (valid models: psqt, full)");
+/// ```
 #[derive(Debug, Error)]
 pub enum ParamError {
     /// The model name is not one of the known models.
