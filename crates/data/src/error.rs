@@ -6,6 +6,13 @@ use std::path::PathBuf;
 ///
 /// Bad *records* (a malformed line, FEN or game) are normally skipped and counted in a
 /// [`Report`](crate::Report); they become a [`DataError::Input`] only with `strict` set.
+///
+/// ```
+/// use data::{load, DataError, LoadOptions};
+/// let err = load("no/such/file.epd".as_ref(), &LoadOptions::default()).unwrap_err();
+/// assert!(matches!(err, DataError::Io { .. }));
+/// assert!(err.to_string().starts_with("no/such/file.epd: "));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     /// An I/O error on a file.

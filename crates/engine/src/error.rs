@@ -5,6 +5,13 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 /// An error from loading weights or openings, writing output, or bad options.
+///
+/// ```
+/// use engine::{EngineError, ModelEvaluator};
+/// let err = ModelEvaluator::load("no/such/weights.json".as_ref()).unwrap_err();
+/// assert!(matches!(err, EngineError::Weights(_)));
+/// assert!(err.to_string().contains("no/such/weights.json"));
+/// ```
 #[derive(Debug, Error)]
 pub enum EngineError {
     /// The weights file could not be read or is invalid.

@@ -9,6 +9,23 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use crate::game::GameRecord;
 
 /// Tags of one PGN game besides the result.
+///
+/// ```
+/// use engine::game::{play_game, Adjudication};
+/// use engine::openings::Opening;
+/// use engine::pgn_out::{game_pgn, PgnTags};
+/// use engine::{MaterialEvaluator, SearchLimits, Searcher};
+/// use shakmaty::Chess;
+///
+/// let rules = Adjudication { max_plies: 2, ..Adjudication::default() };
+/// let mut s = Searcher::new(MaterialEvaluator, 1);
+/// let game = play_game(&Opening::from_position(Chess::default()), &rules, |pos, h| {
+///     s.search(pos, h, &SearchLimits::nodes(50))
+/// });
+/// let tags = PgnTags { event: "test".into(), white: "A".into(), black: "B".into(), ..PgnTags::default() };
+/// let pgn = game_pgn(&game, &tags);
+/// assert!(pgn.contains("[White \"A\"]") && pgn.contains("1/2-1/2"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct PgnTags {
     /// `Event`.
