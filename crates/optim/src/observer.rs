@@ -135,7 +135,8 @@ impl RunShared {
     }
 }
 
-/// The observer of one solver stage (see [`RunShared`]).
+/// The argmin observer of one solver stage of [`run`](crate::run): validation, tracking, log,
+/// progress and budgets for every iterate.
 #[derive(Debug)]
 pub struct Monitor {
     shared: Arc<RunShared>,
