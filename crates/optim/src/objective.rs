@@ -102,6 +102,18 @@ impl Objective {
             }
             slot[i] = k as u32;
         }
+        if !(cfg.l1 >= 0.0 && cfg.l1.is_finite() && cfg.l2 >= 0.0 && cfg.l2.is_finite()) {
+            return Err(OptimError::Config(format!(
+                "regularisation weights must be finite and non-negative, not l1 = {}, l2 = {}",
+                cfg.l1, cfg.l2
+            )));
+        }
+        if !(cfg.link.k > 0.0 && cfg.link.k.is_finite()) {
+            return Err(OptimError::Config(format!(
+                "K must be positive, not {}",
+                cfg.link.k
+            )));
+        }
         if !(0.0..=1.0).contains(&cfg.lambda) {
             return Err(OptimError::Config(format!(
                 "lambda must be in 0..=1, not {}",

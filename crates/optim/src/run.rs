@@ -187,6 +187,19 @@ pub fn run(
             train.base().len()
         )));
     }
+    let o = &cfg.solvers;
+    let positive = |v: f64| v > 0.0 && v.is_finite();
+    if !positive(o.adam.lr)
+        || !positive(o.gauss_newton.damping)
+        || o.local.step.is_nan()
+        || o.local.step < 0.0
+    {
+        return Err(OptimError::Config(format!(
+            "the Adam step ({}) and the Gauss-Newton damping ({}) must be positive and the \
+             local-search step ({}) non-negative",
+            o.adam.lr, o.gauss_newton.damping, o.local.step
+        )));
+    }
     let log = match &cfg.log {
         Some(p) => Some(BufWriter::new(
             File::create(p).map_err(|e| OptimError::io(p, e))?,
@@ -235,7 +248,6 @@ pub fn run(
     let e0 = train.value(&x0);
     shared.record("start", &x0, e0, None);
 
-    let o = &cfg.solvers;
     let mut reason = match cfg.method {
         Method::Lbfgs => lbfgs_stage(&shared, &o.lbfgs, x0)?.1,
         Method::GaussNewton => {
