@@ -158,6 +158,10 @@ pub struct Args {
     /// gauss-newton (and hybrid): initial Levenberg-Marquardt damping.
     #[arg(long, default_value_t = 1e-3)]
     pub damping: f64,
+    /// gauss-newton (and hybrid): solve each step by dense Cholesky up to this many free
+    /// parameters, by matrix-free conjugate gradient above.
+    #[arg(long, default_value_t = 1200)]
+    pub dense_max: usize,
     /// pso: number of particles.
     #[arg(long, default_value_t = 24)]
     pub particles: usize,
@@ -211,6 +215,7 @@ impl Args {
         solvers.lbfgs.memory = self.memory;
         solvers.lbfgs.precondition = !self.no_precondition;
         solvers.gauss_newton.damping = self.damping;
+        solvers.gauss_newton.dense_max = self.dense_max;
         solvers.pso.particles = self.particles;
         solvers.pso.seed = self.seed;
         solvers.hybrid.gn_iters = self.gn_iters;
