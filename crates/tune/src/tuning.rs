@@ -56,9 +56,12 @@ pub fn shared_data_dir() -> PathBuf {
 /// The default data files: the embedded dataset, else the shared 1k quiet positions.
 pub fn default_data() -> anyhow::Result<Vec<PathBuf>> {
     if let Some(p) = DEFAULT_DATA.iter().map(PathBuf::from).find(|p| p.is_file()) {
-        return Ok(vec![p]);
+        return Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)]);
     }
-    let fallback = shared_data_dir().join("quiet-labeled-1k.epd");
+    let dir = shared_data_dir();
+    let fallback = std::fs::canonicalize(&dir)
+        .unwrap_or(dir)
+        .join("quiet-labeled-1k.epd");
     if fallback.is_file() {
         eprintln!(
             "note: the default dataset (data/default.gtc.zst) is not in this checkout yet; \
