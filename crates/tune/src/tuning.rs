@@ -339,3 +339,63 @@ fn append_log(log: &Path, part: &Path) -> anyhow::Result<()> {
     std::fs::remove_file(part).ok();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn quiet_1k() -> PathBuf {
+        let p = shared_data_dir().join("quiet-labeled-1k.epd");
+        assert!(
+            p.is_file(),
+            "{} is missing: this test needs the shared data folder (set GRADTUNE_SHARED_DATA)",
+            p.display()
+        );
+        p
+    }
+
+    /// A run writes every file it promises, and `--resume` continues from them.
+    #[test]
+    fn run_writes_its_files_and_resumes() {
+        let out = std::env::temp_dir().join(format!("tune-run-{}", std::process::id()));
+        let data = quiet_1k();
+        let argv = |extra: &[&str]| {
+            let mut v = vec![
+                "tune".to_string(),
+                "--data".to_string(),
+                data.display().to_string(),
+                "--out".to_string(),
+                out.display().to_string(),
+                "--quiet".to_string(),
+                "--max-iters".to_string(),
+                "5".to_string(),
+            ];
+            v.extend(extra.iter().map(|s| s.to_string()));
+            Cli::parse_from(v).args
+        };
+        run(Method::GaussNewton, argv(&[])).unwrap();
+        for f in [
+            "weights.json",
+            "weights-int.json",
+            "tables.txt",
+            "weights.rs",
+            "log.jsonl",
+            "summary.json",
+        ] {
+            assert!(out.join(f).is_file(), "{f} missing");
+        }
+        let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+        let before = lines(&out.join("log.jsonl"));
+        assert!(before >= 2, "the start and at least one iteration");
+        run(Method::Lbfgs, argv(&["--resume"])).unwrap();
+        assert!(lines(&out.join("log.jsonl")) > before);
+        std::fs::remove_dir_all(&out).ok();
+    }
+}
