@@ -16,9 +16,11 @@ use crate::OptimError;
 pub struct ObjectiveConfig {
     /// Sigmoid, its `K`, and the loss.
     pub link: Link,
-    /// Weight of the L1 penalty `l1 * sum |w_j|` over the free parameters.
+    /// Weight of the L1 penalty `l1 * sum |w_j - w0_j|` over the free parameters, `w0` the
+    /// starting weights.
     pub l1: f64,
-    /// Weight of the L2 penalty `l2 * sum w_j^2` over the free parameters.
+    /// Weight of the L2 penalty `l2 * sum (w_j - w0_j)^2` over the free parameters, `w0` the
+    /// starting weights.
     pub l2: f64,
     /// Label blend: the label is `lambda * result + (1 - lambda) * sigma(score)` for positions
     /// with a search score, the result alone for the others. `1` uses results only.
@@ -37,8 +39,14 @@ impl ObjectiveConfig {
     }
 }
 
-/// `E(x) = 1/N sum_i loss(q_i(w), y_i) + l1 |x|_1 + l2 |x|^2`, where `w` is the full weight
-/// vector with the free parameters set to `x` and the frozen ones to their base values.
+/// `E(x) = 1/N sum_i loss(q_i(w), y_i) + l1 |x - x0|_1 + l2 |x - x0|^2`, where `w` is the full
+/// weight vector with the free parameters set to `x` and the frozen ones to their base values,
+/// and `x0` the free parameters' base (starting) values.
+///
+/// The penalties pull towards the starting weights, not towards zero: a term that starts at
+/// zero (a piece-square entry) is shrunk towards zero as usual, while material values that
+/// start at 100..900 are not dragged towards nothing, which would only move the evaluation's
+/// scale against the fitted `K`.
 ///
 /// Every method takes and returns vectors over the *free* parameters; [`expand`](Self::expand)
 /// and [`reduce`](Self::reduce) convert. Each evaluation is one pass over the positions (value
@@ -247,23 +255,31 @@ impl Objective {
             .fetch_add(positions as u64, Ordering::Relaxed);
     }
 
+    /// The free parameters' distances from their starting values.
+    fn offsets<'a>(&'a self, x: &'a [f64]) -> impl Iterator<Item = f64> + 'a {
+        x.iter().zip(&self.free).map(|(&v, &i)| v - self.base[i])
+    }
+
     fn penalty(&self, x: &[f64]) -> f64 {
         let mut p = 0.0;
         if self.cfg.l1 != 0.0 {
-            p += self.cfg.l1 * x.iter().map(|v| v.abs()).sum::<f64>();
+            p += self.cfg.l1 * self.offsets(x).map(f64::abs).sum::<f64>();
         }
         if self.cfg.l2 != 0.0 {
-            p += self.cfg.l2 * x.iter().map(|v| v * v).sum::<f64>();
+            p += self.cfg.l2 * self.offsets(x).map(|d| d * d).sum::<f64>();
         }
         p
     }
 
     fn add_penalty_gradient(&self, x: &[f64], g: &mut [f64]) {
-        for (gi, &v) in g.iter_mut().zip(x) {
-            if self.cfg.l1 != 0.0 && v != 0.0 {
-                *gi += self.cfg.l1 * v.signum();
+        if self.cfg.l1 == 0.0 && self.cfg.l2 == 0.0 {
+            return;
+        }
+        for (gi, d) in g.iter_mut().zip(self.offsets(x)) {
+            if self.cfg.l1 != 0.0 && d != 0.0 {
+                *gi += self.cfg.l1 * d.signum();
             }
-            *gi += 2.0 * self.cfg.l2 * v;
+            *gi += 2.0 * self.cfg.l2 * d;
         }
     }
 
