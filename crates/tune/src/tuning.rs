@@ -35,46 +35,21 @@ impl From<Method> for optim::Method {
     }
 }
 
-/// The dataset used when `--data` is not given, relative to the workspace: made by
-/// `tune datagen` (the engine's self-play) and committed under `data/`.
-pub const DEFAULT_DATA: &[&str] = &[
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc.zst"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.epd.zst"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.epd"),
-];
+/// The dataset used when `--data` is not given: made by `tune datagen` (the engine's
+/// self-play) and committed as `data/default.gtc.zst` (see `data/README.md`).
+pub const DEFAULT_DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc.zst");
 
-/// The shared data folder (`$GRADTUNE_SHARED_DATA`, else `../shared/data` beside the checkout).
-pub fn shared_data_dir() -> PathBuf {
-    std::env::var_os("GRADTUNE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
-        })
-}
-
-/// The default data files: the embedded dataset, else the shared 1k quiet positions.
+/// The default data file, checked to exist.
 pub fn default_data() -> anyhow::Result<Vec<PathBuf>> {
-    if let Some(p) = DEFAULT_DATA.iter().map(PathBuf::from).find(|p| p.is_file()) {
-        return Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)]);
-    }
-    let dir = shared_data_dir();
-    let fallback = std::fs::canonicalize(&dir)
-        .unwrap_or(dir)
-        .join("quiet-labeled-1k.epd");
-    if fallback.is_file() {
-        eprintln!(
-            "note: the default dataset (data/default.gtc.zst) is not in this checkout yet; \
-             using {} instead",
-            fallback.display()
+    let p = PathBuf::from(DEFAULT_DATA);
+    if !p.is_file() {
+        bail!(
+            "no data: give --data FILE (EPD, PGN or cache); the default dataset {} is missing \
+             (it ships in the repository's data/ folder)",
+            p.display()
         );
-        return Ok(vec![fallback]);
     }
-    bail!(
-        "no data: give --data FILE (EPD, PGN or cache); the default dataset data/default.gtc.zst \
-         is missing and so is {}",
-        fallback.display()
-    )
+    Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)])
 }
 
 /// Options shared by every tuning subcommand.
@@ -351,6 +326,15 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         args: Args,
+    }
+
+    /// The shared data folder (`$GRADTUNE_SHARED_DATA`, else `../shared/data` beside the checkout).
+    fn shared_data_dir() -> PathBuf {
+        std::env::var_os("GRADTUNE_SHARED_DATA")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
+            })
     }
 
     fn quiet_1k() -> PathBuf {
