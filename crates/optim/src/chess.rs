@@ -74,13 +74,49 @@ pub fn record_positions(
     leaf: Leaf,
     progress: Option<&ProgressBar>,
 ) -> CompiledSet {
-    CompiledSet::record(
+    let mut set = CompiledSet::record(
         start,
         positions,
         |_, (_, l)| *l,
         |_, (pos, _), w| Some(evaluate_leaf(model, pos, start, w, leaf)),
         progress,
-    )
+    );
+    set.compact_phased(&phase_pairs(model));
+    set
+}
+
+/// `eg_of[i] = Some(e)`: parameter `i`'s name has one `mg` component and parameter `e` is
+/// named the same with `eg` in its place (`pst.pawn.mg.a1`, `pst.pawn.eg.a1`). This is the
+/// pairing [`CompiledSet::compact_phased`] takes.
+///
+/// ```
+/// let model = eval::Model::new(eval::ModelKind::Psqt);
+/// let eg_of = optim::chess::phase_pairs(&model);
+/// let i = model.index_of("material.pawn.mg").unwrap();
+/// assert_eq!(eg_of[i], model.index_of("material.pawn.eg"));
+/// let j = model.index_of("pst.knight.mg.e4").unwrap();
+/// assert_eq!(eg_of[j], model.index_of("pst.knight.eg.e4"));
+/// ```
+pub fn phase_pairs(model: &Model) -> Vec<Option<usize>> {
+    let p = model.params();
+    let by_name: std::collections::HashMap<&str, usize> = p
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.name.as_str(), i))
+        .collect();
+    p.iter()
+        .map(|x| {
+            let parts: Vec<&str> = x.name.split('.').collect();
+            if parts.iter().filter(|c| **c == "mg").count() != 1 {
+                return None;
+            }
+            let twin: Vec<&str> = parts
+                .iter()
+                .map(|c| if *c == "mg" { "eg" } else { c })
+                .collect();
+            by_name.get(twin.join(".").as_str()).copied()
+        })
+        .collect()
 }
 
 /// [`record_positions`] for `data` samples; samples whose board does not decode are skipped.
@@ -91,7 +127,7 @@ pub fn record_samples(
     leaf: Leaf,
     progress: Option<&ProgressBar>,
 ) -> CompiledSet {
-    CompiledSet::record(
+    let mut set = CompiledSet::record(
         start,
         samples,
         |_, s| Label {
@@ -103,7 +139,9 @@ pub fn record_samples(
             Some(evaluate_leaf(model, &pos, start, w, leaf))
         },
         progress,
-    )
+    );
+    set.compact_phased(&phase_pairs(model));
+    set
 }
 
 fn evaluate_leaf(

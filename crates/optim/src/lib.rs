@@ -50,6 +50,7 @@ mod objective;
 mod observer;
 pub mod output;
 mod params;
+mod phased;
 pub mod plot;
 mod problem;
 mod run;

@@ -4,6 +4,8 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use tape::{Program, Scratch, Tape, Var};
 
+use crate::phased::Phased;
+
 /// A position's label: the game result from White's view (`1`, `0.5`, `0`) and, where the data
 /// has one, a search score in centipawns from White's view.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,7 +23,9 @@ const CHUNK: usize = 2048;
 /// evaluations are stored as one sparse row each (a CSR matrix), the others as
 /// [`tape::Program`]s. A pass replays them for new weights without running the evaluation code.
 ///
-/// Positions are numbered `0..len()`: the linear ones first, then the others.
+/// Positions are numbered `0..len()`: the linear ones first, then the others. After
+/// [`compact_phased`](Self::compact_phased), the linear positions whose rows are tapered
+/// (middlegame, endgame) pairs come first, in a compact store.
 ///
 /// ```
 /// use optim::{CompiledSet, Label};
@@ -45,7 +49,9 @@ const CHUNK: usize = 2048;
 #[derive(Clone, Debug, Default)]
 pub struct CompiledSet {
     params: usize,
-    // Linear positions: q = konst[i] + sum coef[k] * w[idx[k]] for k in offsets[i]..offsets[i+1].
+    // The first phased.len() positions: compact tapered rows.
+    phased: Phased,
+    // Then the other linear positions (row i - phased.len()): q = konst[i] + sum coef[k] * w[idx[k]] for k in offsets[i]..offsets[i+1].
     offsets: Vec<u32>,
     idx: Vec<u32>,
     coef: Vec<f64>,
@@ -153,7 +159,59 @@ impl CompiledSet {
 
     /// Number of positions whose evaluation is linear in the weights.
     pub fn linear_len(&self) -> usize {
-        self.konst.len()
+        self.phased.len() + self.konst.len()
+    }
+
+    /// Number of positions held in the compact phased store (see
+    /// [`compact_phased`](Self::compact_phased)).
+    pub fn phased_len(&self) -> usize {
+        self.phased.len()
+    }
+
+    /// Moves every linear row that is a tapered sum of (middlegame, endgame) pairs into a
+    /// compact exact store: a phase per position and 2 bytes per pair. `eg_of[i] = Some(e)`
+    /// says that parameter `i` is a middlegame weight whose endgame twin is `e`. Rows that do not
+    /// decompose stay as they are. Positions are renumbered (the phased ones first), labels
+    /// with them.
+    pub fn compact_phased(&mut self, eg_of: &[Option<usize>]) {
+        if eg_of.len() != self.params || self.phased.len() > 0 || self.konst.is_empty() {
+            return;
+        }
+        let Some(mut phased) = Phased::new(eg_of) else {
+            return;
+        };
+        let rows = self.konst.len();
+        let mut rest = Vec::new();
+        for i in 0..rows {
+            let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+            if !phased.try_push(self.konst[i], &self.idx[a..b], &self.coef[a..b]) {
+                rest.push(i);
+            }
+        }
+        phased.shrink();
+        let mut labels = Vec::with_capacity(self.labels.len());
+        let mut offsets = vec![0u32];
+        let (mut idx, mut coef, mut konst) = (Vec::new(), Vec::new(), Vec::new());
+        let mut is_rest = vec![false; rows];
+        for &i in &rest {
+            is_rest[i] = true;
+        }
+        labels.extend((0..rows).filter(|&i| !is_rest[i]).map(|i| self.labels[i]));
+        for &i in &rest {
+            let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+            idx.extend_from_slice(&self.idx[a..b]);
+            coef.extend_from_slice(&self.coef[a..b]);
+            offsets.push(idx.len() as u32);
+            konst.push(self.konst[i]);
+            labels.push(self.labels[i]);
+        }
+        labels.extend_from_slice(&self.labels[rows..]);
+        self.phased = phased;
+        self.offsets = offsets;
+        self.idx = idx;
+        self.coef = coef;
+        self.konst = konst;
+        self.labels = labels;
     }
 
     /// The labels, in position order.
@@ -163,7 +221,8 @@ impl CompiledSet {
 
     /// Bytes of heap memory held.
     pub fn heap_bytes(&self) -> usize {
-        self.offsets.capacity() * 4
+        self.phased.heap_bytes()
+            + self.offsets.capacity() * 4
             + self.idx.capacity() * 4
             + self.coef.capacity() * 8
             + self.konst.capacity() * 8
@@ -175,18 +234,26 @@ impl CompiledSet {
     pub fn subset(&self, keep: &[usize]) -> CompiledSet {
         let mut set = CompiledSet {
             params: self.params,
+            phased: self.phased.empty_like(),
             offsets: vec![0],
             ..CompiledSet::default()
         };
+        let p = self.phased_len();
         let l = self.linear_len();
         let (lin, prog): (Vec<usize>, Vec<usize>) = keep.iter().partition(|&&i| i < l);
+        let (ph, lin): (Vec<usize>, Vec<usize>) = lin.iter().partition(|&&i| i < p);
+        for i in ph {
+            set.phased.push_from(&self.phased, i);
+            set.labels.push(self.labels[i]);
+        }
         for i in lin {
+            let i = i - p;
             let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
             set.idx.extend_from_slice(&self.idx[a..b]);
             set.coef.extend_from_slice(&self.coef[a..b]);
             set.offsets.push(set.idx.len() as u32);
             set.konst.push(self.konst[i]);
-            set.labels.push(self.labels[i]);
+            set.labels.push(self.labels[i + p]);
         }
         for i in prog {
             set.programs.push(self.programs[i - l].clone());
@@ -198,8 +265,12 @@ impl CompiledSet {
     /// The evaluation of position `i` at weights `w`, with the scratch a non-linear one needs.
     #[inline(always)]
     pub fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
+        let p = self.phased.len();
         let l = self.linear_len();
-        if i < l {
+        if i < p {
+            self.phased.score(i, w)
+        } else if i < l {
+            let i = i - p;
             let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
             let mut s = self.konst[i];
             for k in a..b {
@@ -215,8 +286,12 @@ impl CompiledSet {
     /// position `i` with this scratch.
     #[inline(always)]
     pub fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
+        let p = self.phased.len();
         let l = self.linear_len();
-        if i < l {
+        if i < p {
+            self.phased.add_gradient(i, seed, grad);
+        } else if i < l {
+            let i = i - p;
             let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
             for k in a..b {
                 grad[self.idx[k] as usize] += seed * self.coef[k];
@@ -226,21 +301,27 @@ impl CompiledSet {
         }
     }
 
-    /// The sparse gradient row of a linear position, `None` for a non-linear one.
+    /// The sparse gradient row of a linear position held in the general sparse form, `None`
+    /// for a non-linear one or one in the compact phased store (read those with
+    /// [`row`](Self::row)).
     pub fn linear_row(&self, i: usize) -> Option<(&[u32], &[f64])> {
-        (i < self.linear_len()).then(|| {
+        let p = self.phased.len();
+        (i >= p && i < self.linear_len()).then(|| {
+            let i = i - p;
             let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
             (&self.idx[a..b], &self.coef[a..b])
         })
     }
 
-    /// The gradient row of position `i`, from the set for a linear position and from
-    /// `jacobian` (made by [`jacobian`](Self::jacobian)) for the others.
+    /// The gradient row of position `i`, from the set for a linear position in the sparse form
+    /// and from `jacobian` (made by [`jacobian`](Self::jacobian)) for the others.
     #[inline(always)]
     pub fn row<'a>(&'a self, i: usize, jacobian: &'a SparseRows) -> (&'a [u32], &'a [f64]) {
+        let p = self.phased.len();
         match self.linear_row(i) {
             Some(r) => r,
-            None => jacobian.row(i - self.linear_len()),
+            None if i < p => jacobian.row(i),
+            None => jacobian.row(p + i - self.linear_len()),
         }
     }
 
@@ -325,12 +406,21 @@ impl CompiledSet {
         sum
     }
 
-    /// The gradient rows `dq_i/dw` at `w` of the non-linear positions (row `k` is position
-    /// `linear_len() + k`), found by one reverse sweep each; the linear positions' rows are
-    /// [`linear_row`](Self::linear_row) and do not depend on `w`. Use [`row`](Self::row) to
-    /// read either.
+    /// The gradient rows `dq_i/dw` at `w` of the phased positions (rows `0..phased_len()`,
+    /// expanded from the compact store) and of the non-linear positions (row
+    /// `phased_len() + k` is position `linear_len() + k`, found by one reverse sweep each);
+    /// the other linear positions' rows are [`linear_row`](Self::linear_row). Use
+    /// [`row`](Self::row) to read any of them.
     pub fn jacobian(&self, w: &[f64]) -> SparseRows {
         let n = self.params;
+        let phased: Vec<(Vec<u32>, Vec<f64>)> = (0..self.phased.len())
+            .into_par_iter()
+            .map(|i| {
+                let (mut idx, mut coef) = (Vec::new(), Vec::new());
+                self.phased.row_into(i, &mut idx, &mut coef);
+                (idx, coef)
+            })
+            .collect();
         let rows: Vec<(Vec<u32>, Vec<f64>)> = (self.linear_len()..self.len())
             .into_par_iter()
             .map_init(
@@ -357,7 +447,7 @@ impl CompiledSet {
             coef: Vec::new(),
         };
         m.offsets.push(0);
-        for (idx, coef) in rows {
+        for (idx, coef) in phased.into_iter().chain(rows) {
             m.idx.extend(idx);
             m.coef.extend(coef);
             m.offsets.push(m.idx.len());
