@@ -11,6 +11,8 @@
 const PAIR_BITS: u32 = 9;
 /// Most pairs a compact store can address.
 pub(crate) const MAX_PAIRS: usize = 1 << PAIR_BITS;
+/// Per-pair `[middlegame, endgame]` values, one slot per addressable pair.
+pub(crate) type PairBuf = [[f64; 2]; MAX_PAIRS];
 const PAIR_MASK: u16 = (1 << PAIR_BITS) - 1;
 /// Range of the integer coefficients (7 bits, signed).
 const S_MIN: f64 = -64.0;
@@ -186,6 +188,67 @@ impl Phased {
             grad[self.mg[p] as usize] += s * dm;
             grad[self.eg[p] as usize] += s * de;
         }
+    }
+
+    /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`] (so that a
+    /// feature's pair number needs no bounds check).
+    pub(crate) fn gather(&self, w: &[f64]) -> Box<PairBuf> {
+        let mut wp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        for ((x, &m), &e) in wp.iter_mut().zip(&self.mg).zip(&self.eg) {
+            *x = [w[m as usize], w[e as usize]];
+        }
+        wp
+    }
+
+    /// Adds a by-pair gradient into the full gradient `g`.
+    pub(crate) fn scatter(&self, gp: &PairBuf, g: &mut [f64]) {
+        for ((x, &m), &e) in gp.iter().zip(&self.mg).zip(&self.eg) {
+            g[m as usize] += x[0];
+            g[e as usize] += x[1];
+        }
+    }
+
+    /// Rows `range` in one sweep at the by-pair weights `wp` ([`gather`](Self::gather)):
+    /// `f(i, q_i)` gives the loss and `dL/dq_i`; returns the sum of the losses and, if `want`,
+    /// adds `dL/dq_i dq_i/dw` by pair into `gp`. The same arithmetic as
+    /// [`score`](Self::score) and [`add_gradient`](Self::add_gradient).
+    #[inline]
+    pub(crate) fn sweep<F>(
+        &self,
+        wp: &PairBuf,
+        range: std::ops::Range<usize>,
+        want: bool,
+        f: &F,
+        gp: &mut PairBuf,
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let mut sum = 0.0;
+        for i in range {
+            let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+            let feats = &self.feats[a..b];
+            let (mut sm, mut se) = (0.0, 0.0);
+            for &x in feats {
+                let (p, s) = unpack(x);
+                let v = wp[p];
+                sm += s * v[0];
+                se += s * v[1];
+            }
+            let r = self.rho[i];
+            let (l, d) = f(i, r * sm + (1.0 - r) * se);
+            sum += l;
+            if want && d != 0.0 {
+                let (dm, de) = (d * r, d * (1.0 - r));
+                for &x in feats {
+                    let (p, s) = unpack(x);
+                    let g = &mut gp[p];
+                    g[0] += s * dm;
+                    g[1] += s * de;
+                }
+            }
+        }
+        sum
     }
 
     /// Row `i` as sparse (index, coefficient) pairs, appended to `idx` and `coef`.

@@ -367,6 +367,9 @@ impl CompiledSet {
         let chunk = (len / (threads * 4)).max(CHUNK);
         let chunks = len.div_ceil(chunk);
         let want = grad.is_some();
+        // Phased rows visited in order take the fast sweep over by-pair weights.
+        let p = self.phased.len();
+        let wp = (order.is_none() && range.start < p).then(|| self.phased.gather(w));
         let (sum, g) = (0..chunks)
             .into_par_iter()
             .map(|c| {
@@ -375,6 +378,18 @@ impl CompiledSet {
                 let mut scratch = Scratch::default();
                 let mut g = if want { vec![0.0; n] } else { Vec::new() };
                 let mut sum = 0.0;
+                let mut a = a;
+                if let Some(wp) = wp.as_deref() {
+                    if a < p {
+                        let end = b.min(p);
+                        let mut gp = Box::new([[0.0; 2]; crate::phased::MAX_PAIRS]);
+                        sum += self.phased.sweep(wp, a..end, want, &f, &mut gp);
+                        if want {
+                            self.phased.scatter(&gp, &mut g);
+                        }
+                        a = end;
+                    }
+                }
                 for k in a..b {
                     let i = order.map_or(k, |o| o[k]);
                     let q = self.score(i, w, &mut scratch);
