@@ -28,6 +28,32 @@ fn unpack(f: u16) -> (usize, f64) {
     ((f & PAIR_MASK) as usize, f64::from((f as i16) >> PAIR_BITS))
 }
 
+/// `[sum s_k a_k, sum s_k b_k]` over `feats`, `[a_k, b_k] = get(pair_k)`: four independent
+/// accumulators (the latency of one chain of additions would bound the sweep).
+#[inline(always)]
+fn dot(feats: &[u16], get: impl Fn(usize) -> [f64; 2]) -> [f64; 2] {
+    let mut acc = [[0.0f64; 2]; 4];
+    let mut chunks = feats.chunks_exact(4);
+    for c in &mut chunks {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            let (p, s) = unpack(x);
+            let v = get(p);
+            a[0] += s * v[0];
+            a[1] += s * v[1];
+        }
+    }
+    for (a, &x) in acc.iter_mut().zip(chunks.remainder()) {
+        let (p, s) = unpack(x);
+        let v = get(p);
+        a[0] += s * v[0];
+        a[1] += s * v[1];
+    }
+    [
+        (acc[0][0] + acc[1][0]) + (acc[2][0] + acc[3][0]),
+        (acc[0][1] + acc[1][1]) + (acc[2][1] + acc[3][1]),
+    ]
+}
+
 /// Compact rows: per row a phase `rho` and (pair, integer coefficient) features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
@@ -167,12 +193,9 @@ impl Phased {
     #[inline(always)]
     pub(crate) fn score(&self, i: usize, w: &[f64]) -> f64 {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        let (mut sm, mut se) = (0.0, 0.0);
-        for &f in &self.feats[a..b] {
-            let (p, s) = unpack(f);
-            sm += s * w[self.mg[p] as usize];
-            se += s * w[self.eg[p] as usize];
-        }
+        let [sm, se] = dot(&self.feats[a..b], |p| {
+            [w[self.mg[p] as usize], w[self.eg[p] as usize]]
+        });
         let r = self.rho[i];
         r * sm + (1.0 - r) * se
     }
@@ -228,13 +251,7 @@ impl Phased {
         for i in range {
             let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
             let feats = &self.feats[a..b];
-            let (mut sm, mut se) = (0.0, 0.0);
-            for &x in feats {
-                let (p, s) = unpack(x);
-                let v = wp[p];
-                sm += s * v[0];
-                se += s * v[1];
-            }
+            let [sm, se] = dot(feats, |p| wp[p]);
             let r = self.rho[i];
             let (l, d) = f(i, r * sm + (1.0 - r) * se);
             sum += l;

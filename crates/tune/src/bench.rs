@@ -29,6 +29,9 @@ pub struct Args {
     /// Fraction of the games held out for validation (for the L-BFGS run).
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
+    /// Models to measure (repeatable).
+    #[arg(long = "model", value_name = "MODEL", default_values = ["psqt", "full"])]
+    pub models: Vec<ModelKind>,
     /// Skip the L-BFGS convergence run.
     #[arg(long)]
     pub no_lbfgs: bool,
@@ -131,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out.insert("train_positions".into(), json!(train_s.len()));
     out.insert("valid_positions".into(), json!(valid_s.len()));
     out.insert("threads".into(), json!(rayon::current_num_threads()));
-    for kind in [ModelKind::Psqt, ModelKind::Full] {
+    for &kind in &args.models {
         let model = Model::new(kind);
         eprintln!("{kind}: recording");
         let (train, valid, record, start) = objectives(&model, &train_s, &valid_s)?;
