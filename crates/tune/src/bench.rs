@@ -107,6 +107,23 @@ fn throughput(obj: &Objective, x: &[f64], passes: usize) -> (f64, f64) {
     (obj.set().len() as f64 / best, best)
 }
 
+/// Read bandwidth in bytes per second: the best of 3 parallel sums over a 1 GiB buffer.
+fn read_bandwidth() -> f64 {
+    use rayon::prelude::*;
+    let buf: Vec<u64> = (0..(1u64 << 27)).collect();
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let s: u64 = buf
+            .par_chunks(1 << 16)
+            .map(|c| c.iter().fold(0u64, |a, &x| a.wrapping_add(x)))
+            .reduce(|| 0, u64::wrapping_add);
+        std::hint::black_box(s);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (buf.len() * 8) as f64 / best
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let path = match &args.data {
         Some(p) => p.clone(),
@@ -134,6 +151,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out.insert("train_positions".into(), json!(train_s.len()));
     out.insert("valid_positions".into(), json!(valid_s.len()));
     out.insert("threads".into(), json!(rayon::current_num_threads()));
+    let bw = read_bandwidth();
+    eprintln!("memory read bandwidth {:.1} GB/s", bw / 1e9);
+    out.insert("memory_read_bytes_per_second".into(), json!(bw));
     for &kind in &args.models {
         let model = Model::new(kind);
         eprintln!("{kind}: recording");
@@ -153,6 +173,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             json!(set.heap_bytes() as f64 / set.len().max(1) as f64),
         );
         m.insert("record_seconds".into(), json!(record));
+        let bpp = set.heap_bytes() as f64 / set.len().max(1) as f64;
+        m.insert(
+            "bandwidth_bound_positions_per_second".into(),
+            json!(bw / bpp),
+        );
         m.insert("gradient_pass_seconds".into(), json!(best));
         m.insert("gradient_positions_per_second".into(), json!(pps));
         if kind == ModelKind::Psqt && !args.no_lbfgs {
