@@ -13,12 +13,25 @@
 //!
 //! `penalty` has slope 1 at 0, so the king-safety weights get a non-zero gradient even at the
 //! all-zero start, and it is not linear in the weights once danger is non-zero.
+//!
+//! The evaluation is written in two stages, so that a tuner can store each position compactly
+//! (see [`Model::split`](crate::Model::split)): five linear sums that depend on the position
+//! ([`SUMS`]: the middlegame terms, the endgame terms, the two danger sums, the phase sum), and
+//! a non-linear [`head`] of those sums and six weights ([`head_params`]) that is the same for
+//! every position.
 
 use shakmaty::Chess;
 use tape::Scalar;
 
-use crate::features::{extract_full, Features};
+use crate::features::{extract_full, Features, Terms};
 use crate::params::{Layout, PHASE_START_COUNTS};
+
+/// Number of linear sums: middlegame terms, endgame terms, danger to White's king, danger to
+/// Black's king, phase.
+pub(crate) const SUMS: usize = 5;
+
+/// Number of weights the head reads: `king_safety.quadratic`, then `phase.pawn` .. `phase.queen`.
+pub(crate) const HEAD_PARAMS: usize = 6;
 
 /// The king-safety penalty `d + q d |d| / 100`.
 #[inline(always)]
@@ -26,22 +39,117 @@ fn penalty<S: Scalar>(danger: S, q: S) -> S {
     danger + q * danger * danger.abs() * 0.01
 }
 
+/// The weight indices the head reads, in the order [`head`] takes them.
+pub(crate) fn head_params(layout: &Layout) -> [u32; HEAD_PARAMS] {
+    let p = layout.phase;
+    [layout.ks_quadratic, p, p + 1, p + 2, p + 3, p + 4]
+}
+
+/// Fills `f` with every term of the position: `f.mg`, `f.eg`, `f.danger` and, in
+/// `f.combined`, the phase sum's terms (one per piece type on the board).
+pub(crate) fn fill(pos: &Chess, layout: &Layout, f: &mut Features) {
+    extract_full(pos, layout, f);
+    for r in 0..5 {
+        if f.piece_counts[r] != 0.0 {
+            f.combined
+                .push((layout.phase + r as u32, f.piece_counts[r]));
+        }
+    }
+}
+
+/// The linear sums' term lists, in [`SUMS`] order, after [`fill`].
+pub(crate) fn sum_terms(f: &Features) -> [&Terms; SUMS] {
+    [&f.mg, &f.eg, &f.danger[0], &f.danger[1], &f.combined]
+}
+
+/// The non-linear head: the evaluation from the sums `s` ([`SUMS`] of them) and the head
+/// weights `h` ([`head_params`]).
+#[inline(always)]
+pub(crate) fn head<S: Scalar>(s: &[S], h: &[S]) -> S {
+    let q = h[0];
+    let mg = s[0] - penalty(s[2], q) + penalty(s[3], q);
+    let eg = s[1];
+    let mut total_terms = [(0u32, 0.0f64); 5];
+    for (r, t) in total_terms.iter_mut().enumerate() {
+        *t = (1 + r as u32, PHASE_START_COUNTS[r]);
+    }
+    let total = S::dot(h, &total_terms).max(S::one());
+    let phase = s[4].clamp(S::zero(), total);
+    eg + (mg - eg) * (phase / total)
+}
+
+/// [`head`] on `f64` with its gradient: returns the value and writes `d head / d s_j` into
+/// `grad[j]` and `d head / d h_k` into `grad[SUMS + k]`.
+///
+/// Derived by hand from the same operations in the same order, with the tape's conventions
+/// on the kinks: `|x|` has slope 0 at 0, `min`/`max` pass the derivative to their first
+/// operand on a tie, so `clamp(x, lo, hi) = max(min(x, hi), lo)` passes it to `x` on either
+/// boundary. The tests compare it with a tape recording of [`head`], kinks included.
+#[inline(always)]
+pub(crate) fn head_gradient(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64 {
+    let q = h[0];
+    // penalty(d) = d + ((q * d) * |d|) * 0.01 and its partial derivatives.
+    let pen = |d: f64| {
+        let (qd, ad) = (q * d, d.abs());
+        let slope = if d > 0.0 {
+            1.0
+        } else if d < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        (
+            d + qd * ad * 0.01,
+            1.0 + (ad * q + qd * slope) * 0.01,
+            d * ad * 0.01,
+        )
+    };
+    let (pw, dpw, qpw) = pen(s[2]);
+    let (pb, dpb, qpb) = pen(s[3]);
+    let mg = s[0] - pw + pb;
+    let eg = s[1];
+    let mut raw = [0.0; 4];
+    for r in 0..5 {
+        raw[r % 4] += PHASE_START_COUNTS[r] * h[1 + r];
+    }
+    let total_raw = (raw[0] + raw[1]) + (raw[2] + raw[3]);
+    let (total, d_total_raw) = if 1.0 > total_raw {
+        (1.0, 0.0)
+    } else {
+        (total_raw, 1.0)
+    };
+    // clamp(s4, 0, total) = max(min(s4, total), 0)
+    let (m, dm_s4, dm_total) = if total < s[4] {
+        (total, 0.0, 1.0)
+    } else {
+        (s[4], 1.0, 0.0)
+    };
+    let (phase, dphase_m) = if 0.0 > m { (0.0, 0.0) } else { (m, 1.0) };
+    let ratio = phase / total;
+    let diff = mg - eg;
+    let value = eg + diff * ratio;
+    // d value / d ratio, then ratio = phase / total
+    let dr = diff;
+    let dphase = dr / total;
+    let dtotal = -dr * ratio / total + dphase * dphase_m * dm_total;
+    let dtotal_raw = dtotal * d_total_raw;
+    grad[0] = ratio;
+    grad[1] = 1.0 - ratio;
+    grad[2] = -ratio * dpw;
+    grad[3] = ratio * dpb;
+    grad[4] = dphase * dphase_m * dm_s4;
+    grad[SUMS] = ratio * (qpb - qpw);
+    for r in 0..5 {
+        grad[SUMS + 1 + r] = dtotal_raw * PHASE_START_COUNTS[r];
+    }
+    value
+}
+
 /// `full` evaluation in centipawns, White's view.
 pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
-    extract_full(pos, layout, f);
-    let q = w[layout.ks_quadratic as usize];
-    let danger_white = S::dot(w, &f.danger[0]);
-    let danger_black = S::dot(w, &f.danger[1]);
-    let mg = S::dot(w, &f.mg) - penalty(danger_white, q) + penalty(danger_black, q);
-    let eg = S::dot(w, &f.eg);
-
-    let mut phase_terms = [(0u32, 0.0f64); 5];
-    let mut total_terms = [(0u32, 0.0f64); 5];
-    for r in 0..5 {
-        phase_terms[r] = (layout.phase + r as u32, f.piece_counts[r]);
-        total_terms[r] = (layout.phase + r as u32, PHASE_START_COUNTS[r]);
-    }
-    let total = S::dot(w, &total_terms).max(S::one());
-    let phase = S::dot(w, &phase_terms).clamp(S::zero(), total);
-    eg + (mg - eg) * (phase / total)
+    fill(pos, layout, f);
+    let terms = sum_terms(f);
+    let s: [S; SUMS] = std::array::from_fn(|j| S::dot(w, terms[j]));
+    let h: [S; HEAD_PARAMS] = head_params(layout).map(|i| w[i as usize]);
+    head(&s, &h)
 }

@@ -50,6 +50,6 @@ mod qsearch;
 pub use crate::display::{rust_source, tables};
 pub use crate::error::ParamError;
 pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json};
-pub use crate::model::{Model, ModelKind};
+pub use crate::model::{HeadGradient, Model, ModelKind, Split};
 pub use crate::params::ParamInfo;
 pub use crate::qsearch::{is_quiet, quiesce, quiesce_window, Quiescence, MATE, MAX_QSEARCH_DEPTH};

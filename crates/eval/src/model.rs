@@ -230,6 +230,88 @@ impl Model {
         true
     }
 
+    /// For a non-linear model, how its evaluation splits into linear sums that depend on the
+    /// position and a non-linear head that does not (`full`: yes; `psqt`: `None`, it is one
+    /// linear sum, see [`linear_terms`](Model::linear_terms)). A tuner stores each position as
+    /// its sums' terms ([`sums`](Model::sums)) and replays the one shared
+    /// [`head`](Model::head): the evaluation is exactly
+    /// `head([dot(w, sum_0), .., dot(w, sum_k)], [w[h_0], .., w[h_m]])`.
+    ///
+    /// ```
+    /// use eval::{Model, ModelKind};
+    /// use shakmaty::{fen::Fen, CastlingMode, Chess};
+    ///
+    /// let model = Model::new(ModelKind::Full);
+    /// let split = model.split().unwrap();
+    /// let fen: Fen = "r1bq1rk1/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8".parse().unwrap();
+    /// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+    /// let w: Vec<f64> = model.default_weights().iter().enumerate().map(|(i, x)| x + (i % 7) as f64).collect();
+    ///
+    /// let mut sums = Vec::new();
+    /// assert!(model.sums(&pos, &mut sums));
+    /// assert_eq!(sums.len(), split.sums);
+    /// let s: Vec<f64> = sums.iter().map(|t| t.iter().map(|&(i, c)| c * w[i as usize]).sum()).collect();
+    /// let h: Vec<f64> = split.head_params.iter().map(|&i| w[i as usize]).collect();
+    /// let direct: f64 = model.evaluate(&pos, &w);
+    /// assert!((model.head(&s, &h) - direct).abs() < 1e-9);
+    /// assert!(Model::new(ModelKind::Psqt).split().is_none());
+    /// ```
+    pub fn split(&self) -> Option<Split> {
+        match self.kind {
+            ModelKind::Psqt => None,
+            ModelKind::Full => Some(Split {
+                sums: full::SUMS,
+                head_params: full::head_params(&self.layout).to_vec(),
+                twins: Some((0, 1)),
+                head_gradient: full::head_gradient,
+            }),
+        }
+    }
+
+    /// For a model with a [`split`](Model::split), writes the position's linear sums into
+    /// `out` (resized to the number of sums; each a list of `(parameter index, coefficient)`
+    /// terms in a fixed order, no zero coefficient, an index may repeat) and returns `true`;
+    /// returns `false` and leaves `out` empty for a model without one.
+    pub fn sums(&self, pos: &Chess, out: &mut Vec<Vec<(u32, f64)>>) -> bool {
+        if self.kind != ModelKind::Full {
+            out.clear();
+            return false;
+        }
+        let mut fill = |features: &mut Features| {
+            full::fill(pos, &self.layout, features);
+            let terms = full::sum_terms(features);
+            out.resize_with(terms.len(), Vec::new);
+            for (o, t) in out.iter_mut().zip(terms) {
+                o.clear();
+                o.extend_from_slice(t);
+            }
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut features) => fill(&mut features),
+            Err(_) => fill(&mut Features::default()),
+        });
+        true
+    }
+
+    /// The non-linear head of a model with a [`split`](Model::split): the evaluation from the
+    /// values `s` of the position's sums and the head weights `h` (the weights at
+    /// [`Split::head_params`]). The very code [`evaluate`](Model::evaluate) runs, so a
+    /// recording of it differentiates the same operations.
+    ///
+    /// # Panics
+    ///
+    /// For a model without a split, or if `s` or `h` is shorter than the split says.
+    pub fn head<S: Scalar>(&self, s: &[S], h: &[S]) -> S {
+        assert!(
+            self.kind == ModelKind::Full && s.len() >= full::SUMS && h.len() >= full::HEAD_PARAMS,
+            "head of model `{}` with {} sums and {} head weights",
+            self.kind,
+            s.len(),
+            h.len()
+        );
+        full::head(s, h)
+    }
+
     fn evaluate_with<S: Scalar>(&self, pos: &Chess, w: &[S], features: &mut Features) -> S {
         match self.kind {
             ModelKind::Psqt => psqt::evaluate(pos, &self.layout, w, features),
@@ -237,3 +319,25 @@ impl Model {
         }
     }
 }
+
+/// How a non-linear model's evaluation splits into linear sums and a shared head (see
+/// [`Model::split`]).
+#[derive(Clone, Debug)]
+pub struct Split {
+    /// Number of linear sums per position.
+    pub sums: usize,
+    /// The weight indices the head reads, in the order [`Model::head`] takes them.
+    pub head_params: Vec<u32>,
+    /// `Some((a, b))`: sums `a` and `b` are tapered twins: every term `(m, c)` of sum `a` has
+    /// the term `(e, c)` in sum `b` at the same position of the list, where `m` and `e` are a
+    /// parameter pair named `<x>.mg.<y>` / `<x>.eg.<y>` (or `<x>.mg` / `<x>.eg`).
+    pub twins: Option<(usize, usize)>,
+    /// [`Model::head`] on `f64` with its gradient, derived by hand for speed:
+    /// `head_gradient(s, h, grad)` returns the value and writes the derivatives by the sums
+    /// into `grad[..sums]` and by the head weights into `grad[sums..sums + head_params.len()]`.
+    /// It equals the tape's derivative of [`Model::head`], on the kinks too (tested).
+    pub head_gradient: HeadGradient,
+}
+
+/// The type of [`Split::head_gradient`].
+pub type HeadGradient = fn(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64;

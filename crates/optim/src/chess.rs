@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
 use crate::params::ParamSpec;
-use crate::set::{CompiledSet, Label};
+use crate::set::{CompiledSet, Label, SplitSpec};
 
 /// Which position's evaluation a sample contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,14 +74,67 @@ pub fn record_positions(
     leaf: Leaf,
     progress: Option<&ProgressBar>,
 ) -> CompiledSet {
+    record_model(
+        model,
+        positions,
+        start,
+        leaf,
+        |_, (_, l)| *l,
+        |(pos, _)| Some(pos.clone()),
+        progress,
+    )
+}
+
+/// Records `model` on `items` (the position of each by `position`, `None` to skip it): a
+/// model with a [`split`](eval::Model::split) through [`CompiledSet::record_split`] (the
+/// compact sums-and-head store), a linear one by recording and compacting its rows.
+fn record_model<T, L, P>(
+    model: &Model,
+    items: &[T],
+    start: &[f64],
+    leaf: Leaf,
+    label: L,
+    position: P,
+    progress: Option<&ProgressBar>,
+) -> CompiledSet
+where
+    T: Sync,
+    L: Fn(usize, &T) -> Label + Sync,
+    P: Fn(&T) -> Option<Chess> + Sync,
+{
+    let eg_of = phase_pairs(model);
+    if let Some(split) = model.split() {
+        let spec = SplitSpec {
+            sums: split.sums,
+            twins: split.twins.unwrap_or((usize::MAX, usize::MAX)),
+            head_params: split.head_params,
+            eg_of,
+            head_gradient: Some(split.head_gradient),
+        };
+        return CompiledSet::record_split(
+            start,
+            items,
+            label,
+            |_, item, out| match position(item) {
+                Some(pos) => model.sums(&leaf_position(model, &pos, start, leaf), out),
+                None => false,
+            },
+            &spec,
+            |s, h| model.head(s, h),
+            progress,
+        );
+    }
     let mut set = CompiledSet::record(
         start,
-        positions,
-        |_, (_, l)| *l,
-        |_, (pos, _), w| Some(evaluate_leaf(model, pos, start, w, leaf)),
+        items,
+        label,
+        |_, item, w| {
+            let pos = position(item)?;
+            Some(model.evaluate(&leaf_position(model, &pos, start, leaf), w))
+        },
         progress,
     );
-    set.compact_phased(&phase_pairs(model));
+    set.compact_phased(&eg_of);
     set
 }
 
@@ -127,35 +180,25 @@ pub fn record_samples(
     leaf: Leaf,
     progress: Option<&ProgressBar>,
 ) -> CompiledSet {
-    let mut set = CompiledSet::record(
-        start,
+    record_model(
+        model,
         samples,
+        start,
+        leaf,
         |_, s| Label {
             result: s.result,
             score: s.score,
         },
-        |_, s, w| {
-            let pos = s.position().ok()?;
-            Some(evaluate_leaf(model, &pos, start, w, leaf))
-        },
+        |s| s.position().ok(),
         progress,
-    );
-    set.compact_phased(&phase_pairs(model));
-    set
+    )
 }
 
-fn evaluate_leaf(
-    model: &Model,
-    pos: &Chess,
-    start: &[f64],
-    w: &[tape::Var],
-    leaf: Leaf,
-) -> tape::Var {
+/// The position whose evaluation a sample contributes: `pos` itself, or the end of its
+/// quiescence principal variation at the weights `start`.
+pub fn leaf_position(model: &Model, pos: &Chess, start: &[f64], leaf: Leaf) -> Chess {
     match leaf {
-        Leaf::Static => model.evaluate(pos, w),
-        Leaf::Qsearch => {
-            let q = eval::quiesce(model, pos, start);
-            model.evaluate(&q.leaf, w)
-        }
+        Leaf::Static => pos.clone(),
+        Leaf::Qsearch => eval::quiesce(model, pos, start).leaf,
     }
 }

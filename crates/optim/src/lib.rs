@@ -44,6 +44,7 @@
 pub mod chess;
 pub mod compare;
 mod control;
+mod headed;
 mod kfit;
 mod loss;
 mod objective;
@@ -67,7 +68,7 @@ pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use run::{run, Method, RunConfig, RunOutcome, SolverOptions};
-pub use set::{CompiledSet, Label, SparseRows};
+pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
 pub use validation::Tracker;
 
 /// What can go wrong.

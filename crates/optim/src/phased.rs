@@ -8,30 +8,30 @@
 //! not decompose exactly stay in the general sparse form.
 
 /// Bits of a feature that hold the pair number.
-const PAIR_BITS: u32 = 9;
+pub(crate) const PAIR_BITS: u32 = 9;
 /// Most pairs a compact store can address.
 pub(crate) const MAX_PAIRS: usize = 1 << PAIR_BITS;
 /// Per-pair `[middlegame, endgame]` values, one slot per addressable pair.
 pub(crate) type PairBuf = [[f64; 2]; MAX_PAIRS];
 const PAIR_MASK: u16 = (1 << PAIR_BITS) - 1;
 /// Range of the integer coefficients (7 bits, signed).
-const S_MIN: f64 = -64.0;
-const S_MAX: f64 = 63.0;
+pub(crate) const S_MIN: f64 = -64.0;
+pub(crate) const S_MAX: f64 = 63.0;
 
 #[inline(always)]
-fn pack(pair: usize, s: i16) -> u16 {
+pub(crate) fn pack(pair: usize, s: i16) -> u16 {
     (pair as u16) | ((s as u16) << PAIR_BITS)
 }
 
 #[inline(always)]
-fn unpack(f: u16) -> (usize, f64) {
+pub(crate) fn unpack(f: u16) -> (usize, f64) {
     ((f & PAIR_MASK) as usize, f64::from((f as i16) >> PAIR_BITS))
 }
 
 /// `[sum s_k a_k, sum s_k b_k]` over `feats`, `[a_k, b_k] = get(pair_k)`: four independent
 /// accumulators (the latency of one chain of additions would bound the sweep).
 #[inline(always)]
-fn dot(feats: &[u16], get: impl Fn(usize) -> [f64; 2]) -> [f64; 2] {
+pub(crate) fn dot(feats: &[u16], get: impl Fn(usize) -> [f64; 2]) -> [f64; 2] {
     let mut acc = [[0.0f64; 2]; 4];
     let mut chunks = feats.chunks_exact(4);
     for c in &mut chunks {

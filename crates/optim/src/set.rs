@@ -2,8 +2,9 @@
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use tape::{Program, Scratch, Tape, Var};
+use tape::{Program, Scalar, Scratch, Tape, Var};
 
+use crate::headed::Headed;
 use crate::phased::Phased;
 
 /// A position's label: the game result from White's view (`1`, `0.5`, `0`) and, where the data
@@ -25,7 +26,9 @@ const CHUNK: usize = 2048;
 ///
 /// Positions are numbered `0..len()`: the linear ones first, then the others. After
 /// [`compact_phased`](Self::compact_phased), the linear positions whose rows are tapered
-/// (middlegame, endgame) pairs come first, in a compact store.
+/// (middlegame, endgame) pairs come first, in a compact store. Positions recorded by
+/// [`record_split`](Self::record_split) (linear sums and a shared head) follow the linear
+/// ones, in their own compact store, before any general programs.
 ///
 /// ```
 /// use optim::{CompiledSet, Label};
@@ -56,9 +59,16 @@ pub struct CompiledSet {
     idx: Vec<u32>,
     coef: Vec<f64>,
     konst: Vec<f64>,
+    // Then the positions split into sums and a shared head (position i - linear_len()).
+    headed: Headed,
+    // Then the general programs (position i - linear_len() - headed.len()).
     programs: Vec<Program>,
     labels: Vec<Label>,
 }
+
+/// One work item of [`CompiledSet::record_split`]: its compact rows with their labels, and
+/// the positions that did not fit, as programs.
+type SplitChunk = (Headed, Vec<Label>, Vec<(Label, Program)>);
 
 /// One recorded position, before it is stored.
 enum Recorded {
@@ -142,6 +152,147 @@ impl CompiledSet {
         set
     }
 
+    /// Records positions whose evaluation splits into linear sums and one shared non-linear
+    /// head (see [`SplitSpec`] and [`eval::Model::split`]): `sums(index, item, out)` writes
+    /// the item's sums' terms into `out` (or returns `false` to skip the item); `head(s, h)`
+    /// computes the evaluation from the sums' values and the head weights. The head is
+    /// recorded once; each position stores only its sums, compactly (about 3 bytes a term).
+    /// Positions whose sums do not fit the compact form (a non-integer coefficient, say), or
+    /// all of them if `spec` is unusable, are recorded as general programs of
+    /// `head(dot(w, sum_0), ..)` instead: the same values, more memory.
+    ///
+    /// ```
+    /// use optim::{CompiledSet, Label, SplitSpec};
+    /// use tape::{Scalar, Var};
+    ///
+    /// // Parameters 0/1: a (middlegame, endgame) pair; 2: a danger input; 3: a head weight.
+    /// // Evaluation: (s_mg + s_eg) / 2 - h * max(s_danger, 0).
+    /// let spec = SplitSpec { sums: 3, twins: (0, 1), head_params: vec![3],
+    ///                        eg_of: vec![Some(1), None, None, None], head_gradient: None };
+    /// let items = vec![(2.0, 1.0), (-1.0, 3.0)];
+    /// let set = CompiledSet::record_split(
+    ///     &[10.0, 20.0, 1.0, 0.5],
+    ///     &items,
+    ///     |_, _| Label { result: 0.5, score: None },
+    ///     |_, &(c, d), out| {
+    ///         *out = vec![vec![(0, c)], vec![(1, c)], vec![(2, d)]];
+    ///         true
+    ///     },
+    ///     &spec,
+    ///     |s: &[Var], h: &[Var]| (s[0] + s[1]) * 0.5 - h[0] * s[2].max(Var::zero()),
+    ///     None,
+    /// );
+    /// assert_eq!(set.headed_len(), 2);
+    /// let mut q = vec![0.0; 2];
+    /// set.scores(&[10.0, 20.0, 4.0, 0.5], &mut q);
+    /// assert_eq!(q, vec![30.0 - 2.0, -15.0 - 6.0]);
+    /// ```
+    pub fn record_split<T, L, S, H>(
+        start: &[f64],
+        items: &[T],
+        label: L,
+        sums: S,
+        spec: &SplitSpec,
+        head: H,
+        progress: Option<&ProgressBar>,
+    ) -> CompiledSet
+    where
+        T: Sync,
+        L: Fn(usize, &T) -> Label + Sync,
+        S: Fn(usize, &T, &mut Vec<Vec<(u32, f64)>>) -> bool + Sync,
+        H: Fn(&[Var], &[Var]) -> Var + Sync,
+    {
+        let k = spec.sums;
+        let hp = &spec.head_params;
+        let headed = (hp.iter().all(|&i| (i as usize) < start.len())
+            && spec.eg_of.len() == start.len())
+        .then(|| {
+            let mut tape = Tape::new();
+            let mut rec = tape.record();
+            let x0: Vec<f64> = (0..k)
+                .map(|_| 0.0)
+                .chain(hp.iter().map(|&i| start[i as usize]))
+                .collect();
+            let x = rec.inputs(&x0);
+            let y = head(&x[..k], &x[k..]);
+            let program = rec.compile(y);
+            Headed::new(
+                &spec.eg_of,
+                k,
+                spec.twins,
+                program,
+                hp.clone(),
+                spec.head_gradient,
+            )
+        })
+        .flatten();
+        // Records one item as a general program.
+        let general = |terms: &[Vec<(u32, f64)>], rec: &mut tape::Recording<'_>, w: &[Var]| {
+            let s: Vec<Var> = terms.iter().map(|t| Var::dot(w, t)).collect();
+            let h: Vec<Var> = hp.iter().map(|&i| w[i as usize]).collect();
+            rec.compile(head(&s, &h))
+        };
+        let chunks: Vec<SplitChunk> = items
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut tape = Tape::new();
+                let mut rec = tape.record();
+                let w = rec.inputs(start);
+                let mark = rec.mark();
+                let mut local = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
+                let mut labels = Vec::new();
+                let mut programs = Vec::new();
+                let mut terms = Vec::new();
+                for (j, item) in chunk.iter().enumerate() {
+                    let i = c * CHUNK + j;
+                    if !sums(i, item, &mut terms) || terms.len() != k {
+                        continue;
+                    }
+                    if headed.is_some() && local.try_push(&terms) {
+                        labels.push(label(i, item));
+                    } else {
+                        programs.push((label(i, item), general(&terms, &mut rec, &w)));
+                        rec.rewind(mark);
+                    }
+                }
+                if let Some(pb) = progress {
+                    pb.inc(chunk.len() as u64);
+                }
+                (local, labels, programs)
+            })
+            .collect();
+        let mut set = CompiledSet {
+            params: start.len(),
+            offsets: vec![0],
+            headed: headed.as_ref().map(Headed::empty_like).unwrap_or_default(),
+            ..CompiledSet::default()
+        };
+        let mut programs = Vec::new();
+        for (local, labels, p) in chunks {
+            if set.headed.append(&local) {
+                set.labels.extend(labels);
+            } else {
+                // Past 2^32 arena entries: the chunk's rows become general programs.
+                let mut tape = Tape::new();
+                let mut rec = tape.record();
+                let w = rec.inputs(start);
+                let mark = rec.mark();
+                for (i, l) in labels.into_iter().enumerate() {
+                    programs.push((l, general(&local.sums_of(i), &mut rec, &w)));
+                    rec.rewind(mark);
+                }
+            }
+            programs.extend(p);
+        }
+        set.headed.shrink();
+        for (label, p) in programs {
+            set.labels.push(label);
+            set.programs.push(p);
+        }
+        set
+    }
+
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.labels.len()
@@ -160,6 +311,12 @@ impl CompiledSet {
     /// Number of positions whose evaluation is linear in the weights.
     pub fn linear_len(&self) -> usize {
         self.phased.len() + self.konst.len()
+    }
+
+    /// Number of positions held in the compact sums-and-head store (see
+    /// [`record_split`](Self::record_split)); they follow the linear positions.
+    pub fn headed_len(&self) -> usize {
+        self.headed.len()
     }
 
     /// Number of positions held in the compact phased store (see
@@ -227,6 +384,7 @@ impl CompiledSet {
             + self.coef.capacity() * 8
             + self.konst.capacity() * 8
             + self.labels.capacity() * std::mem::size_of::<Label>()
+            + self.headed.heap_bytes()
             + self.programs.iter().map(Program::heap_bytes).sum::<usize>()
     }
 
@@ -238,10 +396,13 @@ impl CompiledSet {
             offsets: vec![0],
             ..CompiledSet::default()
         };
+        set.headed = self.headed.empty_like();
         let p = self.phased_len();
         let l = self.linear_len();
+        let h = l + self.headed.len();
         let (lin, prog): (Vec<usize>, Vec<usize>) = keep.iter().partition(|&&i| i < l);
         let (ph, lin): (Vec<usize>, Vec<usize>) = lin.iter().partition(|&&i| i < p);
+        let (hd, prog): (Vec<usize>, Vec<usize>) = prog.iter().partition(|&&i| i < h);
         for i in ph {
             set.phased.push_from(&self.phased, i);
             set.labels.push(self.labels[i]);
@@ -255,8 +416,12 @@ impl CompiledSet {
             set.konst.push(self.konst[i]);
             set.labels.push(self.labels[i + p]);
         }
+        for i in hd {
+            set.headed.push_from(&self.headed, i - l);
+            set.labels.push(self.labels[i]);
+        }
         for i in prog {
-            set.programs.push(self.programs[i - l].clone());
+            set.programs.push(self.programs[i - h].clone());
             set.labels.push(self.labels[i]);
         }
         set
@@ -277,8 +442,10 @@ impl CompiledSet {
                 s += self.coef[k] * w[self.idx[k] as usize];
             }
             s
+        } else if i < l + self.headed.len() {
+            self.headed.score(i - l, w, scratch)
         } else {
-            self.programs[i - l].forward(w, scratch)
+            self.programs[i - l - self.headed.len()].forward(w, scratch)
         }
     }
 
@@ -296,8 +463,10 @@ impl CompiledSet {
             for k in a..b {
                 grad[self.idx[k] as usize] += seed * self.coef[k];
             }
+        } else if i < l + self.headed.len() {
+            self.headed.add_gradient(i - l, seed, scratch, grad);
         } else {
-            self.programs[i - l].backward(seed, scratch, grad);
+            self.programs[i - l - self.headed.len()].backward(seed, scratch, grad);
         }
     }
 
@@ -370,6 +539,8 @@ impl CompiledSet {
         // Phased rows visited in order take the fast sweep over by-pair weights.
         let p = self.phased.len();
         let wp = (order.is_none() && range.start < p).then(|| self.phased.gather(w));
+        let (l, h) = (self.linear_len(), self.linear_len() + self.headed.len());
+        let wh = std::sync::OnceLock::new();
         let (sum, g) = (0..chunks)
             .into_par_iter()
             .map(|c| {
@@ -386,6 +557,33 @@ impl CompiledSet {
                         sum += self.phased.sweep(wp, a..end, want, &f, &mut gp);
                         if want {
                             self.phased.scatter(&gp, &mut g);
+                        }
+                        a = end;
+                    }
+                }
+                // So do the rows split into sums and a head, after the general linear rows.
+                if order.is_none() && a < b && a < h {
+                    let end = b.min(l).max(a);
+                    sum += self.generic(w, a..end, want, &f, &mut scratch, &mut g);
+                    a = end;
+                    // Here a < b implies l <= a < h.
+                    if a < b {
+                        let end = b.min(h);
+                        let wh = wh.get_or_init(|| self.headed.gather(w));
+                        let mut gp = Box::new([[0.0; 2]; crate::phased::MAX_PAIRS]);
+                        let f = |i: usize, q: f64| f(i + l, q);
+                        sum += self.headed.sweep(
+                            w,
+                            wh,
+                            a - l..end - l,
+                            want,
+                            &f,
+                            &mut gp,
+                            &mut g,
+                            &mut scratch,
+                        );
+                        if want {
+                            self.headed.scatter(&gp, &mut g);
                         }
                         a = end;
                     }
@@ -416,6 +614,31 @@ impl CompiledSet {
         if let Some(grad) = grad {
             for (x, y) in grad.iter_mut().zip(&g) {
                 *x += y;
+            }
+        }
+        sum
+    }
+
+    /// Positions `range` one by one (score, loss, gradient), for [`pass`](Self::pass).
+    fn generic<F>(
+        &self,
+        w: &[f64],
+        range: std::ops::Range<usize>,
+        want: bool,
+        f: &F,
+        scratch: &mut Scratch,
+        g: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let mut sum = 0.0;
+        for i in range {
+            let q = self.score(i, w, scratch);
+            let (l, d) = f(i, q);
+            sum += l;
+            if want && d != 0.0 {
+                self.add_gradient(i, d, scratch, g);
             }
         }
         sum
@@ -470,6 +693,30 @@ impl CompiledSet {
         m
     }
 }
+
+/// How positions' evaluations split into linear sums and one shared non-linear head, for
+/// [`CompiledSet::record_split`] (see also [`eval::Model::split`]).
+#[derive(Clone, Debug)]
+pub struct SplitSpec {
+    /// Number of linear sums per position.
+    pub sums: usize,
+    /// The two sums that are tapered twins: term `k` of the first is `(m, c)` and term `k` of
+    /// the second `(e, c)`, with `eg_of[m] == Some(e)`.
+    pub twins: (usize, usize),
+    /// The weights the head reads, in order.
+    pub head_params: Vec<u32>,
+    /// The (middlegame, endgame) pairing of the parameters, as
+    /// [`CompiledSet::compact_phased`] takes it.
+    pub eg_of: Vec<Option<usize>>,
+    /// The head's value and gradient on `f64`, if written by hand (as
+    /// [`eval::Split::head_gradient`]): `head_gradient(s, h, grad)` returns the value and
+    /// writes the derivatives by the sums, then by the head weights, into `grad`. Passes use
+    /// it instead of replaying the recorded head; it must equal the head's derivative.
+    pub head_gradient: Option<HeadGradient>,
+}
+
+/// The type of [`SplitSpec::head_gradient`].
+pub type HeadGradient = fn(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64;
 
 /// A sparse matrix by rows (CSR): the Jacobian `dq_i/dw` of a set at one point.
 #[derive(Clone, Debug, Default)]

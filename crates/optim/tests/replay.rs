@@ -1,5 +1,6 @@
-//! Replayed value and gradient of a recorded set (the compact phased store for `psqt`, tape
-//! programs for `full`) against a fresh tape recording of `model.evaluate`, on real positions.
+//! Replayed value and gradient of a recorded set (the compact phased store for `psqt`, the
+//! compact sums-and-head store for `full`) against a fresh tape recording of `model.evaluate`,
+//! on real positions.
 
 mod common;
 
@@ -65,15 +66,27 @@ fn check(kind: ModelKind) {
         .collect();
     let set = record_positions(&model, &labelled, &w0, Leaf::Static, None);
     assert_eq!(set.len(), pos.len());
-    if kind == ModelKind::Psqt {
-        assert_eq!(set.phased_len(), set.len(), "every psqt row is phased");
+    match kind {
+        ModelKind::Psqt => assert_eq!(set.phased_len(), set.len(), "every psqt row is phased"),
+        ModelKind::Full => assert_eq!(
+            set.headed_len(),
+            set.len(),
+            "every full position is in the sums-and-head store"
+        ),
     }
-    // Replay at weights away from the recording point.
+    // Replay at the recording point (where many positions sit on the phase clamp's kink) and
+    // at weights away from it.
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let w: Vec<f64> = w0
+    let moved: Vec<f64> = w0
         .iter()
         .map(|&v| v * rng.gen_range(0.9..1.1) + rng.gen_range(-5.0..5.0))
         .collect();
+    for w in [w0.clone(), moved] {
+        check_at(kind, &model, &set, &pos, &w);
+    }
+}
+
+fn check_at(kind: ModelKind, model: &Model, set: &optim::CompiledSet, pos: &[Chess], w: &[f64]) {
     let n = w.len();
     let seed = |i: usize| 1.0 + (i % 7) as f64 * 0.25;
     let mut scratch = Scratch::default();
@@ -81,8 +94,8 @@ fn check(kind: ModelKind) {
     let mut want_grad = vec![0.0; n];
     for i in 0..set.len() {
         let p = set.labels()[i].score.expect("score") as usize;
-        let (q, g) = fresh(&model, &pos[p], &w);
-        let r = set.score(i, &w, &mut scratch);
+        let (q, g) = fresh(model, &pos[p], w);
+        let r = set.score(i, w, &mut scratch);
         assert!(
             close(r, q, q.abs()),
             "{kind} position {p}: replay {r}, fresh {q}"
@@ -106,7 +119,7 @@ fn check(kind: ModelKind) {
     // The parallel pass (per-chunk gradient buffers) agrees with the sum of fresh recordings.
     let mut grad = vec![0.0; n];
     let labels = set.labels();
-    let sum = set.pass(&w, 0..set.len(), None, Some(&mut grad), |i, q| {
+    let sum = set.pass(w, 0..set.len(), None, Some(&mut grad), |i, q| {
         let s = seed(labels[i].score.unwrap_or(0.0) as usize);
         (s * q, s)
     });
@@ -124,8 +137,8 @@ fn check(kind: ModelKind) {
             .expect("kept");
         let _ = k;
         assert!(close(
-            sub.score(k2, &w, &mut scratch),
-            set.score(i, &w, &mut scratch),
+            sub.score(k2, w, &mut scratch),
+            set.score(i, w, &mut scratch),
             1.0
         ));
     }

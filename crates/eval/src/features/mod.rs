@@ -23,7 +23,8 @@ pub(crate) struct Features {
     pub(crate) mg: Terms,
     /// Endgame terms, White's view.
     pub(crate) eg: Terms,
-    /// Scratch for a combined list (the `psqt` model folds the taper into one list).
+    /// Scratch for a combined list (the `psqt` model folds the taper into one list; `full`
+    /// keeps its phase sum here).
     pub(crate) combined: Terms,
     /// Inputs of the king-danger sums: `[0]` the danger to White's king, `[1]` to Black's.
     pub(crate) danger: [Terms; 2],

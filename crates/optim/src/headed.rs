@@ -1,0 +1,497 @@
+//! [`Headed`]: a compact store for evaluations split into linear sums and one shared
+//! non-linear head (the `full` model, see [`eval::Model::split`]).
+//!
+//! A position's evaluation is `head(s_0 .. s_k, h)`: each `s_j` a sparse linear sum of the
+//! weights that depends on the position, `h` a few weights the head reads directly. The head
+//! is the same for every position, so it is recorded once as a [`tape::Program`]; each position
+//! stores only its sums, in one flat `u16` arena:
+//!
+//! * the twin sums (the middlegame and endgame terms of (middlegame, endgame) parameter pairs
+//!   with equal coefficients) as one `u16` per pair, packed like [`crate::phased`] (9-bit pair
+//!   number, signed 7-bit integer coefficient): both sums come out of one sweep;
+//! * every other sum (king danger, the phase sum) as two `u16` per term: the parameter index
+//!   and the integer coefficient.
+//!
+//! Positions whose sums do not fit (a non-integer coefficient, more than 16-bit indices) are
+//! refused by [`Headed::try_push`] and kept as general programs by the caller.
+
+use tape::{Program, Scratch};
+
+use crate::set::HeadGradient;
+
+use crate::phased::{dot, pack, unpack, PairBuf, MAX_PAIRS, S_MAX, S_MIN};
+
+/// Most head inputs (sums and head weights together) a store takes.
+pub(crate) const MAX_HEAD_INPUTS: usize = 16;
+
+/// Sums-and-head rows in one arena; see the module documentation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Headed {
+    /// Middlegame and endgame index of each pair.
+    mg: Vec<u32>,
+    eg: Vec<u32>,
+    /// Pair number of each parameter (`u32::MAX`: not in a pair).
+    pair_of: Vec<u32>,
+    /// Number of sums, and which two are the tapered twins.
+    sums: usize,
+    twins: (usize, usize),
+    /// The sum number of each other (non-twin) sum, in storage order.
+    others: Vec<usize>,
+    /// The head: inputs are the sums, then the head weights.
+    head: Program,
+    head_params: Vec<u32>,
+    /// The head's value and gradient by hand, if the model gives it (faster than replaying
+    /// `head`; the sweep uses it).
+    fast: Option<HeadGradient>,
+    /// Start of each position's record in `arena` (`len() + 1` entries).
+    offsets: Vec<u32>,
+    /// Per position: the number of pair features, the number of terms of each other sum, the
+    /// pair features, then each other sum's terms as (index, coefficient) `u16` couples.
+    arena: Vec<u16>,
+}
+
+/// A position's record, parsed.
+struct Row<'a> {
+    pairs: &'a [u16],
+    /// The other sums' terms, flattened; `counts[j]` terms belong to other sum `j`.
+    terms: &'a [u16],
+    counts: &'a [u16],
+}
+
+impl Headed {
+    /// An empty store: `sums` sums of which `twins` are the tapered pair, the `head` program
+    /// (inputs: the sums, then the weights at `head_params`), and the parameter pairing
+    /// `eg_of` (as [`crate::CompiledSet::compact_phased`] takes it). `None` if the pairing has
+    /// no pairs or too many, the twins are not two distinct sums, or the head takes too many
+    /// inputs.
+    pub(crate) fn new(
+        eg_of: &[Option<usize>],
+        sums: usize,
+        twins: (usize, usize),
+        head: Program,
+        head_params: Vec<u32>,
+        fast: Option<HeadGradient>,
+    ) -> Option<Headed> {
+        let n = eg_of.len();
+        if twins.0 == twins.1
+            || twins.0 >= sums
+            || twins.1 >= sums
+            || sums + head_params.len() > MAX_HEAD_INPUTS
+            || head.inputs() != sums + head_params.len()
+            || head_params.iter().any(|&i| i as usize >= n)
+        {
+            return None;
+        }
+        let (mut mg, mut eg) = (Vec::new(), Vec::new());
+        let mut pair_of = vec![u32::MAX; n];
+        for (i, e) in eg_of.iter().enumerate() {
+            let Some(e) = *e else { continue };
+            if e >= n || e == i || pair_of[i] != u32::MAX || pair_of[e] != u32::MAX {
+                return None;
+            }
+            pair_of[i] = mg.len() as u32;
+            pair_of[e] = mg.len() as u32;
+            mg.push(i as u32);
+            eg.push(e as u32);
+        }
+        if mg.is_empty() || mg.len() > MAX_PAIRS {
+            return None;
+        }
+        Some(Headed {
+            mg,
+            eg,
+            pair_of,
+            sums,
+            twins,
+            others: (0..sums)
+                .filter(|&j| j != twins.0 && j != twins.1)
+                .collect(),
+            head,
+            head_params,
+            fast,
+            offsets: vec![0],
+            arena: Vec::new(),
+        })
+    }
+
+    /// Number of positions.
+    pub(crate) fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Bytes of heap memory held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.mg.capacity() + self.eg.capacity() + self.pair_of.capacity()) * 4
+            + self.head_params.capacity() * 4
+            + self.head.heap_bytes()
+            + self.offsets.capacity() * 4
+            + self.arena.capacity() * 2
+    }
+
+    /// Releases spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        self.offsets.shrink_to_fit();
+        self.arena.shrink_to_fit();
+    }
+
+    /// An empty store with the same head and pairing.
+    pub(crate) fn empty_like(&self) -> Headed {
+        Headed {
+            offsets: vec![0],
+            arena: Vec::new(),
+            ..self.clone_meta()
+        }
+    }
+
+    fn clone_meta(&self) -> Headed {
+        Headed {
+            mg: self.mg.clone(),
+            eg: self.eg.clone(),
+            pair_of: self.pair_of.clone(),
+            sums: self.sums,
+            twins: self.twins,
+            others: self.others.clone(),
+            head: self.head.clone(),
+            head_params: self.head_params.clone(),
+            fast: self.fast,
+            offsets: Vec::new(),
+            arena: Vec::new(),
+        }
+    }
+
+    /// Appends a position given its sums' terms; returns `false` (and stores nothing) if they
+    /// do not fit the compact form.
+    pub(crate) fn try_push(&mut self, sums: &[Vec<(u32, f64)>]) -> bool {
+        if sums.len() != self.sums {
+            return false;
+        }
+        let (a, b) = (&sums[self.twins.0], &sums[self.twins.1]);
+        if a.len() != b.len() {
+            return false;
+        }
+        // (pair, coefficient), merged by pair.
+        let mut pairs: Vec<(u32, f64)> = Vec::with_capacity(a.len());
+        for (&(m, c), &(e, d)) in a.iter().zip(b) {
+            let p = match self.pair_of.get(m as usize) {
+                Some(&p) if p != u32::MAX => p,
+                _ => return false,
+            };
+            if self.mg[p as usize] != m || self.eg[p as usize] != e || c != d || c.fract() != 0.0 {
+                return false;
+            }
+            match pairs.iter_mut().find(|x| x.0 == p) {
+                Some(x) => x.1 += c,
+                None => pairs.push((p, c)),
+            }
+        }
+        pairs.retain(|x| x.1 != 0.0);
+        pairs.sort_unstable_by_key(|x| x.0);
+        if pairs.iter().any(|x| !(S_MIN..=S_MAX).contains(&x.1)) {
+            return false;
+        }
+        let others = self.others.clone();
+        let mut counts = Vec::with_capacity(self.sums);
+        counts.push(pairs.len());
+        let mut terms = Vec::new();
+        for j in others {
+            counts.push(sums[j].len());
+            for &(i, c) in &sums[j] {
+                if i > u32::from(u16::MAX)
+                    || c.fract() != 0.0
+                    || !(f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(&c)
+                {
+                    return false;
+                }
+                terms.push(i as u16);
+                terms.push(c as i16 as u16);
+            }
+        }
+        if counts.iter().any(|&c| c > usize::from(u16::MAX)) {
+            return false;
+        }
+        let start = self.arena.len();
+        self.arena.extend(counts.iter().map(|&c| c as u16));
+        self.arena
+            .extend(pairs.iter().map(|&(p, c)| pack(p as usize, c as i16)));
+        self.arena.extend_from_slice(&terms);
+        if self.arena.len() > u32::MAX as usize {
+            self.arena.truncate(start);
+            return false;
+        }
+        self.offsets.push(self.arena.len() as u32);
+        true
+    }
+
+    /// Appends position `i` of `other` (a store made by [`empty_like`](Self::empty_like) of
+    /// the same store, or that store).
+    pub(crate) fn push_from(&mut self, other: &Headed, i: usize) {
+        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
+        self.arena.extend_from_slice(&other.arena[a..b]);
+        self.offsets.push(self.arena.len() as u32);
+    }
+
+    /// Appends every position of `other` (made by [`empty_like`](Self::empty_like) of this
+    /// store); `false` (and nothing appended) if the arena would outgrow 32-bit offsets.
+    pub(crate) fn append(&mut self, other: &Headed) -> bool {
+        let base = self.arena.len();
+        if base + other.arena.len() > u32::MAX as usize {
+            return false;
+        }
+        self.arena.extend_from_slice(&other.arena);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|&o| o + base as u32));
+        true
+    }
+
+    /// Position `i`'s sums as term lists again (pairs merged, in pair order).
+    pub(crate) fn sums_of(&self, i: usize) -> Vec<Vec<(u32, f64)>> {
+        let row = self.row(i);
+        let mut out = vec![Vec::new(); self.sums];
+        for &f in row.pairs {
+            let (p, s) = unpack(f);
+            out[self.twins.0].push((self.mg[p], s));
+            out[self.twins.1].push((self.eg[p], s));
+        }
+        let mut t = row.terms.chunks_exact(2);
+        for (&n, &j) in row.counts.iter().zip(&self.others) {
+            for c in t.by_ref().take(usize::from(n)) {
+                out[j].push((u32::from(c[0]), f64::from(c[1] as i16)));
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn row(&self, i: usize) -> Row<'_> {
+        let a = self.offsets[i] as usize;
+        let h = self.sums - 1;
+        let counts = &self.arena[a..a + h];
+        let np = usize::from(counts[0]);
+        let nt: usize = counts[1..].iter().map(|&c| usize::from(c)).sum();
+        let pairs = &self.arena[a + h..a + h + np];
+        let terms = &self.arena[a + h + np..a + h + np + 2 * nt];
+        Row {
+            pairs,
+            terms,
+            counts: &counts[1..],
+        }
+    }
+
+    /// The head's inputs for a row: the sums from the twin values `[sa, sb]` and the other
+    /// sums' terms at `w`, then the head weights `hw`.
+    #[inline(always)]
+    fn inputs(
+        &self,
+        row: &Row<'_>,
+        twin: [f64; 2],
+        w: &[f64],
+        hw: &[f64],
+    ) -> [f64; MAX_HEAD_INPUTS] {
+        let mut x = [0.0; MAX_HEAD_INPUTS];
+        x[self.twins.0] = twin[0];
+        x[self.twins.1] = twin[1];
+        let mut t = row.terms.chunks_exact(2);
+        for (&n, &j) in row.counts.iter().zip(&self.others) {
+            let mut s = 0.0;
+            for c in t.by_ref().take(usize::from(n)) {
+                s += f64::from(c[1] as i16) * w[usize::from(c[0])];
+            }
+            x[j] = s;
+        }
+        x[self.sums..self.sums + hw.len()].copy_from_slice(hw);
+        x
+    }
+
+    /// Adds the head's input gradient `gx` (times the coefficients) into `grad`, the pairs'
+    /// share through `pair` (called with the pair number and its `[middlegame, endgame]`
+    /// increments) and the head weights' share into `ghead`.
+    #[inline(always)]
+    fn distribute(
+        &self,
+        row: &Row<'_>,
+        gx: &[f64; MAX_HEAD_INPUTS],
+        grad: &mut [f64],
+        ghead: &mut [f64],
+        mut pair: impl FnMut(usize, [f64; 2], &mut [f64]),
+    ) {
+        let (da, db) = (gx[self.twins.0], gx[self.twins.1]);
+        for &f in row.pairs {
+            let (p, s) = unpack(f);
+            pair(p, [s * da, s * db], grad);
+        }
+        let mut t = row.terms.chunks_exact(2);
+        for (&n, &j) in row.counts.iter().zip(&self.others) {
+            let d = gx[j];
+            for c in t.by_ref().take(usize::from(n)) {
+                grad[usize::from(c[0])] += f64::from(c[1] as i16) * d;
+            }
+        }
+        for (g, x) in ghead.iter_mut().zip(&gx[self.sums..]) {
+            *g += x;
+        }
+    }
+
+    /// The head weights at `w`.
+    fn head_weights(&self, w: &[f64]) -> Vec<f64> {
+        self.head_params.iter().map(|&i| w[i as usize]).collect()
+    }
+
+    /// Position `i`'s value at `w`, keeping what [`add_gradient`](Self::add_gradient) needs in
+    /// `scratch`.
+    pub(crate) fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
+        let row = self.row(i);
+        let twin = dot(row.pairs, |p| {
+            [w[self.mg[p] as usize], w[self.eg[p] as usize]]
+        });
+        let hw = self.head_weights(w);
+        let x = self.inputs(&row, twin, w, &hw);
+        self.head
+            .forward(&x[..self.sums + self.head_params.len()], scratch)
+    }
+
+    /// Adds `seed * dq_i/dw` into `grad`, at the weights of the last [`score`](Self::score)
+    /// of position `i` with this scratch.
+    pub(crate) fn add_gradient(
+        &self,
+        i: usize,
+        seed: f64,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) {
+        let row = self.row(i);
+        let mut gx = [0.0; MAX_HEAD_INPUTS];
+        self.head.backward(seed, scratch, &mut gx);
+        let mut ghead = [0.0; MAX_HEAD_INPUTS];
+        self.distribute(&row, &gx, grad, &mut ghead, |p, [dm, de], g| {
+            g[self.mg[p] as usize] += dm;
+            g[self.eg[p] as usize] += de;
+        });
+        for (&k, &d) in self.head_params.iter().zip(&ghead) {
+            grad[k as usize] += d;
+        }
+    }
+
+    /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`].
+    pub(crate) fn gather(&self, w: &[f64]) -> Box<PairBuf> {
+        let mut wp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        for ((x, &m), &e) in wp.iter_mut().zip(&self.mg).zip(&self.eg) {
+            *x = [w[m as usize], w[e as usize]];
+        }
+        wp
+    }
+
+    /// Positions `range` in one sweep at weights `w` (by pair: `wp`, from
+    /// [`gather`](Self::gather)): `f(i, q_i)` gives the loss and `dL/dq_i`; returns the sum of
+    /// the losses and, if `want`, adds `dL/dq_i dq_i/dw` into `grad` (the pairs' share by pair
+    /// into `gp`, to be scattered by the caller with [`scatter`](Self::scatter)).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn sweep<F>(
+        &self,
+        w: &[f64],
+        wp: &PairBuf,
+        range: std::ops::Range<usize>,
+        want: bool,
+        f: &F,
+        gp: &mut PairBuf,
+        grad: &mut [f64],
+        scratch: &mut Scratch,
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let hw = self.head_weights(w);
+        let inputs = self.sums + hw.len();
+        let mut ghead = [0.0; MAX_HEAD_INPUTS];
+        let mut sum = 0.0;
+        for i in range {
+            let row = self.row(i);
+            let twin = dot(row.pairs, |p| wp[p]);
+            let x = self.inputs(&row, twin, w, &hw);
+            let mut gx = [0.0; MAX_HEAD_INPUTS];
+            let q = match self.fast {
+                Some(fast) => fast(&x[..self.sums], &x[self.sums..inputs], &mut gx),
+                None => self.head.forward(&x[..inputs], scratch),
+            };
+            let (l, d) = f(i, q);
+            sum += l;
+            if want && d != 0.0 {
+                if self.fast.is_some() {
+                    for g in &mut gx[..inputs] {
+                        *g *= d;
+                    }
+                } else {
+                    self.head.backward(d, scratch, &mut gx[..inputs]);
+                }
+                self.distribute(&row, &gx, grad, &mut ghead, |p, [dm, de], _| {
+                    let g = &mut gp[p];
+                    g[0] += dm;
+                    g[1] += de;
+                });
+            }
+        }
+        if want {
+            for (&k, &d) in self.head_params.iter().zip(&ghead) {
+                grad[k as usize] += d;
+            }
+        }
+        sum
+    }
+
+    /// Adds a by-pair gradient into the full gradient `g`.
+    pub(crate) fn scatter(&self, gp: &PairBuf, g: &mut [f64]) {
+        for ((x, &m), &e) in gp.iter().zip(&self.mg).zip(&self.eg) {
+            g[m as usize] += x[0];
+            g[e as usize] += x[1];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tape::Tape;
+
+    /// head(s0, s1, s2; h0) = s0 * h0 + s1 + s2^2: sums 0 and 1 are the twins.
+    fn store() -> Headed {
+        let mut tape = Tape::new();
+        let mut rec = tape.record();
+        let x = rec.inputs(&[0.0, 0.0, 0.0, 1.0]);
+        let y = x[0] * x[3] + x[1] + x[2] * x[2];
+        let head = rec.compile(y);
+        // params: 0/1 a pair, 2/3 a pair, 4 a danger input, 5 the head weight
+        let eg_of = [Some(1), None, Some(3), None, None, None];
+        Headed::new(&eg_of, 3, (0, 1), head, vec![5], None).unwrap()
+    }
+
+    #[test]
+    fn replays_sums_and_head() {
+        let mut h = store();
+        let sums = vec![
+            vec![(0, 2.0), (2, -1.0), (0, 1.0)],
+            vec![(1, 2.0), (3, -1.0), (1, 1.0)],
+            vec![(4, 3.0)],
+        ];
+        assert!(h.try_push(&sums));
+        let w = [10.0, 20.0, 30.0, 40.0, 2.0, 0.5];
+        let (s0, s1, s2) = (3.0 * 10.0 - 30.0, 3.0 * 20.0 - 40.0, 6.0);
+        let mut scratch = Scratch::default();
+        assert_eq!(h.score(0, &w, &mut scratch), s0 * 0.5 + s1 + s2 * s2);
+        let mut g = [0.0; 6];
+        h.add_gradient(0, 1.0, &mut scratch, &mut g);
+        assert_eq!(g, [3.0 * 0.5, 3.0, -0.5, -1.0, 2.0 * s2 * 3.0, s0]);
+        // Not twins (coefficients differ), an unpaired parameter in the twins, a fraction.
+        assert!(!h.try_push(&[vec![(0, 1.0)], vec![(1, 2.0)], vec![]]));
+        assert!(!h.try_push(&[vec![(4, 1.0)], vec![(4, 1.0)], vec![]]));
+        assert!(!h.try_push(&[vec![], vec![], vec![(4, 0.5)]]));
+        assert_eq!(h.len(), 1);
+        let back = h.sums_of(0);
+        assert_eq!(
+            back,
+            vec![
+                vec![(0, 3.0), (2, -1.0)],
+                vec![(1, 3.0), (3, -1.0)],
+                vec![(4, 3.0)]
+            ]
+        );
+    }
+}
