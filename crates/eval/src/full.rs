@@ -87,38 +87,27 @@ pub(crate) fn head<S: Scalar>(s: &[S], h: &[S]) -> S {
 /// boundary. The tests compare it with a tape recording of [`head`], kinks included.
 #[inline(always)]
 pub(crate) fn head_gradient(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64 {
+    let (s, h) = (&s[..SUMS], &h[..HEAD_PARAMS]);
+    let grad = &mut grad[..SUMS + HEAD_PARAMS];
     let q = h[0];
-    // penalty(d) = d + ((q * d) * |d|) * 0.01 and its partial derivatives.
-    let pen = |d: f64| {
-        let (qd, ad) = (q * d, d.abs());
-        let slope = if d > 0.0 {
-            1.0
-        } else if d < 0.0 {
-            -1.0
-        } else {
-            0.0
-        };
-        (
-            d + qd * ad * 0.01,
-            1.0 + (ad * q + qd * slope) * 0.01,
-            d * ad * 0.01,
-        )
-    };
-    let (pw, dpw, qpw) = pen(s[2]);
-    let (pb, dpb, qpb) = pen(s[3]);
+    // penalty(d) = d + ((q * d) * |d|) * 0.01; d/dd = 1 + (|d| q + (q d) sign(d)) / 100, which
+    // is 1 + 2 q |d| / 100 (sign(0) = 0 matches |x|'s slope 0 at 0); d/dq = d |d| / 100.
+    let (dw, db) = (s[2], s[3]);
+    let (aw, ab) = (dw.abs(), db.abs());
+    let pw = dw + q * dw * aw * 0.01;
+    let pb = db + q * db * ab * 0.01;
     let mg = s[0] - pw + pb;
     let eg = s[1];
-    let mut raw = [0.0; 4];
-    for r in 0..5 {
-        raw[r % 4] += PHASE_START_COUNTS[r] * h[1 + r];
-    }
-    let total_raw = (raw[0] + raw[1]) + (raw[2] + raw[3]);
+    // total = max(dot(h[1..], start counts), 1), summed as `Scalar::dot` does (four
+    // accumulators, the fifth term into the first).
+    let c = PHASE_START_COUNTS;
+    let total_raw = ((c[0] * h[1] + c[4] * h[5]) + c[1] * h[2]) + (c[2] * h[3] + c[3] * h[4]);
     let (total, d_total_raw) = if 1.0 > total_raw {
         (1.0, 0.0)
     } else {
         (total_raw, 1.0)
     };
-    // clamp(s4, 0, total) = max(min(s4, total), 0)
+    // clamp(s4, 0, total) = max(min(s4, total), 0): the derivative goes to s4 on a tie.
     let (m, dm_s4, dm_total) = if total < s[4] {
         (total, 0.0, 1.0)
     } else {
@@ -128,19 +117,16 @@ pub(crate) fn head_gradient(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64 {
     let ratio = phase / total;
     let diff = mg - eg;
     let value = eg + diff * ratio;
-    // d value / d ratio, then ratio = phase / total
-    let dr = diff;
-    let dphase = dr / total;
-    let dtotal = -dr * ratio / total + dphase * dphase_m * dm_total;
-    let dtotal_raw = dtotal * d_total_raw;
+    let dphase = diff / total * dphase_m;
+    let dtotal_raw = (dphase * dm_total - diff * ratio / total) * d_total_raw;
     grad[0] = ratio;
     grad[1] = 1.0 - ratio;
-    grad[2] = -ratio * dpw;
-    grad[3] = ratio * dpb;
-    grad[4] = dphase * dphase_m * dm_s4;
-    grad[SUMS] = ratio * (qpb - qpw);
+    grad[2] = -ratio * (1.0 + 2.0 * q * aw * 0.01);
+    grad[3] = ratio * (1.0 + 2.0 * q * ab * 0.01);
+    grad[4] = dphase * dm_s4;
+    grad[SUMS] = ratio * (db * ab - dw * aw) * 0.01;
     for r in 0..5 {
-        grad[SUMS + 1 + r] = dtotal_raw * PHASE_START_COUNTS[r];
+        grad[SUMS + 1 + r] = dtotal_raw * c[r];
     }
     value
 }

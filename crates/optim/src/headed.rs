@@ -263,13 +263,10 @@ impl Headed {
 
     #[inline(always)]
     fn row(&self, i: usize) -> Row<'_> {
-        let a = self.offsets[i] as usize;
-        let h = self.sums - 1;
-        let counts = &self.arena[a..a + h];
-        let np = usize::from(counts[0]);
-        let nt: usize = counts[1..].iter().map(|&c| usize::from(c)).sum();
-        let pairs = &self.arena[a + h..a + h + np];
-        let terms = &self.arena[a + h + np..a + h + np + 2 * nt];
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        let rec = &self.arena[a..b];
+        let (counts, rest) = rec.split_at(self.sums - 1);
+        let (pairs, terms) = rest.split_at(usize::from(counts[0]));
         Row {
             pairs,
             terms,
@@ -290,13 +287,15 @@ impl Headed {
         let mut x = [0.0; MAX_HEAD_INPUTS];
         x[self.twins.0] = twin[0];
         x[self.twins.1] = twin[1];
-        let mut t = row.terms.chunks_exact(2);
+        let mut k = 0;
         for (&n, &j) in row.counts.iter().zip(&self.others) {
+            let end = k + 2 * usize::from(n);
             let mut s = 0.0;
-            for c in t.by_ref().take(usize::from(n)) {
+            for c in row.terms[k..end].chunks_exact(2) {
                 s += f64::from(c[1] as i16) * w[usize::from(c[0])];
             }
             x[j] = s;
+            k = end;
         }
         x[self.sums..self.sums + hw.len()].copy_from_slice(hw);
         x
@@ -319,21 +318,27 @@ impl Headed {
             let (p, s) = unpack(f);
             pair(p, [s * da, s * db], grad);
         }
-        let mut t = row.terms.chunks_exact(2);
+        let mut k = 0;
         for (&n, &j) in row.counts.iter().zip(&self.others) {
+            let end = k + 2 * usize::from(n);
             let d = gx[j];
-            for c in t.by_ref().take(usize::from(n)) {
+            for c in row.terms[k..end].chunks_exact(2) {
                 grad[usize::from(c[0])] += f64::from(c[1] as i16) * d;
             }
+            k = end;
         }
         for (g, x) in ghead.iter_mut().zip(&gx[self.sums..]) {
             *g += x;
         }
     }
 
-    /// The head weights at `w`.
-    fn head_weights(&self, w: &[f64]) -> Vec<f64> {
-        self.head_params.iter().map(|&i| w[i as usize]).collect()
+    /// The head weights at `w` (the first `head_params.len()` entries).
+    fn head_weights(&self, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
+        let mut hw = [0.0; MAX_HEAD_INPUTS];
+        for (h, &i) in hw.iter_mut().zip(&self.head_params) {
+            *h = w[i as usize];
+        }
+        hw
     }
 
     /// Position `i`'s value at `w`, keeping what [`add_gradient`](Self::add_gradient) needs in
@@ -344,7 +349,7 @@ impl Headed {
             [w[self.mg[p] as usize], w[self.eg[p] as usize]]
         });
         let hw = self.head_weights(w);
-        let x = self.inputs(&row, twin, w, &hw);
+        let x = self.inputs(&row, twin, w, &hw[..self.head_params.len()]);
         self.head
             .forward(&x[..self.sums + self.head_params.len()], scratch)
     }
@@ -384,7 +389,9 @@ impl Headed {
     /// [`gather`](Self::gather)): `f(i, q_i)` gives the loss and `dL/dq_i`; returns the sum of
     /// the losses and, if `want`, adds `dL/dq_i dq_i/dw` into `grad` (the pairs' share by pair
     /// into `gp`, to be scattered by the caller with [`scatter`](Self::scatter)).
+    // Out of line (called once per chunk) so that profiles name it.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     pub(crate) fn sweep<F>(
         &self,
         w: &[f64],
@@ -400,13 +407,14 @@ impl Headed {
         F: Fn(usize, f64) -> (f64, f64),
     {
         let hw = self.head_weights(w);
+        let hw = &hw[..self.head_params.len()];
         let inputs = self.sums + hw.len();
         let mut ghead = [0.0; MAX_HEAD_INPUTS];
         let mut sum = 0.0;
         for i in range {
             let row = self.row(i);
             let twin = dot(row.pairs, |p| wp[p]);
-            let x = self.inputs(&row, twin, w, &hw);
+            let x = self.inputs(&row, twin, w, hw);
             let mut gx = [0.0; MAX_HEAD_INPUTS];
             let q = match self.fast {
                 Some(fast) => fast(&x[..self.sums], &x[self.sums..inputs], &mut gx),
