@@ -168,6 +168,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let mut m = serde_json::Map::new();
         m.insert("params".into(), json!(model.len()));
         m.insert("linear_positions".into(), json!(set.linear_len()));
+        // Positions in the compact stores: tapered linear rows, and sums plus a shared head.
+        m.insert("phased_positions".into(), json!(set.phased_len()));
+        m.insert("sums_and_head_positions".into(), json!(set.headed_len()));
         m.insert(
             "bytes_per_position".into(),
             json!(set.heap_bytes() as f64 / set.len().max(1) as f64),
