@@ -60,6 +60,10 @@ pub struct Resolution {
     pub valid_loss: Option<(f64, f64)>,
     /// Seconds the search and the recording took.
     pub seconds: f64,
+    /// `Some(i)` if the weights and every leaf are those of the re-resolution after iteration
+    /// `i` (0: the start) again: the rounds go round in a cycle, and the run ends.
+    #[serde(default)]
+    pub repeats: Option<u64>,
 }
 
 impl Resolution {
@@ -87,7 +91,9 @@ impl Resolution {
             self.valid_loss
                 .map_or(String::new(), |(a, b)| format!(", valid {a:.6} -> {b:.6}")),
             self.seconds
-        )
+        ) + &self.repeats.map_or(String::new(), |i| {
+            format!("; the leaves of iteration {i} again")
+        })
     }
 }
 
@@ -156,6 +162,15 @@ impl Resolver {
     /// Training and validation positions.
     pub fn positions(&self) -> (usize, usize) {
         (self.train.samples.len(), self.valid.samples.len())
+    }
+
+    /// A 64-bit fingerprint of every position's current leaf (equal fingerprints: the same
+    /// leaves, but for a hash collision).
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.train.keys.hash(&mut h);
+        self.valid.keys.hash(&mut h);
+        h.finish()
     }
 
     /// Searches every root at `w`, counts the positions whose leaf differs from the one found

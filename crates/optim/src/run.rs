@@ -203,8 +203,10 @@ pub fn run(
 /// the original starting weights) and free parameters. `every == 0` is [`run`].
 ///
 /// The run ends when the budgets (counted over all rounds), early stopping or `control` end
-/// it, or when the method stops by itself (converges) and the re-resolution that follows
-/// changes no leaf (or, the leaves still moving, after ten such rounds in a row).
+/// it; when the rounds go round in a cycle (a re-resolution finds exactly the leaves of an
+/// earlier one, at the same weights within 0.001); or when the method stops by itself
+/// (converges) and the re-resolution that follows changes no leaf (or, the leaves still
+/// moving, after ten such rounds in a row).
 ///
 /// Losses measured on different leaves are not comparable, so at each re-resolution the
 /// candidates for the best weights (the best so far, the latest iterate and the starting
@@ -343,6 +345,12 @@ fn drive(
     let mut reason;
     let mut resolutions = Vec::new();
     let mut settled = 0u32;
+    // The leaves met so far with the weights they were found at, to see the rounds go round
+    // in a cycle.
+    let mut seen: Vec<(u64, u64, Vec<f64>)> = resolve
+        .as_ref()
+        .map(|(r, _)| vec![(r.fingerprint(), 0, start.to_vec())])
+        .unwrap_or_default();
     loop {
         let (x1, r) = run_method(&shared, cfg, x)?;
         x = x1;
@@ -369,8 +377,25 @@ fn drive(
             Some(_) => break,
         };
         let round = resolve_round(&shared, resolver, start, &x, done)?;
-        let res = round.resolution;
-        shared.progress.println(res.to_text());
+        let mut res = round.resolution;
+        let changed = res.train_changed + res.valid_changed;
+        let fingerprint = resolver.fingerprint();
+        if changed > 0 {
+            let w = shared.train.expand(&x);
+            res.repeats = seen
+                .iter()
+                .find(|(f, _, v)| *f == fingerprint && same_weights(v, &w))
+                .map(|(_, i, _)| *i);
+            seen.push((fingerprint, done, w));
+        }
+        if cfg.progress {
+            // Above the bar; on standard error when the bar is not drawn (not a terminal).
+            if shared.progress.is_hidden() {
+                eprintln!("{}", res.to_text());
+            } else {
+                shared.progress.println(res.to_text());
+            }
+        }
         let mut log = shared.log.lock().ok().and_then(|mut l| l.take());
         if let Some(f) = log.as_mut() {
             if let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(&res) {
@@ -382,7 +407,7 @@ fn drive(
                 }
             }
         }
-        let changed = res.train_changed + res.valid_changed;
+        let repeats = res.repeats;
         resolutions.push(res);
         // Continue on the new leaves, counting the passes on from where they were.
         let passes = train.passes() - shared.passes0;
@@ -409,6 +434,18 @@ fn drive(
             progress: shared.progress.clone(),
         });
         x = train.reduce(&train.expand(&x));
+        if let Some(i) = repeats {
+            // The same leaves, so the same objective as after iteration i: the rounds would
+            // only go round again.
+            let cycle = format!("the leaves went round in a cycle (those of iteration {i} again)");
+            // After a round cut short, the method's own reason only says so.
+            reason = if cut {
+                cycle
+            } else {
+                format!("{reason}; {cycle}")
+            };
+            break;
+        }
         if !cut {
             if changed == 0 {
                 reason = format!("{reason}; no leaf changed at the re-resolution");
@@ -467,6 +504,12 @@ fn drive(
         train,
         valid,
     })
+}
+
+/// Whether two weight vectors agree within a thousandth (of a centipawn, for most weights):
+/// re-resolving at either finds the same leaves and starts the same round.
+fn same_weights(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-3)
 }
 
 /// One round of `cfg.method` from `x0`: where it ended and why.
@@ -585,6 +628,7 @@ fn resolve_round(
         train_loss: (train_before, train.data_loss(&w)),
         valid_loss: valid_before.zip(valid.as_ref().map(|v| v.data_loss(&w))),
         seconds: t0.elapsed().as_secs_f64(),
+        repeats: None,
     };
     Ok(Round {
         train,
