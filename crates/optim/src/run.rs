@@ -211,11 +211,14 @@ pub fn run(
 /// Losses measured on different leaves are not comparable, so at each re-resolution the
 /// candidates for the best weights (the best so far, the latest iterate and the starting
 /// weights) are evaluated again on the new validation leaves and the best of them is kept
-/// (early stopping's patience starts again from there). The outcome's losses (start and best)
-/// are measured on the final leaves, so the kept weights are never worse than the start there.
-/// `resolutions` lists every re-resolution with the number of leaves that changed.
+/// (early stopping's patience counts the iterations since its iteration). The outcome's
+/// losses (start and best) are measured on the final leaves, so the kept weights are never
+/// worse than the start there. `resolutions` lists every re-resolution with the number of
+/// leaves that changed.
 ///
-/// `resolver` must hold the positions of `train` and `valid` with their current leaves (as
+/// With `every > 0` the run needs a budget (`cfg.budget`: iterations, passes, seconds or
+/// patience). `resolver` must hold the positions of `train` and `valid` with their current
+/// leaves (as
 /// [`prepare`](crate::setup::prepare) builds it with
 /// [`SetupOptions::resolvable`](crate::setup::SetupOptions::resolvable)).
 pub fn run_resolving(
@@ -236,6 +239,19 @@ pub fn run_resolving(
             "the resolver holds {:?} training and validation positions, the objectives {have:?}",
             resolver.positions()
         )));
+    }
+    let b = &cfg.budget;
+    if every > 0
+        && b.max_iters.is_none()
+        && b.max_passes.is_none()
+        && b.seconds.is_none()
+        && b.patience.is_none()
+    {
+        return Err(OptimError::Config(
+            "re-resolving leaves needs a budget (iterations, passes, seconds or patience): the \
+             rounds need not end by themselves"
+                .to_string(),
+        ));
     }
     let resolve = (every > 0).then_some((resolver, every));
     drive(train, valid, start, cfg, control, resolve)
@@ -617,6 +633,11 @@ fn resolve_round(
     let mut tracker = Tracker::new(shared.budget.patience);
     if let Some((i, l, c)) = best {
         tracker.offer(i, l, &c);
+        // Patience counts the iterations since the best one, across the re-resolution: one
+        // non-improving offer per iteration since.
+        for _ in 0..done.saturating_sub(i) {
+            tracker.offer(done, f64::INFINITY, &[]);
+        }
     }
     let resolution = Resolution {
         iter: done,

@@ -353,7 +353,13 @@ fn interrupted_run_keeps_the_best_weights() {
         setup.train.clone(),
         setup.valid.clone(),
         &setup.start,
-        &RunConfig::default(),
+        &RunConfig {
+            budget: Budget {
+                max_iters: Some(10),
+                ..Budget::default()
+            },
+            ..RunConfig::default()
+        },
         control,
         &mut resolver,
         2,
@@ -362,6 +368,66 @@ fn interrupted_run_keeps_the_best_weights() {
     assert!(r.outcome.interrupted);
     assert!(r.outcome.resolutions.is_empty());
     assert_eq!(r.outcome.weights, setup.start);
+}
+
+/// Early stopping counts the iterations since the best across re-resolutions (rounds shorter
+/// than the patience would otherwise never exhaust it).
+#[test]
+fn patience_counts_across_rounds() {
+    let mut setup = prepare(&options(epd())).expect("prepare");
+    let cfg = RunConfig {
+        method: Method::Lbfgs,
+        budget: Budget {
+            max_iters: Some(400),
+            patience: Some(5),
+            ..Budget::default()
+        },
+        ..RunConfig::default()
+    };
+    let mut resolver = setup.resolver.take().expect("a resolver");
+    let r = run_resolving(
+        setup.train.clone(),
+        setup.valid.clone(),
+        &setup.start,
+        &cfg,
+        Arc::new(Control::new()),
+        &mut resolver,
+        2,
+    )
+    .expect("run");
+    let out = &r.outcome;
+    eprintln!(
+        "{} iterations (best {}), {} re-resolutions: {}",
+        out.iterations,
+        out.best_iter,
+        out.resolutions.len(),
+        out.reason
+    );
+    assert!(out.reason.contains("early stopping"), "{}", out.reason);
+    assert!(
+        out.iterations <= out.best_iter + 5 + 2,
+        "{} iterations",
+        out.iterations
+    );
+    let (v0, v1) = out.valid_loss.expect("a validation split");
+    assert!(v1 <= v0);
+}
+
+#[test]
+fn resolving_needs_a_budget() {
+    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut resolver = setup.resolver.take().expect("a resolver");
+    let e = run_resolving(
+        setup.train.clone(),
+        setup.valid.clone(),
+        &setup.start,
+        &RunConfig::default(),
+        Arc::new(Control::new()),
+        &mut resolver,
+        2,
+    )
+    .expect_err("no budget");
+    assert!(e.to_string().contains("budget"), "{e}");
 }
 
 #[test]
