@@ -127,9 +127,11 @@ pub struct RunOutcome {
     pub weights: Vec<f64>,
     /// The iteration that produced them.
     pub best_iter: u64,
-    /// Training data loss (no regularisation) at the start and at the best weights.
+    /// Training data loss (no regularisation) at the start and at the best weights (with
+    /// re-resolution, both on the final leaves).
     pub train_loss: (f64, f64),
-    /// Validation loss at the start and at the best weights.
+    /// Validation loss at the start and at the best weights (with re-resolution, both on the
+    /// final leaves).
     pub valid_loss: Option<(f64, f64)>,
     /// Iterations run.
     pub iterations: u64,
