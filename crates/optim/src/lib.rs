@@ -11,7 +11,8 @@
 //!   (Levenberg-Marquardt), Adam and Texel's local search as argmin solvers.
 //! * [`run`]: one interface to all of them ([`Method`]), with a validation split, early
 //!   stopping, budgets, Ctrl-C ([`Control`]), a JSON-lines log and the best weights by
-//!   validation loss.
+//!   validation loss; [`run_resolving`] searches the quiescence leaves again every `N`
+//!   iterations ([`Resolver`]).
 //! * [`output`], [`compare`], [`plot`]: the files a run writes and the side-by-side comparison.
 //!
 //! ```
@@ -54,6 +55,7 @@ mod params;
 mod phased;
 pub mod plot;
 mod problem;
+mod resolve;
 mod run;
 mod set;
 pub mod setup;
@@ -67,7 +69,8 @@ pub use objective::{jacobi_scale, Linearisation, Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
-pub use run::{run, Method, RunConfig, RunOutcome, SolverOptions};
+pub use resolve::{leaf_key, rebind, Recorded, Resolution, Resolver};
+pub use run::{run, run_resolving, Method, ResolvedRun, RunConfig, RunOutcome, SolverOptions};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
 pub use validation::Tracker;
 

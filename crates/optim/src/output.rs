@@ -6,6 +6,7 @@ use eval::Model;
 use serde::{Deserialize, Serialize};
 
 use crate::objective::Objective;
+use crate::resolve::Resolution;
 use crate::run::RunOutcome;
 use crate::OptimError;
 
@@ -40,6 +41,10 @@ pub struct Summary {
     pub best_iter: u64,
     /// Why the run stopped.
     pub reason: String,
+    /// Each re-resolution of the quiescence leaves (`--resolve-every`): the iteration, how
+    /// many training and validation leaves changed, of how many. Empty otherwise.
+    #[serde(default)]
+    pub resolutions: Vec<Resolution>,
     /// The files written, by kind.
     pub files: Vec<(String, PathBuf)>,
 }
@@ -82,6 +87,21 @@ impl Summary {
             "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
             self.seconds, self.passes, self.iterations, self.best_iter, self.reason
         );
+        if !self.resolutions.is_empty() {
+            let (t, v) = self.resolutions.iter().fold((0, 0), |(t, v), r| {
+                (t + r.train_changed, v + r.valid_changed)
+            });
+            s += &format!(
+                "leaves re-resolved {} times (losses above on the final leaves); changed \
+                 train/valid per re-resolution: {} (total {t}/{v})\n",
+                self.resolutions.len(),
+                self.resolutions
+                    .iter()
+                    .map(|r| format!("{}/{}", r.train_changed, r.valid_changed))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         for (what, p) in &self.files {
             s += &format!("{what:>10}: {}\n", p.display());
         }
@@ -149,6 +169,7 @@ pub fn write_run(
         iterations: outcome.iterations,
         best_iter: outcome.best_iter,
         reason: outcome.reason.clone(),
+        resolutions: outcome.resolutions.clone(),
         files,
     };
     write(&summary_path, &serde_json::to_string_pretty(&summary)?)?;

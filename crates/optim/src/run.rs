@@ -2,7 +2,7 @@
 //! weights by validation loss.
 
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,6 +19,7 @@ use crate::control::{Control, Controlled, StallGuard};
 use crate::objective::Objective;
 use crate::observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
 use crate::problem::TexelProblem;
+use crate::resolve::{rebind, Resolution, Resolver};
 use crate::solvers::{
     lbfgs::lbfgs, Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions,
     LocalOptions, LocalSearch, PsoOptions,
@@ -126,9 +127,11 @@ pub struct RunOutcome {
     pub weights: Vec<f64>,
     /// The iteration that produced them.
     pub best_iter: u64,
-    /// Training data loss (no regularisation) at the start and at the best weights.
+    /// Training data loss (no regularisation) at the start and at the best weights (with
+    /// re-resolution, both on the final leaves).
     pub train_loss: (f64, f64),
-    /// Validation loss at the start and at the best weights.
+    /// Validation loss at the start and at the best weights (with re-resolution, both on the
+    /// final leaves).
     pub valid_loss: Option<(f64, f64)>,
     /// Iterations run.
     pub iterations: u64,
@@ -142,6 +145,20 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// The log, one record per iteration.
     pub history: Vec<LogRecord>,
+    /// The re-resolutions of the quiescence leaves ([`run_resolving`]; empty otherwise).
+    #[serde(default)]
+    pub resolutions: Vec<Resolution>,
+}
+
+/// What [`run_resolving`] produced: the outcome and the objectives on the final leaves.
+#[derive(Debug)]
+pub struct ResolvedRun {
+    /// The outcome; its losses are measured on the final leaves.
+    pub outcome: RunOutcome,
+    /// The training objective on the final leaves.
+    pub train: Arc<Objective>,
+    /// The validation objective on the final leaves.
+    pub valid: Option<Arc<Objective>>,
 }
 
 /// Runs `cfg.method` on `train` from the full weights `start`, evaluating every iterate on
@@ -177,6 +194,86 @@ pub fn run(
     cfg: &RunConfig,
     control: Arc<Control>,
 ) -> Result<RunOutcome, OptimError> {
+    drive(train, valid, start, cfg, control, None).map(|r| r.outcome)
+}
+
+/// [`run`] with the quiescence leaves searched again as the weights move: the run proceeds in
+/// rounds of at most `every` iterations of `cfg.method` (each round starts the method afresh
+/// from where the previous one ended). After each round, every training and validation
+/// position's leaf is found again at the latest iterate ([`Resolver::record`]), the sets are
+/// recorded afresh and the objectives rebuilt with the same `K`, regularisation (anchored at
+/// the original starting weights) and free parameters. `every == 0` is [`run`].
+///
+/// The run ends when the budgets (counted over all rounds), early stopping or `control` end
+/// it; when the rounds go round in a cycle (a re-resolution finds exactly the leaves of an
+/// earlier one, at the same weights within 0.001); or when the method stops by itself
+/// (converges) and the re-resolution that follows changes no leaf (or, the leaves still
+/// moving, after ten such rounds in a row).
+///
+/// Losses measured on different leaves are not comparable, so at each re-resolution the
+/// candidates for the best weights (the best so far, the latest iterate and the starting
+/// weights) are evaluated again on the new validation leaves and the best of them is kept
+/// (early stopping's patience counts the iterations since its iteration). The outcome's
+/// losses (start and best) are measured on the final leaves, so the kept weights are never
+/// worse than the start there. `resolutions` lists every re-resolution with the number of
+/// leaves that changed.
+///
+/// With `every > 0` the run needs a budget (`cfg.budget`: iterations, passes, seconds or
+/// patience). `resolver` must hold the positions of `train` and `valid` with their current
+/// leaves (as
+/// [`prepare`](crate::setup::prepare) builds it with
+/// [`SetupOptions::resolvable`](crate::setup::SetupOptions::resolvable)).
+pub fn run_resolving(
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    resolver: &mut Resolver,
+    every: u64,
+) -> Result<ResolvedRun, OptimError> {
+    let have = (
+        train.set().len(),
+        valid.as_ref().map_or(0, |v| v.set().len()),
+    );
+    if resolver.positions() != have {
+        return Err(OptimError::Config(format!(
+            "the resolver holds {:?} training and validation positions, the objectives {have:?}",
+            resolver.positions()
+        )));
+    }
+    let b = &cfg.budget;
+    if every > 0
+        && b.max_iters.is_none()
+        && b.max_passes.is_none()
+        && b.seconds.is_none()
+        && b.patience.is_none()
+    {
+        return Err(OptimError::Config(
+            "re-resolving leaves needs a budget (iterations, passes, seconds or patience): the \
+             rounds need not end by themselves"
+                .to_string(),
+        ));
+    }
+    let resolve = (every > 0).then_some((resolver, every));
+    drive(train, valid, start, cfg, control, resolve)
+}
+
+/// The reason [`RunShared::record`] gives when the iterations of a round run out.
+const ITERATIONS_SPENT: &str = "iteration budget reached";
+
+/// Rounds in a row that may end with the method converged while the leaves keep changing.
+const MAX_SETTLED_ROUNDS: u32 = 10;
+
+/// The run, in rounds when re-resolving.
+fn drive(
+    mut train: Arc<Objective>,
+    mut valid: Option<Arc<Objective>>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    mut resolve: Option<(&mut Resolver, u64)>,
+) -> Result<ResolvedRun, OptimError> {
     if train.set().is_empty() {
         return Err(OptimError::Config("no training positions".to_string()));
     }
@@ -229,13 +326,27 @@ pub fn run(
             .seconds
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
     );
+    // A round's budget: the run's, with the iterations cut at the round's end.
+    let every = resolve.as_ref().map(|r| r.1);
+    let round_budget = |done: u64| -> Budget {
+        match every {
+            Some(n) => {
+                let end = done.saturating_add(n);
+                Budget {
+                    max_iters: Some(cfg.budget.max_iters.map_or(end, |m| m.min(end))),
+                    ..cfg.budget
+                }
+            }
+            None => cfg.budget,
+        }
+    };
     let passes0 = train.passes();
     control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
-    let shared = Arc::new(RunShared {
+    let mut shared = Arc::new(RunShared {
         train: train.clone(),
         valid: valid.clone(),
         control: control.clone(),
-        budget: cfg.budget,
+        budget: round_budget(0),
         start: started,
         passes0,
         iter: AtomicU64::new(0),
@@ -248,45 +359,130 @@ pub fn run(
     let e0 = train.value(&x0);
     shared.record("start", &x0, e0, None);
 
-    let mut reason = match cfg.method {
-        Method::Lbfgs => lbfgs_stage(&shared, &o.lbfgs, x0)?.1,
-        Method::GaussNewton => {
-            gradient_stage(
-                &shared,
-                GaussNewton::new(o.gauss_newton),
-                x0,
-                "gauss-newton",
-                None,
-            )
-            .1
+    let mut x = x0;
+    let mut reason;
+    let mut resolutions = Vec::new();
+    let mut settled = 0u32;
+    // The leaves met so far with the weights they were found at, to see the rounds go round
+    // in a cycle.
+    let mut seen: Vec<(u64, u64, Vec<f64>)> = resolve
+        .as_ref()
+        .map(|(r, _)| vec![(r.fingerprint(), 0, start.to_vec())])
+        .unwrap_or_default();
+    loop {
+        let (x1, r) = run_method(&shared, cfg, x)?;
+        x = x1;
+        reason = r;
+        let Some((resolver, _)) = resolve.as_mut() else {
+            break;
+        };
+        let done = shared.iter.load(Ordering::SeqCst).saturating_sub(1);
+        // Did the round's iterations run out (go on), or the run's budgets, early stopping or
+        // Ctrl-C end it (stop), or the method stop by itself (re-resolve, then see)?
+        let cut = match control.should_stop() {
+            None => false,
+            Some(r)
+                if r == ITERATIONS_SPENT
+                    && !control.interrupted()
+                    && cfg.budget.max_iters.is_none_or(|m| done < m) =>
+            {
+                control.clear_reason();
+                if control.should_stop().is_some() {
+                    break;
+                }
+                true
+            }
+            Some(_) => break,
+        };
+        let round = resolve_round(&shared, resolver, start, &x, done)?;
+        let mut res = round.resolution;
+        let changed = res.train_changed + res.valid_changed;
+        let fingerprint = resolver.fingerprint();
+        if changed > 0 {
+            let w = shared.train.expand(&x);
+            res.repeats = seen
+                .iter()
+                .find(|(f, _, v)| *f == fingerprint && same_weights(v, &w))
+                .map(|(_, i, _)| *i);
+            seen.push((fingerprint, done, w));
         }
-        Method::Adam => gradient_stage(&shared, Adam::new(o.adam), x0, "adam", None).1,
-        Method::Local => {
-            let s = LocalSearch::new(o.local, Some(control.clone()));
-            gradient_stage(&shared, s, x0, "local", None).1
-        }
-        Method::Pso => swarm(&shared, x0, &o.pso),
-        Method::Hybrid => {
-            let (x1, r1) = gradient_stage(
-                &shared,
-                GaussNewton::new(o.gauss_newton),
-                x0,
-                "gauss-newton",
-                Some(o.hybrid.gn_iters),
-            );
-            if control.should_stop().is_some() {
-                r1
+        if cfg.progress {
+            // Above the bar; on standard error when the bar is not drawn (not a terminal).
+            if shared.progress.is_hidden() {
+                eprintln!("{}", res.to_text());
             } else {
-                let (x2, r2) = lbfgs_stage(&shared, &o.lbfgs, x1)?;
-                if control.should_stop().is_some() || o.hybrid.polish_sweeps == 0 {
-                    r2
-                } else {
-                    let s = LocalSearch::new(o.local, Some(control.clone()));
-                    gradient_stage(&shared, s, x2, "local", Some(o.hybrid.polish_sweeps)).1
+                shared.progress.println(res.to_text());
+            }
+        }
+        let mut log = shared.log.lock().ok().and_then(|mut l| l.take());
+        if let Some(f) = log.as_mut() {
+            if let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(&res) {
+                m.insert("event".to_string(), "resolve".into());
+                if let Ok(line) = serde_json::to_string(&m) {
+                    // As for the iteration records, a failing write does not end the run.
+                    let _ = writeln!(f, "{line}");
+                    let _ = f.flush();
                 }
             }
         }
-    };
+        let repeats = res.repeats;
+        resolutions.push(res);
+        // Continue on the new leaves, counting the passes on from where they were.
+        let passes = train.passes() - shared.passes0;
+        train = round.train;
+        valid = round.valid;
+        let passes0 = train.passes() - passes;
+        control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
+        let history = shared
+            .history
+            .lock()
+            .map(|mut h| std::mem::take(&mut *h))
+            .unwrap_or_default();
+        shared = Arc::new(RunShared {
+            train: train.clone(),
+            valid: valid.clone(),
+            control: control.clone(),
+            budget: round_budget(done),
+            start: started,
+            passes0,
+            iter: AtomicU64::new(done + 1),
+            tracker: Mutex::new(round.tracker),
+            history: Mutex::new(history),
+            log: Mutex::new(log),
+            progress: shared.progress.clone(),
+        });
+        x = train.reduce(&train.expand(&x));
+        if let Some(i) = repeats {
+            // The same leaves, so the same objective as after iteration i: the rounds would
+            // only go round again.
+            let cycle = format!("the leaves went round in a cycle (those of iteration {i} again)");
+            // After a round cut short, the method's own reason only says so.
+            reason = if cut {
+                cycle
+            } else {
+                format!("{reason}; {cycle}")
+            };
+            break;
+        }
+        if !cut {
+            if changed == 0 {
+                reason = format!("{reason}; no leaf changed at the re-resolution");
+                break;
+            }
+            settled += 1;
+            if settled >= MAX_SETTLED_ROUNDS {
+                reason = format!(
+                    "{reason}; leaves still changing after {settled} rounds that converged"
+                );
+                break;
+            }
+        } else {
+            settled = 0;
+        }
+        if control.should_stop().is_some() {
+            break;
+        }
+    }
     if let Some(r) = control.should_stop() {
         reason = r;
     }
@@ -307,18 +503,161 @@ pub fn run(
     let valid_loss = valid
         .as_ref()
         .map(|v| (v.data_loss(start), v.data_loss(&weights)));
-    Ok(RunOutcome {
+    let outcome = RunOutcome {
         method: cfg.method,
         train_loss: (train.data_loss(start), train.data_loss(&weights)),
         valid_loss,
         weights,
         best_iter,
         iterations: shared.iter.load(Ordering::SeqCst).saturating_sub(1),
-        passes: train.passes() - passes0,
+        passes: train.passes() - shared.passes0,
         seconds: started.elapsed().as_secs_f64(),
         reason,
         interrupted: control.interrupted(),
         history,
+        resolutions,
+    };
+    Ok(ResolvedRun {
+        outcome,
+        train,
+        valid,
+    })
+}
+
+/// Whether two weight vectors agree within a thousandth (of a centipawn, for most weights):
+/// re-resolving at either finds the same leaves and starts the same round.
+fn same_weights(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-3)
+}
+
+/// One round of `cfg.method` from `x0`: where it ended and why.
+fn run_method(
+    shared: &Arc<RunShared>,
+    cfg: &RunConfig,
+    x0: Vec<f64>,
+) -> Result<(Vec<f64>, String), OptimError> {
+    let o = &cfg.solvers;
+    let control = &shared.control;
+    Ok(match cfg.method {
+        Method::Lbfgs => lbfgs_stage(shared, &o.lbfgs, x0)?,
+        Method::GaussNewton => gradient_stage(
+            shared,
+            GaussNewton::new(o.gauss_newton),
+            x0,
+            "gauss-newton",
+            None,
+        ),
+        Method::Adam => gradient_stage(shared, Adam::new(o.adam), x0, "adam", None),
+        Method::Local => {
+            let s = LocalSearch::new(o.local, Some(control.clone()));
+            gradient_stage(shared, s, x0, "local", None)
+        }
+        Method::Pso => swarm(shared, x0, &o.pso),
+        Method::Hybrid => {
+            let (x1, r1) = gradient_stage(
+                shared,
+                GaussNewton::new(o.gauss_newton),
+                x0,
+                "gauss-newton",
+                Some(o.hybrid.gn_iters),
+            );
+            if control.should_stop().is_some() {
+                (x1, r1)
+            } else {
+                let (x2, r2) = lbfgs_stage(shared, &o.lbfgs, x1)?;
+                if control.should_stop().is_some() || o.hybrid.polish_sweeps == 0 {
+                    (x2, r2)
+                } else {
+                    let s = LocalSearch::new(o.local, Some(control.clone()));
+                    gradient_stage(shared, s, x2, "local", Some(o.hybrid.polish_sweeps))
+                }
+            }
+        }
+    })
+}
+
+/// What a re-resolution hands the next round.
+struct Round {
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    tracker: Tracker,
+    resolution: Resolution,
+}
+
+/// Re-resolves the leaves at the free values `x` (after `done` iterations), rebuilds the
+/// objectives and re-seeds the tracker with the best of the candidates on the new leaves.
+fn resolve_round(
+    shared: &RunShared,
+    resolver: &mut Resolver,
+    start: &[f64],
+    x: &[f64],
+    done: u64,
+) -> Result<Round, OptimError> {
+    let t0 = Instant::now();
+    let w = shared.train.expand(x);
+    let train_before = shared.train.data_loss(&w);
+    let valid_before = shared.valid.as_ref().map(|v| v.data_loss(&w));
+    let (n_train, n_valid) = resolver.positions();
+    shared
+        .progress
+        .set_message(format!("re-resolving {} leaves", n_train + n_valid));
+    let rec = resolver.record(&w, None)?;
+    let train = Arc::new(rebind(&shared.train, Arc::new(rec.train))?);
+    let valid = match &shared.valid {
+        Some(v) => Some(Arc::new(rebind(v, Arc::new(rec.valid))?)),
+        None => None,
+    };
+    // The candidates for the best weights, measured again on the new leaves (as the tracker
+    // measures: validation loss, or the training objective without a validation split).
+    let select = |w: &[f64]| match &valid {
+        Some(v) => v.data_loss(w),
+        None => train.value(&train.reduce(w)),
+    };
+    let mut candidates: Vec<(u64, Vec<f64>)> = vec![(done, w.clone())];
+    if let Ok(t) = shared.tracker.lock() {
+        if let (Some(i), Some(b)) = (t.best_iter(), t.best_weights()) {
+            if i != done {
+                candidates.push((i, b.to_vec()));
+            }
+        }
+    }
+    if candidates.iter().all(|(i, _)| *i != 0) {
+        candidates.push((0, start.to_vec()));
+    }
+    let mut best: Option<(u64, f64, Vec<f64>)> = None;
+    for (i, c) in candidates {
+        let l = select(&c);
+        // The first offered wins a tie: the latest iterate.
+        if l.is_finite() && best.as_ref().is_none_or(|b| l < b.1) {
+            best = Some((i, l, c));
+        }
+    }
+    let mut tracker = Tracker::new(shared.budget.patience);
+    if let Some((i, l, c)) = best {
+        tracker.offer(i, l, &c);
+        // Patience counts the iterations since the best one, across the re-resolution: one
+        // non-improving offer per iteration since.
+        for _ in 0..done.saturating_sub(i) {
+            tracker.offer(done, f64::INFINITY, &[]);
+        }
+    }
+    let resolution = Resolution {
+        iter: done,
+        train_changed: rec.train_changed,
+        valid_changed: rec.valid_changed,
+        positions: (n_train, n_valid),
+        fraction: (rec.train_changed + rec.valid_changed) as f64
+            / (n_train + n_valid).max(1) as f64,
+        train_loss: (train_before, train.data_loss(&w)),
+        valid_loss: valid_before.zip(valid.as_ref().map(|v| v.data_loss(&w))),
+        seconds: t0.elapsed().as_secs_f64(),
+        repeats: None,
+    };
+    Ok(Round {
+        train,
+        valid,
+        tracker,
+        resolution,
     })
 }
 
@@ -409,14 +748,14 @@ where
 }
 
 /// Particle swarm with restarts around the best point found, in shrinking boxes.
-fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
+fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> (Vec<f64>, String) {
     let obj = shared.train.clone();
     let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
     let mut best = x0.clone();
     let mut best_cost = match problem_for_costs.cost(&best) {
         Ok(c) => c,
-        Err(e) => return format!("pso stopped: {e}"),
+        Err(e) => return (best, format!("pso stopped: {e}")),
     };
     let mut radius: Vec<f64> = x0
         .iter()
@@ -426,11 +765,11 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
     let mut restart = 0u64;
     loop {
         if shared.control.should_stop().is_some() {
-            return "pso: stopped".to_string();
+            return (best, "pso: stopped".to_string());
         }
         let iters = remaining(shared, None);
         if iters == 0 {
-            return "pso: iteration budget reached".to_string();
+            return (best, "pso: iteration budget reached".to_string());
         }
         let lo: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b - r).collect();
         let hi: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b + r).collect();
@@ -452,7 +791,7 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
                 .collect();
             let c = match problem_for_costs.cost(&pos) {
                 Ok(c) => c,
-                Err(e) => return format!("pso stopped: {e}"),
+                Err(e) => return (best, format!("pso stopped: {e}")),
             };
             population.push(Particle::new(pos, c, vel));
         }
@@ -465,7 +804,7 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
             .and_then(|p| p.with_social_factor(o.factors.2))
         {
             Ok(p) => p,
-            Err(e) => return format!("pso stopped: {e}"),
+            Err(e) => return (best, format!("pso stopped: {e}")),
         };
         let solver = Controlled::new(
             StallGuard::new(pso, o.stall.max(1), 1e-9),
@@ -489,7 +828,7 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
                 }
                 _ => false,
             },
-            Err(e) => return format!("pso stopped: {e}"),
+            Err(e) => return (best, format!("pso stopped: {e}")),
         };
         restart += 1;
         if !improved {
@@ -497,7 +836,10 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> String {
                 *r *= o.shrink;
             }
             if radius.iter().all(|r| *r < 0.5) {
-                return "pso: converged (box below half a centipawn)".to_string();
+                return (
+                    best,
+                    "pso: converged (box below half a centipawn)".to_string(),
+                );
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::kfit::fit_k;
 use crate::loss::{Link, LossKind, Sigmoid};
 use crate::objective::{Objective, ObjectiveConfig};
 use crate::params::free_indices;
+use crate::resolve::Resolver;
 use crate::OptimError;
 
 /// Everything that defines the problem to tune.
@@ -44,6 +45,9 @@ pub struct SetupOptions {
     pub freeze: Vec<String>,
     /// Static evaluation or quiescence leaf.
     pub leaf: Leaf,
+    /// Keep every sample's root position so that the run can search its quiescence leaf again
+    /// at new weights ([`Setup::resolver`]); needs [`Leaf::Qsearch`].
+    pub resolvable: bool,
     /// Stop at the first malformed record.
     pub strict: bool,
     /// Use at most this many positions (after the split, from each side proportionally).
@@ -68,6 +72,7 @@ impl Default for SetupOptions {
             lambda: 1.0,
             freeze: Vec::new(),
             leaf: Leaf::Static,
+            resolvable: false,
             strict: false,
             limit: None,
             progress: false,
@@ -88,6 +93,9 @@ pub struct Setup {
     pub valid: Option<Arc<Objective>>,
     /// Whether `K` was fitted.
     pub k_fitted: bool,
+    /// With [`SetupOptions::resolvable`]: the root positions and their current leaves, for
+    /// [`run_resolving`](crate::run_resolving).
+    pub resolver: Option<Resolver>,
     /// Messages for the user (data reports, skipped records).
     pub notes: Vec<String>,
     /// Seconds spent loading and recording.
@@ -110,6 +118,11 @@ fn bar(progress: bool, len: u64, what: &str) -> ProgressBar {
 /// Loads the data, splits it by game, records every position and builds the objectives.
 pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     let t0 = Instant::now();
+    if opts.resolvable && opts.leaf != Leaf::Qsearch {
+        return Err(OptimError::Config(
+            "re-resolving leaves needs the quiescence leaf (--leaf qsearch)".to_string(),
+        ));
+    }
     let (model, start) = match &opts.weights {
         Some(p) => {
             let (m, w) = eval::load_weights(p)
@@ -172,24 +185,32 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         }
     }
     let total = (train_s.len() + valid_s.len()) as u64;
-    let pb = bar(opts.progress, total, "recording");
-    let train_set = Arc::new(record_samples(
-        &model,
-        &train_s,
-        &start,
-        opts.leaf,
-        Some(&pb),
-    ));
-    let valid_set = Arc::new(record_samples(
-        &model,
-        &valid_s,
-        &start,
-        opts.leaf,
-        Some(&pb),
-    ));
-    pb.finish_and_clear();
-    drop(train_s);
-    drop(valid_s);
+    let (train_set, valid_set, resolver) = if opts.resolvable {
+        // Search each root (one step), then record its leaf (another).
+        let pb = bar(opts.progress, 2 * total, "resolving");
+        let mut resolver = Resolver::new(model.clone(), train_s, valid_s);
+        let rec = resolver.record(&start, Some(&pb))?;
+        pb.finish_and_clear();
+        (Arc::new(rec.train), Arc::new(rec.valid), Some(resolver))
+    } else {
+        let pb = bar(opts.progress, total, "recording");
+        let train_set = Arc::new(record_samples(
+            &model,
+            &train_s,
+            &start,
+            opts.leaf,
+            Some(&pb),
+        ));
+        let valid_set = Arc::new(record_samples(
+            &model,
+            &valid_s,
+            &start,
+            opts.leaf,
+            Some(&pb),
+        ));
+        pb.finish_and_clear();
+        (train_set, valid_set, None)
+    };
     if train_set.is_empty() {
         return Err(OptimError::Config(
             "no training positions after the split".to_string(),
@@ -231,6 +252,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         train,
         valid,
         k_fitted,
+        resolver,
         notes,
         seconds: t0.elapsed().as_secs_f64(),
     })

@@ -117,6 +117,11 @@ pub struct Args {
     /// principal variation at the starting weights (RuyTune).
     #[arg(long, default_value = "static")]
     pub leaf: optim::chess::Leaf,
+    /// With --leaf qsearch: search every position's quiescence leaf again at the latest
+    /// weights every N iterations (the leaf moves when the weights move), report how many
+    /// changed and continue on the new leaves. 0: never.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub resolve_every: u64,
     /// Stop at the first malformed record instead of skipping and counting it.
     #[arg(long)]
     pub strict: bool,
@@ -162,6 +167,9 @@ pub struct Args {
 impl Args {
     /// The problem definition.
     pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
+        if self.resolve_every > 0 && self.leaf != optim::chess::Leaf::Qsearch {
+            bail!("--resolve-every searches the quiescence leaves again: it needs --leaf qsearch");
+        }
         Ok(SetupOptions {
             data: if self.data.is_empty() {
                 default_data()?
@@ -180,6 +188,7 @@ impl Args {
             lambda: self.lambda,
             freeze: self.freeze.clone(),
             leaf: self.leaf,
+            resolvable: self.resolve_every > 0,
             strict: self.strict,
             limit: self.limit,
             progress: !self.quiet,
@@ -258,7 +267,7 @@ pub fn run(method: Method, mut args: Args) -> anyhow::Result<()> {
         args.weights = Some(w);
     }
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    let setup = prepare(&args.setup_options()?)?;
+    let mut setup = prepare(&args.setup_options()?)?;
     for n in &setup.notes {
         eprintln!("{n}");
     }
@@ -278,13 +287,31 @@ pub fn run(method: Method, mut args: Args) -> anyhow::Result<()> {
         cfg.log = Some(out.join("log-resume.jsonl"));
     }
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
-    let outcome = optim::run(
-        setup.train.clone(),
-        setup.valid.clone(),
-        &setup.start,
-        &cfg,
-        control,
-    )?;
+    let (outcome, train, valid) = match setup.resolver.as_mut() {
+        Some(resolver) => {
+            let r = optim::run_resolving(
+                setup.train.clone(),
+                setup.valid.clone(),
+                &setup.start,
+                &cfg,
+                control,
+                resolver,
+                args.resolve_every,
+            )?;
+            (r.outcome, r.train, r.valid)
+        }
+        None => (
+            optim::run(
+                setup.train.clone(),
+                setup.valid.clone(),
+                &setup.start,
+                &cfg,
+                control,
+            )?,
+            setup.train.clone(),
+            setup.valid.clone(),
+        ),
+    };
     if args.resume {
         append_log(&log_path, cfg.log.as_deref().unwrap_or(&log_path))?;
     }
@@ -292,8 +319,8 @@ pub fn run(method: Method, mut args: Args) -> anyhow::Result<()> {
         &out,
         &setup.model,
         &outcome,
-        &setup.train,
-        setup.valid.as_deref(),
+        &train,
+        valid.as_deref(),
         setup.k_fitted,
         Some(&log_path),
     )?;
@@ -382,6 +409,47 @@ mod tests {
         assert!(before >= 2, "the start and at least one iteration");
         run(Method::Lbfgs, argv(&["--resume"])).unwrap();
         assert!(lines(&out.join("log.jsonl")) > before);
+        std::fs::remove_dir_all(&out).ok();
+    }
+
+    /// `--resolve-every` needs `--leaf qsearch`, and a resolving run reports its
+    /// re-resolutions in the summary and the log.
+    #[test]
+    fn resolve_every_reports_resolutions() {
+        let out = std::env::temp_dir().join(format!("tune-resolve-{}", std::process::id()));
+        let data = quiet_1k();
+        let argv = |extra: &[&str]| {
+            let mut v = vec![
+                "tune".to_string(),
+                "--data".to_string(),
+                data.display().to_string(),
+                "--out".to_string(),
+                out.display().to_string(),
+                "--quiet".to_string(),
+                "--max-iters".to_string(),
+                "5".to_string(),
+                "--resolve-every".to_string(),
+                "2".to_string(),
+            ];
+            v.extend(extra.iter().map(|s| s.to_string()));
+            Cli::parse_from(v).args
+        };
+        let e = argv(&[]).setup_options().expect_err("static leaves");
+        assert!(e.to_string().contains("--leaf qsearch"), "{e}");
+        run(Method::Lbfgs, argv(&["--leaf", "qsearch"])).unwrap();
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        let res = summary["resolutions"].as_array().expect("resolutions");
+        assert!(!res.is_empty(), "no re-resolution");
+        assert_eq!(res[0]["iter"].as_u64(), Some(2));
+        assert!(res[0]["train_changed"].is_u64() && res[0]["valid_changed"].is_u64());
+        let log = std::fs::read_to_string(out.join("log.jsonl")).unwrap();
+        let events = log
+            .lines()
+            .filter(|l| l.contains("\"event\":\"resolve\""))
+            .count();
+        assert_eq!(events, res.len());
         std::fs::remove_dir_all(&out).ok();
     }
 }
