@@ -53,6 +53,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.resume {
         bail!("--resume does not apply to compare");
     }
+    if common.resolve_every > 0 {
+        bail!(
+            "--resolve-every does not apply to compare (every method is compared on the same \
+             leaves); run one method with it instead"
+        );
+    }
     if common.time.is_none() && common.max_passes.is_none() {
         common.max_passes = Some(300.0);
     }
