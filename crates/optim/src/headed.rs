@@ -7,8 +7,10 @@
 //! stores only its sums, in one flat `u16` arena:
 //!
 //! * the twin sums (the middlegame and endgame terms of (middlegame, endgame) parameter pairs
-//!   with equal coefficients) as one `u16` per pair, packed like [`crate::phased`] (9-bit pair
-//!   number, signed 7-bit integer coefficient): both sums come out of one sweep;
+//!   with equal coefficients) as one `u16` per pair, packed like [`crate::phased`]: pairs with
+//!   coefficient +-1 as *unit* features (pair number and sign, an index into a table of
+//!   signed by-pair weights: no multiplication), the others as *general* features (9-bit pair
+//!   number, signed 7-bit integer coefficient); both sums come out of one sweep;
 //! * every other sum (king danger, the phase sum) as two `u16` per term: the parameter index
 //!   and the integer coefficient.
 //!
@@ -19,7 +21,10 @@ use tape::{Program, Scratch};
 
 use crate::set::HeadGradient;
 
-use crate::phased::{dot, pack, unpack, PairBuf, MAX_PAIRS, S_MAX, S_MIN};
+use crate::phased::{
+    dot, pack, pack_unit, unpack, unpack_unit, PairBuf, SignedBuf, MAX_PAIRS, S_MAX, S_MIN,
+    UNIT_MASK,
+};
 
 /// Most head inputs (sums and head weights together) a store takes.
 pub(crate) const MAX_HEAD_INPUTS: usize = 16;
@@ -45,14 +50,16 @@ pub(crate) struct Headed {
     fast: Option<HeadGradient>,
     /// Start of each position's record in `arena` (`len() + 1` entries).
     offsets: Vec<u32>,
-    /// Per position: the number of pair features, the number of terms of each other sum, the
-    /// pair features, then each other sum's terms as (index, coefficient) `u16` couples.
+    /// Per position: the number of unit and of general pair features, the number of terms of
+    /// each other sum, the unit features, the general ones, then each other sum's terms as
+    /// (index, coefficient) `u16` couples.
     arena: Vec<u16>,
 }
 
 /// A position's record, parsed.
 struct Row<'a> {
-    pairs: &'a [u16],
+    units: &'a [u16],
+    general: &'a [u16],
     /// The other sums' terms, flattened; `counts[j]` terms belong to other sum `j`.
     terms: &'a [u16],
     counts: &'a [u16],
@@ -190,8 +197,10 @@ impl Headed {
             return false;
         }
         let others = self.others.clone();
+        let is_unit = |c: f64| c == 1.0 || c == -1.0;
         let mut counts = Vec::with_capacity(self.sums);
-        counts.push(pairs.len());
+        counts.push(pairs.iter().filter(|x| is_unit(x.1)).count());
+        counts.push(pairs.len() - counts[0]);
         let mut terms = Vec::new();
         for j in others {
             counts.push(sums[j].len());
@@ -211,8 +220,12 @@ impl Headed {
         }
         let start = self.arena.len();
         self.arena.extend(counts.iter().map(|&c| c as u16));
+        let units = pairs.iter().filter(|x| is_unit(x.1));
         self.arena
-            .extend(pairs.iter().map(|&(p, c)| pack(p as usize, c as i16)));
+            .extend(units.map(|&(p, c)| pack_unit(p as usize, c < 0.0)));
+        let general = pairs.iter().filter(|x| !is_unit(x.1));
+        self.arena
+            .extend(general.map(|&(p, c)| pack(p as usize, c as i16)));
         self.arena.extend_from_slice(&terms);
         if self.arena.len() > u32::MAX as usize {
             self.arena.truncate(start);
@@ -247,8 +260,8 @@ impl Headed {
     pub(crate) fn sums_of(&self, i: usize) -> Vec<Vec<(u32, f64)>> {
         let row = self.row(i);
         let mut out = vec![Vec::new(); self.sums];
-        for &f in row.pairs {
-            let (p, s) = unpack(f);
+        let units = row.units.iter().map(|&f| unpack_unit(f));
+        for (p, s) in units.chain(row.general.iter().map(|&f| unpack(f))) {
             out[self.twins.0].push((self.mg[p], s));
             out[self.twins.1].push((self.eg[p], s));
         }
@@ -265,12 +278,14 @@ impl Headed {
     fn row(&self, i: usize) -> Row<'_> {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         let rec = &self.arena[a..b];
-        let (counts, rest) = rec.split_at(self.sums - 1);
-        let (pairs, terms) = rest.split_at(usize::from(counts[0]));
+        let (counts, rest) = rec.split_at(self.sums);
+        let (units, rest) = rest.split_at(usize::from(counts[0]));
+        let (general, terms) = rest.split_at(usize::from(counts[1]));
         Row {
-            pairs,
+            units,
+            general,
             terms,
-            counts: &counts[1..],
+            counts: &counts[2..],
         }
     }
 
@@ -302,8 +317,9 @@ impl Headed {
     }
 
     /// Adds the head's input gradient `gx` (times the coefficients) into `grad`, the pairs'
-    /// share through `pair` (called with the pair number and its `[middlegame, endgame]`
-    /// increments) and the head weights' share into `ghead`.
+    /// share through `unit` (called with a unit feature and the twins' `[middlegame, endgame]`
+    /// gradient, to be signed by the feature) and `pair` (called with the pair number and its
+    /// `[middlegame, endgame]` increments), and the head weights' share into `ghead`.
     #[inline(always)]
     fn distribute(
         &self,
@@ -311,10 +327,14 @@ impl Headed {
         gx: &[f64; MAX_HEAD_INPUTS],
         grad: &mut [f64],
         ghead: &mut [f64],
+        mut unit: impl FnMut(u16, [f64; 2], &mut [f64]),
         mut pair: impl FnMut(usize, [f64; 2], &mut [f64]),
     ) {
         let (da, db) = (gx[self.twins.0], gx[self.twins.1]);
-        for &f in row.pairs {
+        for &f in row.units {
+            unit(f & UNIT_MASK, [da, db], grad);
+        }
+        for &f in row.general {
             let (p, s) = unpack(f);
             pair(p, [s * da, s * db], grad);
         }
@@ -345,9 +365,13 @@ impl Headed {
     /// `scratch`.
     pub(crate) fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
         let row = self.row(i);
-        let twin = dot(row.pairs, |p| {
-            [w[self.mg[p] as usize], w[self.eg[p] as usize]]
-        });
+        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
+        let unit = |k: usize| {
+            let (p, s) = unpack_unit(k as u16);
+            let v = get(p);
+            [s * v[0], s * v[1]]
+        };
+        let twin = dot(row.units, row.general, unit, get);
         let hw = self.head_weights(w);
         let x = self.inputs(&row, twin, w, &hw[..self.head_params.len()]);
         self.head
@@ -367,10 +391,15 @@ impl Headed {
         let mut gx = [0.0; MAX_HEAD_INPUTS];
         self.head.backward(seed, scratch, &mut gx);
         let mut ghead = [0.0; MAX_HEAD_INPUTS];
-        self.distribute(&row, &gx, grad, &mut ghead, |p, [dm, de], g| {
+        let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
             g[self.mg[p] as usize] += dm;
             g[self.eg[p] as usize] += de;
-        });
+        };
+        let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
+            let (p, s) = unpack_unit(k);
+            add(p, [s * dm, s * de], g);
+        };
+        self.distribute(&row, &gx, grad, &mut ghead, unit, add);
         for (&k, &d) in self.head_params.iter().zip(&ghead) {
             grad[k as usize] += d;
         }
@@ -410,10 +439,19 @@ impl Headed {
         let hw = &hw[..self.head_params.len()];
         let inputs = self.sums + hw.len();
         let mut ghead = [0.0; MAX_HEAD_INPUTS];
+        // The by-pair weights and their negations, indexed by a unit feature; the unit
+        // features' gradient is summed by sign (into `gs`) and folded into `gp` at the end.
+        let mut ws: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
+        let (pos, neg) = ws.split_at_mut(MAX_PAIRS);
+        for ((x, y), v) in pos.iter_mut().zip(neg).zip(wp) {
+            *x = *v;
+            *y = [-v[0], -v[1]];
+        }
+        let mut gs: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
         let mut sum = 0.0;
         for i in range {
             let row = self.row(i);
-            let twin = dot(row.pairs, |p| wp[p]);
+            let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
             let x = self.inputs(&row, twin, w, hw);
             let mut gx = [0.0; MAX_HEAD_INPUTS];
             let q = match self.fast {
@@ -430,14 +468,25 @@ impl Headed {
                 } else {
                     self.head.backward(d, scratch, &mut gx[..inputs]);
                 }
-                self.distribute(&row, &gx, grad, &mut ghead, |p, [dm, de], _| {
+                let unit = |k: u16, [dm, de]: [f64; 2], _: &mut [f64]| {
+                    let g = &mut gs[usize::from(k)];
+                    g[0] += dm;
+                    g[1] += de;
+                };
+                let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
                     let g = &mut gp[p];
                     g[0] += dm;
                     g[1] += de;
-                });
+                };
+                self.distribute(&row, &gx, grad, &mut ghead, unit, pair);
             }
         }
         if want {
+            let (pos, neg) = gs.split_at(MAX_PAIRS);
+            for ((g, x), y) in gp.iter_mut().zip(pos).zip(neg) {
+                g[0] += x[0] - y[0];
+                g[1] += x[1] - y[1];
+            }
             for (&k, &d) in self.head_params.iter().zip(&ghead) {
                 grad[k as usize] += d;
             }
@@ -493,11 +542,12 @@ mod tests {
         assert!(!h.try_push(&[vec![], vec![], vec![(4, 0.5)]]));
         assert_eq!(h.len(), 1);
         let back = h.sums_of(0);
+        // Unit features (coefficient +-1) first, then the general ones.
         assert_eq!(
             back,
             vec![
-                vec![(0, 3.0), (2, -1.0)],
-                vec![(1, 3.0), (3, -1.0)],
+                vec![(2, -1.0), (0, 3.0)],
+                vec![(3, -1.0), (1, 3.0)],
                 vec![(4, 3.0)]
             ]
         );

@@ -3,9 +3,13 @@
 //! A model whose parameters come in (middlegame, endgame) pairs `(m, e)`, tapered by one game
 //! phase `rho` per position, has linear rows of the form
 //! `q = sum_k s_k * (rho * w[m_k] + (1 - rho) * w[e_k])` with small integers `s_k` (piece
-//! counts, +-1). Each such row is stored as its `rho` (f64) and one `u16` per pair: the pair
-//! number in the low 9 bits and `s_k` as a signed 7-bit integer in the high bits. Rows that do
-//! not decompose exactly stay in the general sparse form.
+//! counts, +-1). Each such row is stored as its `rho` (f64) and one `u16` per pair. The pairs
+//! with `s_k = +-1` (almost all of a piece-square table's) come first, as *unit* features: the
+//! pair number in the low 9 bits and the sign in bit 9, which together index a table of the
+//! signed by-pair weights (no multiplication, no conversion); their number is kept per row. The
+//! others are *general* features: the pair number in the low 9 bits and `s_k` as a signed
+//! 7-bit integer in the high bits. Rows that do not decompose exactly stay in the general
+//! sparse form.
 
 /// Bits of a feature that hold the pair number.
 pub(crate) const PAIR_BITS: u32 = 9;
@@ -18,6 +22,14 @@ const PAIR_MASK: u16 = (1 << PAIR_BITS) - 1;
 pub(crate) const S_MIN: f64 = -64.0;
 pub(crate) const S_MAX: f64 = 63.0;
 
+/// Per-pair values and their negations: `[+v[p]; MAX_PAIRS]` then `[-v[p]; MAX_PAIRS]`,
+/// indexed by a unit feature (see [`UNIT_MASK`]).
+pub(crate) type SignedBuf = [[f64; 2]; 2 * MAX_PAIRS];
+/// Bits of a unit feature: the pair number and, in bit 9, the sign (set for `-1`).
+pub(crate) const UNIT_MASK: u16 = (2 << PAIR_BITS) - 1;
+/// Most unit features a row counts (any further ones are stored as general features).
+const MAX_UNITS: usize = u8::MAX as usize;
+
 #[inline(always)]
 pub(crate) fn pack(pair: usize, s: i16) -> u16 {
     (pair as u16) | ((s as u16) << PAIR_BITS)
@@ -28,33 +40,65 @@ pub(crate) fn unpack(f: u16) -> (usize, f64) {
     ((f & PAIR_MASK) as usize, f64::from((f as i16) >> PAIR_BITS))
 }
 
-/// `[sum s_k a_k, sum s_k b_k]` over `feats`, `[a_k, b_k] = get(pair_k)`: four independent
-/// accumulators (the latency of one chain of additions would bound the sweep).
+/// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`.
 #[inline(always)]
-pub(crate) fn dot(feats: &[u16], get: impl Fn(usize) -> [f64; 2]) -> [f64; 2] {
-    let mut acc = [[0.0f64; 2]; 4];
+pub(crate) fn pack_unit(pair: usize, neg: bool) -> u16 {
+    (pair as u16) | (u16::from(neg) << PAIR_BITS)
+}
+
+/// A unit feature's pair number and coefficient (`+-1`).
+#[inline(always)]
+pub(crate) fn unpack_unit(f: u16) -> (usize, f64) {
+    let s = if f & UNIT_MASK >= 1 << PAIR_BITS {
+        -1.0
+    } else {
+        1.0
+    };
+    ((f & PAIR_MASK) as usize, s)
+}
+
+/// Adds `get(feature)` over `feats` into four independent accumulators, feature `k` into
+/// `acc[k % 4]` (the latency of one chain of additions would bound the sweep).
+#[inline(always)]
+fn accumulate(acc: &mut [[f64; 2]; 4], feats: &[u16], get: impl Fn(u16) -> [f64; 2]) {
     let mut chunks = feats.chunks_exact(4);
     for c in &mut chunks {
         for (a, &x) in acc.iter_mut().zip(c) {
-            let (p, s) = unpack(x);
-            let v = get(p);
-            a[0] += s * v[0];
-            a[1] += s * v[1];
+            let v = get(x);
+            a[0] += v[0];
+            a[1] += v[1];
         }
     }
     for (a, &x) in acc.iter_mut().zip(chunks.remainder()) {
+        let v = get(x);
+        a[0] += v[0];
+        a[1] += v[1];
+    }
+}
+
+/// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features, where
+/// `unit(f & UNIT_MASK)` is a unit feature's `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`.
+#[inline(always)]
+pub(crate) fn dot(
+    units: &[u16],
+    general: &[u16],
+    unit: impl Fn(usize) -> [f64; 2],
+    get: impl Fn(usize) -> [f64; 2],
+) -> [f64; 2] {
+    let mut acc = [[0.0f64; 2]; 4];
+    accumulate(&mut acc, units, |x| unit((x & UNIT_MASK) as usize));
+    accumulate(&mut acc, general, |x| {
         let (p, s) = unpack(x);
         let v = get(p);
-        a[0] += s * v[0];
-        a[1] += s * v[1];
-    }
+        [s * v[0], s * v[1]]
+    });
     [
         (acc[0][0] + acc[1][0]) + (acc[2][0] + acc[3][0]),
         (acc[0][1] + acc[1][1]) + (acc[2][1] + acc[3][1]),
     ]
 }
 
-/// Compact rows: per row a phase `rho` and (pair, integer coefficient) features.
+/// Compact rows: per row a phase `rho`, its unit features, then its general features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
     /// Middlegame and endgame index of each pair.
@@ -63,6 +107,8 @@ pub(crate) struct Phased {
     /// Pair number of each parameter (`u32::MAX`: not in a pair).
     pair_of: Vec<u32>,
     offsets: Vec<u32>,
+    /// Number of unit features at the start of each row.
+    units: Vec<u8>,
     rho: Vec<f64>,
     feats: Vec<u16>,
 }
@@ -108,6 +154,7 @@ impl Phased {
             + self.eg.capacity() * 4
             + self.pair_of.capacity() * 4
             + self.offsets.capacity() * 4
+            + self.units.capacity()
             + self.rho.capacity() * 8
             + self.feats.capacity() * 2
     }
@@ -115,8 +162,16 @@ impl Phased {
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
         self.offsets.shrink_to_fit();
+        self.units.shrink_to_fit();
         self.rho.shrink_to_fit();
         self.feats.shrink_to_fit();
+    }
+
+    /// Row `i`'s unit and general features.
+    #[inline(always)]
+    fn row(&self, i: usize) -> (&[u16], &[u16]) {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        self.feats[a..b].split_at(usize::from(self.units[i]))
     }
 
     /// Appends the linear row `konst + sum coef[k] w[idx[k]]` (indices ascending) if it
@@ -148,7 +203,8 @@ impl Phased {
             }
         }
         groups.sort_unstable_by_key(|g| g.0);
-        let start = self.feats.len();
+        // (pair, integer coefficient), checked
+        let mut pairs: Vec<(usize, i16)> = Vec::with_capacity(groups.len());
         let mut rho: Option<f64> = None;
         for &(p, cm, ce) in &groups {
             let sum = cm + ce;
@@ -160,11 +216,23 @@ impl Phased {
                 ok = (s * r - cm).abs() <= tol && (s * (1.0 - r) - ce).abs() <= tol;
             }
             if !ok {
-                self.feats.truncate(start);
                 return false;
             }
-            self.feats.push(pack(p as usize, s as i16));
+            pairs.push((p as usize, s as i16));
         }
+        let is_unit = |s: i16| s == 1 || s == -1;
+        let units = pairs.iter().filter(|x| is_unit(x.1)).count().min(MAX_UNITS);
+        let (mut u, mut general) = (Vec::with_capacity(units), Vec::new());
+        for &(p, s) in &pairs {
+            if is_unit(s) && u.len() < units {
+                u.push(pack_unit(p, s < 0));
+            } else {
+                general.push(pack(p, s));
+            }
+        }
+        self.feats.extend_from_slice(&u);
+        self.feats.extend_from_slice(&general);
+        self.units.push(units as u8);
         self.rho.push(rho.unwrap_or(0.0));
         self.offsets.push(self.feats.len() as u32);
         true
@@ -174,6 +242,7 @@ impl Phased {
     pub(crate) fn push_from(&mut self, other: &Phased, i: usize) {
         let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
         self.feats.extend_from_slice(&other.feats[a..b]);
+        self.units.push(other.units[i]);
         self.rho.push(other.rho[i]);
         self.offsets.push(self.feats.len() as u32);
     }
@@ -189,13 +258,31 @@ impl Phased {
         }
     }
 
+    /// Row `i`'s (pair, coefficient) features: the units, then the general ones.
+    fn features(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let (units, general) = self.row(i);
+        let units = units.iter().map(|&f| unpack_unit(f));
+        units.chain(general.iter().map(|&f| unpack(f)))
+    }
+
     /// Row `i`'s value at `w`.
     #[inline(always)]
     pub(crate) fn score(&self, i: usize, w: &[f64]) -> f64 {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        let [sm, se] = dot(&self.feats[a..b], |p| {
-            [w[self.mg[p] as usize], w[self.eg[p] as usize]]
-        });
+        let (units, general) = self.row(i);
+        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
+        let [sm, se] = dot(
+            units,
+            general,
+            |k| {
+                let v = get(k & PAIR_MASK as usize);
+                if k >= MAX_PAIRS {
+                    [-v[0], -v[1]]
+                } else {
+                    v
+                }
+            },
+            get,
+        );
         let r = self.rho[i];
         r * sm + (1.0 - r) * se
     }
@@ -203,11 +290,9 @@ impl Phased {
     /// Adds `seed * dq_i/dw` into `grad`.
     #[inline(always)]
     pub(crate) fn add_gradient(&self, i: usize, seed: f64, grad: &mut [f64]) {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         let r = self.rho[i];
         let (dm, de) = (seed * r, seed * (1.0 - r));
-        for &f in &self.feats[a..b] {
-            let (p, s) = unpack(f);
+        for (p, s) in self.features(i) {
             grad[self.mg[p] as usize] += s * dm;
             grad[self.eg[p] as usize] += s * de;
         }
@@ -234,7 +319,9 @@ impl Phased {
     /// Rows `range` in one sweep at the by-pair weights `wp` ([`gather`](Self::gather)):
     /// `f(i, q_i)` gives the loss and `dL/dq_i`; returns the sum of the losses and, if `want`,
     /// adds `dL/dq_i dq_i/dw` by pair into `gp`. The same arithmetic as
-    /// [`score`](Self::score) and [`add_gradient`](Self::add_gradient).
+    /// [`score`](Self::score) and [`add_gradient`](Self::add_gradient), except that the
+    /// gradient of the unit features is summed by sign first (into a signed table, folded into
+    /// `gp` at the end).
     #[inline]
     pub(crate) fn sweep<F>(
         &self,
@@ -247,17 +334,28 @@ impl Phased {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
+        let mut ws: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
+        let (pos, neg) = ws.split_at_mut(MAX_PAIRS);
+        for ((x, y), v) in pos.iter_mut().zip(neg).zip(wp) {
+            *x = *v;
+            *y = [-v[0], -v[1]];
+        }
+        let mut gs: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
         let mut sum = 0.0;
         for i in range {
-            let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-            let feats = &self.feats[a..b];
-            let [sm, se] = dot(feats, |p| wp[p]);
+            let (units, general) = self.row(i);
+            let [sm, se] = dot(units, general, |k| ws[k], |p| wp[p]);
             let r = self.rho[i];
             let (l, d) = f(i, r * sm + (1.0 - r) * se);
             sum += l;
             if want && d != 0.0 {
                 let (dm, de) = (d * r, d * (1.0 - r));
-                for &x in feats {
+                for &x in units {
+                    let g = &mut gs[(x & UNIT_MASK) as usize];
+                    g[0] += dm;
+                    g[1] += de;
+                }
+                for &x in general {
                     let (p, s) = unpack(x);
                     let g = &mut gp[p];
                     g[0] += s * dm;
@@ -265,15 +363,20 @@ impl Phased {
                 }
             }
         }
+        if want {
+            let (pos, neg) = gs.split_at(MAX_PAIRS);
+            for ((g, x), y) in gp.iter_mut().zip(pos).zip(neg) {
+                g[0] += x[0] - y[0];
+                g[1] += x[1] - y[1];
+            }
+        }
         sum
     }
 
     /// Row `i` as sparse (index, coefficient) pairs, appended to `idx` and `coef`.
     pub(crate) fn row_into(&self, i: usize, idx: &mut Vec<u32>, coef: &mut Vec<f64>) {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         let r = self.rho[i];
-        for &f in &self.feats[a..b] {
-            let (p, s) = unpack(f);
+        for (p, s) in self.features(i) {
             idx.push(self.mg[p]);
             coef.push(s * r);
             idx.push(self.eg[p]);
@@ -292,6 +395,11 @@ mod tests {
             for p in [0usize, 1, 388, 511] {
                 assert_eq!(unpack(pack(p, s)), (p, f64::from(s)));
             }
+        }
+        for p in [0usize, 1, 388, 511] {
+            assert_eq!(unpack_unit(pack_unit(p, false)), (p, 1.0));
+            assert_eq!(unpack_unit(pack_unit(p, true)), (p, -1.0));
+            assert_eq!(usize::from(pack_unit(p, true) & UNIT_MASK), p + MAX_PAIRS);
         }
     }
 
@@ -315,5 +423,80 @@ mod tests {
         assert!(!ph.try_push(0.0, &[0, 1], &[0.5 * r, 0.5 * (1.0 - r)]));
         assert_eq!(ph.len(), 1);
         assert_eq!(ph.feats.len(), 2);
+    }
+
+    /// Rows of `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair
+    /// `p`) with coefficients drawn from `s`.
+    fn rows(n: usize, len: usize, s: &[f64]) -> (Phased, Vec<(Vec<u32>, Vec<f64>)>) {
+        let eg_of: Vec<Option<usize>> = (0..2 * n).map(|i| (i % 2 == 0).then_some(i + 1)).collect();
+        let mut ph = Phased::new(&eg_of).unwrap();
+        let mut out = Vec::new();
+        let mut state = 12345u64;
+        let mut next = |m: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % m
+        };
+        for row in 0..len {
+            let r = (row % 25) as f64 / 24.0;
+            let k = 1 + next(n);
+            let start = next(n);
+            let (mut idx, mut coef) = (Vec::new(), Vec::new());
+            for j in 0..k {
+                let p = ((start + 7 * j) % n) as u32;
+                let c = s[next(s.len())];
+                idx.extend([2 * p, 2 * p + 1]);
+                coef.extend([c * r, c * (1.0 - r)]);
+            }
+            // ascending indices, as a recorded row has them
+            let mut v: Vec<(u32, f64)> = idx.into_iter().zip(coef).collect();
+            v.sort_by_key(|x| x.0);
+            v.dedup_by_key(|x| x.0);
+            let (idx, coef): (Vec<u32>, Vec<f64>) = v.into_iter().unzip();
+            if ph.try_push(0.0, &idx, &coef) {
+                out.push((idx, coef));
+            }
+        }
+        (ph, out)
+    }
+
+    #[test]
+    fn sweep_matches_score_gradient_and_rows() {
+        // mixed unit and general features; rows of more than MAX_UNITS units
+        for (n, s) in [(20, &[1.0, -1.0, 2.0, -3.0][..]), (400, &[1.0, -1.0][..])] {
+            let (ph, rows) = rows(n, 300, s);
+            assert_eq!(ph.len(), rows.len());
+            assert!(ph.len() > 200);
+            let w: Vec<f64> = (0..2 * n).map(|i| ((i * 37) % 101) as f64 - 50.0).collect();
+            let wp = ph.gather(&w);
+            let y = |i: usize| (i % 3) as f64 * 10.0;
+            let f = |i: usize, q: f64| ((q - y(i)) * (q - y(i)), 2.0 * (q - y(i)));
+            let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+            let sum = ph.sweep(&wp, 0..ph.len(), true, &f, &mut gp);
+            let mut g = vec![0.0; 2 * n];
+            ph.scatter(&gp, &mut g);
+            let (mut sum2, mut g2) = (0.0, vec![0.0; 2 * n]);
+            for (i, (idx, coef)) in rows.iter().enumerate() {
+                let q: f64 = idx.iter().zip(coef).map(|(&j, c)| c * w[j as usize]).sum();
+                assert!((ph.score(i, &w) - q).abs() <= 1e-9 * (1.0 + q.abs()));
+                let (l, d) = f(i, ph.score(i, &w));
+                sum2 += l;
+                ph.add_gradient(i, d, &mut g2);
+                let (mut ri, mut rc) = (Vec::new(), Vec::new());
+                ph.row_into(i, &mut ri, &mut rc);
+                let mut got: Vec<(u32, f64)> = ri.into_iter().zip(rc).collect();
+                got.sort_by_key(|x| x.0);
+                for ((a, b), (&c, &d)) in got.iter().zip(idx.iter().zip(coef)) {
+                    assert_eq!(*a, c);
+                    assert!((b - d).abs() < 1e-12);
+                }
+            }
+            assert!((sum - sum2).abs() <= 1e-12 * sum2.abs());
+            let scale = g2.iter().map(|x| x.abs()).fold(0.0, f64::max);
+            for (a, b) in g.iter().zip(&g2) {
+                assert!((a - b).abs() <= 1e-12 * scale, "{a} {b}");
+            }
+        }
     }
 }
