@@ -128,6 +128,30 @@ fn check_at(kind: ModelKind, model: &Model, set: &optim::CompiledSet, pos: &[Che
     for j in 0..n {
         assert!(close(grad[j], want_grad[j], scale), "pass d/dw{j}");
     }
+    // Passes over sub-ranges (as minibatches take them, starting anywhere in a store) add up
+    // to the whole pass.
+    let cuts = [
+        0,
+        set.len() / 3 + 1,
+        set.len() / 3 + 2,
+        2 * set.len() / 3,
+        set.len(),
+    ];
+    let mut parts = 0.0;
+    let mut pgrad = vec![0.0; n];
+    for r in cuts.windows(2) {
+        parts += set.pass(w, r[0]..r[1], None, Some(&mut pgrad), |i, q| {
+            let s = seed(labels[i].score.unwrap_or(0.0) as usize);
+            (s * q, s)
+        });
+    }
+    assert!(
+        close(parts, want_sum, want_sum.abs()),
+        "{parts} vs {want_sum}"
+    );
+    for j in 0..n {
+        assert!(close(pgrad[j], want_grad[j], scale), "ranged pass d/dw{j}");
+    }
     // A subset keeps the store and the labels together.
     let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();
     let sub = set.subset(&keep);
