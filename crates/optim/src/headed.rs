@@ -319,18 +319,20 @@ impl Headed {
     /// Adds the head's input gradient `gx` (times the coefficients) into `grad`, the pairs'
     /// share through `unit` (called with a unit feature and the twins' `[middlegame, endgame]`
     /// gradient, to be signed by the feature) and `pair` (called with the pair number and its
-    /// `[middlegame, endgame]` increments), and the head weights' share into `ghead`.
+    /// `[middlegame, endgame]` increments), and the head weights' share into `ghead`; all
+    /// times `scale`.
     #[inline(always)]
     fn distribute(
         &self,
         row: &Row<'_>,
         gx: &[f64; MAX_HEAD_INPUTS],
+        scale: f64,
         grad: &mut [f64],
         ghead: &mut [f64],
         mut unit: impl FnMut(u16, [f64; 2], &mut [f64]),
         mut pair: impl FnMut(usize, [f64; 2], &mut [f64]),
     ) {
-        let (da, db) = (gx[self.twins.0], gx[self.twins.1]);
+        let (da, db) = (scale * gx[self.twins.0], scale * gx[self.twins.1]);
         for &f in row.units {
             unit(f & UNIT_MASK, [da, db], grad);
         }
@@ -341,14 +343,14 @@ impl Headed {
         let mut k = 0;
         for (&n, &j) in row.counts.iter().zip(&self.others) {
             let end = k + 2 * usize::from(n);
-            let d = gx[j];
+            let d = scale * gx[j];
             for c in row.terms[k..end].chunks_exact(2) {
                 grad[usize::from(c[0])] += f64::from(c[1] as i16) * d;
             }
             k = end;
         }
         for (g, x) in ghead.iter_mut().zip(&gx[self.sums..]) {
-            *g += x;
+            *g += scale * x;
         }
     }
 
@@ -399,7 +401,7 @@ impl Headed {
             let (p, s) = unpack_unit(k);
             add(p, [s * dm, s * de], g);
         };
-        self.distribute(&row, &gx, grad, &mut ghead, unit, add);
+        self.distribute(&row, &gx, 1.0, grad, &mut ghead, unit, add);
         for (&k, &d) in self.head_params.iter().zip(&ghead) {
             grad[k as usize] += d;
         }
@@ -461,13 +463,13 @@ impl Headed {
             let (l, d) = f(i, q);
             sum += l;
             if want && d != 0.0 {
-                if self.fast.is_some() {
-                    for g in &mut gx[..inputs] {
-                        *g *= d;
-                    }
+                // The hand-written head's gradient is per unit of d; the program's is seeded.
+                let scale = if self.fast.is_some() {
+                    d
                 } else {
                     self.head.backward(d, scratch, &mut gx[..inputs]);
-                }
+                    1.0
+                };
                 let unit = |k: u16, [dm, de]: [f64; 2], _: &mut [f64]| {
                     let g = &mut gs[usize::from(k)];
                     g[0] += dm;
@@ -478,7 +480,7 @@ impl Headed {
                     g[0] += dm;
                     g[1] += de;
                 };
-                self.distribute(&row, &gx, grad, &mut ghead, unit, pair);
+                self.distribute(&row, &gx, scale, grad, &mut ghead, unit, pair);
             }
         }
         if want {
