@@ -114,11 +114,13 @@ pub(crate) fn head_gradient(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64 {
         (s[4], 1.0, 0.0)
     };
     let (phase, dphase_m) = if 0.0 > m { (0.0, 0.0) } else { (m, 1.0) };
-    let ratio = phase / total;
+    // One division (the tape divides three times; the results differ in the last bit).
+    let inv = 1.0 / total;
+    let ratio = phase * inv;
     let diff = mg - eg;
     let value = eg + diff * ratio;
-    let dphase = diff / total * dphase_m;
-    let dtotal_raw = (dphase * dm_total - diff * ratio / total) * d_total_raw;
+    let dphase = diff * inv * dphase_m;
+    let dtotal_raw = (dphase * dm_total - diff * ratio * inv) * d_total_raw;
     grad[0] = ratio;
     grad[1] = 1.0 - ratio;
     grad[2] = -ratio * (1.0 + 2.0 * q * aw * 0.01);

@@ -29,6 +29,9 @@ use crate::phased::{
 /// Most head inputs (sums and head weights together) a store takes.
 pub(crate) const MAX_HEAD_INPUTS: usize = 16;
 
+/// Positions per block of the sweep with a hand-written head.
+const BLOCK: usize = 16;
+
 /// Sums-and-head rows in one arena; see the module documentation.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Headed {
@@ -451,36 +454,62 @@ impl Headed {
         }
         let mut gs: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
         let mut sum = 0.0;
-        for i in range {
-            let row = self.row(i);
-            let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
-            let x = self.inputs(&row, twin, w, hw);
-            let mut gx = [0.0; MAX_HEAD_INPUTS];
-            let q = match self.fast {
-                Some(fast) => fast(&x[..self.sums], &x[self.sums..inputs], &mut gx),
-                None => self.head.forward(&x[..inputs], scratch),
+        // Adds one position's gradient (its head gradient `gx` times `scale`).
+        let mut add = |row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]| {
+            let unit = |k: u16, [dm, de]: [f64; 2], _: &mut [f64]| {
+                let g = &mut gs[usize::from(k)];
+                g[0] += dm;
+                g[1] += de;
             };
-            let (l, d) = f(i, q);
-            sum += l;
-            if want && d != 0.0 {
-                // The hand-written head's gradient is per unit of d; the program's is seeded.
-                let scale = if self.fast.is_some() {
-                    d
-                } else {
+            let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
+                let g = &mut gp[p];
+                g[0] += dm;
+                g[1] += de;
+            };
+            self.distribute(row, gx, scale, grad, &mut ghead, unit, pair);
+        };
+        if let Some(fast) = self.fast {
+            // In blocks: the sums of a block, then its heads and losses (independent of one
+            // another, so their latency chains overlap), then its gradients.
+            let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+            let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+            let mut d = [0.0; BLOCK];
+            let mut start = range.start;
+            while start < range.end {
+                let end = (start + BLOCK).min(range.end);
+                for (i, x) in (start..end).zip(&mut x) {
+                    let row = self.row(i);
+                    let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
+                    *x = self.inputs(&row, twin, w, hw);
+                }
+                for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
+                    let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
+                    let (l, dl) = f(i, q);
+                    sum += l;
+                    *d = dl;
+                }
+                if want {
+                    for ((i, gx), &d) in (start..end).zip(&gx).zip(&d) {
+                        if d != 0.0 {
+                            add(&self.row(i), gx, d, grad);
+                        }
+                    }
+                }
+                start = end;
+            }
+        } else {
+            for i in range {
+                let row = self.row(i);
+                let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
+                let x = self.inputs(&row, twin, w, hw);
+                let q = self.head.forward(&x[..inputs], scratch);
+                let (l, d) = f(i, q);
+                sum += l;
+                if want && d != 0.0 {
+                    let mut gx = [0.0; MAX_HEAD_INPUTS];
                     self.head.backward(d, scratch, &mut gx[..inputs]);
-                    1.0
-                };
-                let unit = |k: u16, [dm, de]: [f64; 2], _: &mut [f64]| {
-                    let g = &mut gs[usize::from(k)];
-                    g[0] += dm;
-                    g[1] += de;
-                };
-                let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
-                    let g = &mut gp[p];
-                    g[0] += dm;
-                    g[1] += de;
-                };
-                self.distribute(&row, &gx, scale, grad, &mut ghead, unit, pair);
+                    add(&row, &gx, 1.0, grad);
+                }
             }
         }
         if want {
