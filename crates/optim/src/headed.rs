@@ -325,6 +325,7 @@ impl Headed {
     /// `[middlegame, endgame]` increments), and the head weights' share into `ghead`; all
     /// times `scale`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn distribute(
         &self,
         row: &Row<'_>,
