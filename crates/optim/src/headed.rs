@@ -303,6 +303,15 @@ impl Headed {
         hw: &[f64],
     ) -> [f64; MAX_HEAD_INPUTS] {
         let mut x = [0.0; MAX_HEAD_INPUTS];
+        x[self.sums..self.sums + hw.len()].copy_from_slice(hw);
+        self.sums_into(row, twin, w, &mut x);
+        x
+    }
+
+    /// Writes the row's sums into `x[..sums]` (the twins from `twin`, the others from their
+    /// terms at `w`), leaving the rest of `x` as it is.
+    #[inline(always)]
+    fn sums_into(&self, row: &Row<'_>, twin: [f64; 2], w: &[f64], x: &mut [f64; MAX_HEAD_INPUTS]) {
         x[self.twins.0] = twin[0];
         x[self.twins.1] = twin[1];
         let mut k = 0;
@@ -315,8 +324,6 @@ impl Headed {
             x[j] = s;
             k = end;
         }
-        x[self.sums..self.sums + hw.len()].copy_from_slice(hw);
-        x
     }
 
     /// Adds the head's input gradient `gx` (times the coefficients) into `grad`, the pairs'
@@ -473,6 +480,9 @@ impl Headed {
             // In blocks: the sums of a block, then its heads and losses (independent of one
             // another, so their latency chains overlap), then its gradients.
             let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+            for x in &mut x {
+                x[self.sums..inputs].copy_from_slice(hw);
+            }
             let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
             let mut d = [0.0; BLOCK];
             let mut start = range.start;
@@ -481,7 +491,7 @@ impl Headed {
                 for (i, x) in (start..end).zip(&mut x) {
                     let row = self.row(i);
                     let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
-                    *x = self.inputs(&row, twin, w, hw);
+                    self.sums_into(&row, twin, w, x);
                 }
                 for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
                     let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
