@@ -12,7 +12,9 @@ use optim::Label;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
-use tape::{Scratch, Tape};
+use tape::Scratch;
+
+use common::{close, fresh};
 
 /// The quiet 1k positions and the first positions of the shared TCEC games.
 fn positions() -> Vec<Chess> {
@@ -29,21 +31,6 @@ fn positions() -> Vec<Chess> {
     out.extend(samples.iter().filter_map(|s| s.position().ok()).take(2000));
     assert!(out.len() > before + 1000, "too few TCEC positions");
     out
-}
-
-/// Fresh value and gradient of `model.evaluate(pos)` at `w`.
-fn fresh(model: &Model, pos: &Chess, w: &[f64]) -> (f64, Vec<f64>) {
-    let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let vars = rec.inputs(w);
-    let q = model.evaluate(pos, &vars);
-    let mut g = vec![0.0; w.len()];
-    rec.gradient(q, &mut g);
-    (tape::Scalar::value(&q), g)
-}
-
-fn close(a: f64, b: f64, scale: f64) -> bool {
-    (a - b).abs() <= 1e-9 * scale.max(1.0)
 }
 
 fn check(kind: ModelKind) {

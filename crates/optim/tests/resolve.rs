@@ -16,7 +16,8 @@ use optim::{run_resolving, Budget, Control, Method, Resolver, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
-use tape::Tape;
+
+use common::{close, fresh};
 
 /// The first `n` positions of the shared TCEC games (many with captures pending).
 fn tcec(n: usize) -> Vec<data::Sample> {
@@ -53,21 +54,6 @@ fn samples() -> Vec<data::Sample> {
         .enumerate()
         .map(|(i, p)| data::Sample::from_position(p, 0.5, Some(i as f32), i as u32))
         .collect()
-}
-
-/// Fresh value and gradient of `model.evaluate(pos)` at `w`.
-fn fresh(model: &Model, pos: &Chess, w: &[f64]) -> (f64, Vec<f64>) {
-    let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let vars = rec.inputs(w);
-    let q = model.evaluate(pos, &vars);
-    let mut g = vec![0.0; w.len()];
-    rec.gradient(q, &mut g);
-    (tape::Scalar::value(&q), g)
-}
-
-fn close(a: f64, b: f64, scale: f64) -> bool {
-    (a - b).abs() <= 1e-9 * scale.max(1.0)
 }
 
 /// The default weights moved deterministically (within the model's bounds).
