@@ -374,25 +374,28 @@ mod tests {
         p
     }
 
+    /// The arguments of a quick run (5 iterations on the quiet 1k positions, writing to
+    /// `out`), then `extra`.
+    fn quick_args(out: &Path, extra: &[&str]) -> Args {
+        let mut v = vec![
+            "tune".to_string(),
+            "--data".to_string(),
+            quiet_1k().display().to_string(),
+            "--out".to_string(),
+            out.display().to_string(),
+            "--quiet".to_string(),
+            "--max-iters".to_string(),
+            "5".to_string(),
+        ];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        Cli::parse_from(v).args
+    }
+
     /// A run writes every file it promises, and `--resume` continues from them.
     #[test]
     fn run_writes_its_files_and_resumes() {
         let out = std::env::temp_dir().join(format!("tune-run-{}", std::process::id()));
-        let data = quiet_1k();
-        let argv = |extra: &[&str]| {
-            let mut v = vec![
-                "tune".to_string(),
-                "--data".to_string(),
-                data.display().to_string(),
-                "--out".to_string(),
-                out.display().to_string(),
-                "--quiet".to_string(),
-                "--max-iters".to_string(),
-                "5".to_string(),
-            ];
-            v.extend(extra.iter().map(|s| s.to_string()));
-            Cli::parse_from(v).args
-        };
+        let argv = |extra: &[&str]| quick_args(&out, extra);
         run(Method::GaussNewton, argv(&[])).unwrap();
         for f in [
             "weights.json",
@@ -417,22 +420,10 @@ mod tests {
     #[test]
     fn resolve_every_reports_resolutions() {
         let out = std::env::temp_dir().join(format!("tune-resolve-{}", std::process::id()));
-        let data = quiet_1k();
         let argv = |extra: &[&str]| {
-            let mut v = vec![
-                "tune".to_string(),
-                "--data".to_string(),
-                data.display().to_string(),
-                "--out".to_string(),
-                out.display().to_string(),
-                "--quiet".to_string(),
-                "--max-iters".to_string(),
-                "5".to_string(),
-                "--resolve-every".to_string(),
-                "2".to_string(),
-            ];
-            v.extend(extra.iter().map(|s| s.to_string()));
-            Cli::parse_from(v).args
+            let mut all = vec!["--resolve-every", "2"];
+            all.extend_from_slice(extra);
+            quick_args(&out, &all)
         };
         let e = argv(&[]).setup_options().expect_err("static leaves");
         assert!(e.to_string().contains("--leaf qsearch"), "{e}");
