@@ -22,13 +22,58 @@ const PAIR_MASK: u16 = (1 << PAIR_BITS) - 1;
 const S_MIN: f64 = -64.0;
 const S_MAX: f64 = 63.0;
 
-/// Per-pair values and their negations: `[+v[p]; MAX_PAIRS]` then `[-v[p]; MAX_PAIRS]`,
-/// indexed by a unit feature (see [`UNIT_MASK`]).
-pub(crate) type SignedBuf = [[f64; 2]; 2 * MAX_PAIRS];
-/// Bits of a unit feature: the pair number and, in bit 9, the sign (set for `-1`).
-const UNIT_MASK: u16 = (2 << PAIR_BITS) - 1;
+/// Bits of a unit feature: the sign (set for `-1`) in bit 10, the pair number in bits 1..10,
+/// bit 0 clear: the feature is the index of the pair's first value in a [`Signed`] table.
+const UNIT_MASK: u16 = (4 << PAIR_BITS) - 2;
 /// Most unit features a row counts (any further ones are stored as general features).
 const MAX_UNITS: usize = u8::MAX as usize;
+
+/// Per-pair `[middlegame, endgame]` values, then their negations, flat and 16-byte aligned:
+/// a unit feature `x` indexes its signed values at `x & UNIT_MASK` (no multiplication, no
+/// conversion; a pair is one aligned 128-bit load).
+#[repr(C, align(16))]
+struct Signed([f64; 4 * MAX_PAIRS]);
+
+impl Signed {
+    /// `[v, -v]` for the by-pair values `v`.
+    fn new(v: &PairBuf) -> Box<Signed> {
+        let mut t = Box::new(Signed([0.0; 4 * MAX_PAIRS]));
+        let (pos, neg) = t.0.split_at_mut(2 * MAX_PAIRS);
+        for ((x, y), v) in pos.chunks_exact_mut(2).zip(neg.chunks_exact_mut(2)).zip(v) {
+            x.copy_from_slice(v);
+            y.copy_from_slice(&[-v[0], -v[1]]);
+        }
+        t
+    }
+
+    /// Unit feature `x`'s signed values.
+    #[inline(always)]
+    fn get(&self, x: u16) -> [f64; 2] {
+        let j = usize::from(x & UNIT_MASK);
+        [self.0[j], self.0[j + 1]]
+    }
+
+    /// Adds `v` to unit feature `x`'s slot.
+    #[inline(always)]
+    fn add(&mut self, x: u16, v: [f64; 2]) {
+        let j = usize::from(x & UNIT_MASK);
+        self.0[j] += v[0];
+        self.0[j + 1] += v[1];
+    }
+
+    /// `out[p] += self[+p] - self[-p]`: a gradient summed by unit feature, folded by pair.
+    fn fold_into(&self, out: &mut PairBuf) {
+        let (pos, neg) = self.0.split_at(2 * MAX_PAIRS);
+        for ((g, x), y) in out
+            .iter_mut()
+            .zip(pos.chunks_exact(2))
+            .zip(neg.chunks_exact(2))
+        {
+            g[0] += x[0] - y[0];
+            g[1] += x[1] - y[1];
+        }
+    }
+}
 
 #[inline(always)]
 fn pack(pair: usize, s: i16) -> u16 {
@@ -43,17 +88,14 @@ fn unpack(f: u16) -> (usize, f64) {
 /// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`.
 #[inline(always)]
 fn pack_unit(pair: usize, neg: bool) -> u16 {
-    (pair as u16) | (u16::from(neg) << PAIR_BITS)
+    ((pair as u16) | (u16::from(neg) << PAIR_BITS)) << 1
 }
 
 /// A unit feature's pair number and coefficient (`+-1`).
 #[inline(always)]
 fn unpack_unit(f: u16) -> (usize, f64) {
-    let s = if f & UNIT_MASK >= 1 << PAIR_BITS {
-        -1.0
-    } else {
-        1.0
-    };
+    let f = (f & UNIT_MASK) >> 1;
+    let s = if f >= 1 << PAIR_BITS { -1.0 } else { 1.0 };
     ((f & PAIR_MASK) as usize, s)
 }
 
@@ -76,17 +118,17 @@ fn accumulate(acc: &mut [[f64; 2]; 4], feats: &[u16], get: impl Fn(u16) -> [f64;
     }
 }
 
-/// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features, where
-/// `unit(f & UNIT_MASK)` is a unit feature's `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`.
+/// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features, where `unit(f)` is
+/// unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`.
 #[inline(always)]
 fn dot(
     units: &[u16],
     general: &[u16],
-    unit: impl Fn(usize) -> [f64; 2],
+    unit: impl Fn(u16) -> [f64; 2],
     get: impl Fn(usize) -> [f64; 2],
 ) -> [f64; 2] {
     let mut acc = [[0.0f64; 2]; 4];
-    accumulate(&mut acc, units, |x| unit((x & UNIT_MASK) as usize));
+    accumulate(&mut acc, units, unit);
     accumulate(&mut acc, general, |x| {
         let (p, s) = unpack(x);
         let v = get(p);
@@ -273,13 +315,10 @@ impl Phased {
         let [sm, se] = dot(
             units,
             general,
-            |k| {
-                let v = get(k & PAIR_MASK as usize);
-                if k >= MAX_PAIRS {
-                    [-v[0], -v[1]]
-                } else {
-                    v
-                }
+            |x| {
+                let (p, s) = unpack_unit(x);
+                let v = get(p);
+                [s * v[0], s * v[1]]
             },
             get,
         );
@@ -334,26 +373,19 @@ impl Phased {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
-        let mut ws: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
-        let (pos, neg) = ws.split_at_mut(MAX_PAIRS);
-        for ((x, y), v) in pos.iter_mut().zip(neg).zip(wp) {
-            *x = *v;
-            *y = [-v[0], -v[1]];
-        }
-        let mut gs: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
+        let ws = Signed::new(wp);
+        let mut gs = Box::new(Signed([0.0; 4 * MAX_PAIRS]));
         let mut sum = 0.0;
         for i in range {
             let (units, general) = self.row(i);
-            let [sm, se] = dot(units, general, |k| ws[k], |p| wp[p]);
+            let [sm, se] = dot(units, general, |x| ws.get(x), |p| wp[p]);
             let r = self.rho[i];
             let (l, d) = f(i, r * sm + (1.0 - r) * se);
             sum += l;
             if want && d != 0.0 {
                 let (dm, de) = (d * r, d * (1.0 - r));
                 for &x in units {
-                    let g = &mut gs[(x & UNIT_MASK) as usize];
-                    g[0] += dm;
-                    g[1] += de;
+                    gs.add(x, [dm, de]);
                 }
                 for &x in general {
                     let (p, s) = unpack(x);
@@ -364,11 +396,7 @@ impl Phased {
             }
         }
         if want {
-            let (pos, neg) = gs.split_at(MAX_PAIRS);
-            for ((g, x), y) in gp.iter_mut().zip(pos).zip(neg) {
-                g[0] += x[0] - y[0];
-                g[1] += x[1] - y[1];
-            }
+            gs.fold_into(gp);
         }
         sum
     }
@@ -399,7 +427,10 @@ mod tests {
         for p in [0usize, 1, 388, 511] {
             assert_eq!(unpack_unit(pack_unit(p, false)), (p, 1.0));
             assert_eq!(unpack_unit(pack_unit(p, true)), (p, -1.0));
-            assert_eq!(usize::from(pack_unit(p, true) & UNIT_MASK), p + MAX_PAIRS);
+            assert_eq!(
+                usize::from(pack_unit(p, true) & UNIT_MASK),
+                2 * (p + MAX_PAIRS)
+            );
         }
     }
 
