@@ -376,10 +376,16 @@ impl Phased {
         let ws = Signed::new(wp);
         let mut gs = Box::new(Signed([0.0; 4 * MAX_PAIRS]));
         let mut sum = 0.0;
-        for i in range {
-            let (units, general) = self.row(i);
+        // The rows' offsets, unit counts and phases side by side, their features in turn.
+        let offsets = &self.offsets[range.start..=range.end];
+        let mut feats = &self.feats[offsets[0] as usize..];
+        let rows =
+            (offsets.windows(2).zip(&self.units[range.clone()])).zip(&self.rho[range.clone()]);
+        for (i, ((o, &u), &r)) in range.zip(rows) {
+            let (row, rest) = feats.split_at((o[1] - o[0]) as usize);
+            feats = rest;
+            let (units, general) = row.split_at(usize::from(u));
             let [sm, se] = dot(units, general, |x| ws.get(x), |p| wp[p]);
-            let r = self.rho[i];
             let (l, d) = f(i, r * sm + (1.0 - r) * se);
             sum += l;
             if want && d != 0.0 {
