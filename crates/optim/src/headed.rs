@@ -22,8 +22,7 @@ use tape::{Program, Scratch};
 use crate::set::HeadGradient;
 
 use crate::phased::{
-    dot, pack, pack_unit, unpack, unpack_unit, PairBuf, SignedBuf, MAX_PAIRS, S_MAX, S_MIN,
-    UNIT_MASK,
+    dot, pack, pack_unit, pair_table, unpack, unpack_unit, PairBuf, Signed, MAX_PAIRS, S_MAX, S_MIN,
 };
 
 /// Most head inputs (sums and head weights together) a store takes.
@@ -92,21 +91,7 @@ impl Headed {
         {
             return None;
         }
-        let (mut mg, mut eg) = (Vec::new(), Vec::new());
-        let mut pair_of = vec![u32::MAX; n];
-        for (i, e) in eg_of.iter().enumerate() {
-            let Some(e) = *e else { continue };
-            if e >= n || e == i || pair_of[i] != u32::MAX || pair_of[e] != u32::MAX {
-                return None;
-            }
-            pair_of[i] = mg.len() as u32;
-            pair_of[e] = mg.len() as u32;
-            mg.push(i as u32);
-            eg.push(e as u32);
-        }
-        if mg.is_empty() || mg.len() > MAX_PAIRS {
-            return None;
-        }
+        let (mg, eg, pair_of) = pair_table(eg_of)?;
         Some(Headed {
             mg,
             eg,
@@ -345,7 +330,7 @@ impl Headed {
     ) {
         let (da, db) = (scale * gx[self.twins.0], scale * gx[self.twins.1]);
         for &f in row.units {
-            unit(f & UNIT_MASK, [da, db], grad);
+            unit(f, [da, db], grad);
         }
         for &f in row.general {
             let (p, s) = unpack(f);
@@ -379,8 +364,8 @@ impl Headed {
     pub(crate) fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
         let row = self.row(i);
         let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
-        let unit = |k: usize| {
-            let (p, s) = unpack_unit(k as u16);
+        let unit = |k: u16| {
+            let (p, s) = unpack_unit(k);
             let v = get(p);
             [s * v[0], s * v[1]]
         };
@@ -454,21 +439,12 @@ impl Headed {
         let mut ghead = [0.0; MAX_HEAD_INPUTS];
         // The by-pair weights and their negations, indexed by a unit feature; the unit
         // features' gradient is summed by sign (into `gs`) and folded into `gp` at the end.
-        let mut ws: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
-        let (pos, neg) = ws.split_at_mut(MAX_PAIRS);
-        for ((x, y), v) in pos.iter_mut().zip(neg).zip(wp) {
-            *x = *v;
-            *y = [-v[0], -v[1]];
-        }
-        let mut gs: Box<SignedBuf> = Box::new([[0.0; 2]; 2 * MAX_PAIRS]);
+        let ws = Signed::new(wp);
+        let mut gs = Signed::zeros();
         let mut sum = 0.0;
         // Adds one position's gradient (its head gradient `gx` times `scale`).
         let mut add = |row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]| {
-            let unit = |k: u16, [dm, de]: [f64; 2], _: &mut [f64]| {
-                let g = &mut gs[usize::from(k)];
-                g[0] += dm;
-                g[1] += de;
-            };
+            let unit = |k: u16, v: [f64; 2], _: &mut [f64]| gs.add(k, v);
             let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
                 let g = &mut gp[p];
                 g[0] += dm;
@@ -490,7 +466,7 @@ impl Headed {
                 let end = (start + BLOCK).min(range.end);
                 for (i, x) in (start..end).zip(&mut x) {
                     let row = self.row(i);
-                    let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
+                    let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
                     self.sums_into(&row, twin, w, x);
                 }
                 for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
@@ -511,7 +487,7 @@ impl Headed {
         } else {
             for i in range {
                 let row = self.row(i);
-                let twin = dot(row.units, row.general, |k| ws[k], |p| wp[p]);
+                let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
                 let x = self.inputs(&row, twin, w, hw);
                 let q = self.head.forward(&x[..inputs], scratch);
                 let (l, d) = f(i, q);
@@ -524,11 +500,7 @@ impl Headed {
             }
         }
         if want {
-            let (pos, neg) = gs.split_at(MAX_PAIRS);
-            for ((g, x), y) in gp.iter_mut().zip(pos).zip(neg) {
-                g[0] += x[0] - y[0];
-                g[1] += x[1] - y[1];
-            }
+            gs.fold_into(gp);
             for (&k, &d) in self.head_params.iter().zip(&ghead) {
                 grad[k as usize] += d;
             }

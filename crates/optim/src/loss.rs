@@ -90,19 +90,36 @@ pub struct Link {
 
 const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 
+/// `1 / (1 + e^-z)`, the same as [`tape::sigmoid_f64`] bit for bit, from
+/// `e = e^-|z|` ([`neg_exp_abs`]): without a branch on the sign of `z`, which a sweep over
+/// positions could not predict.
+#[inline(always)]
+fn logistic_from(z: f64, e: f64) -> f64 {
+    let num = if z >= 0.0 { 1.0 } else { e };
+    num / (1.0 + e)
+}
+
+/// `e^-|z|`: the one exponential [`logistic_from`] and [`softplus_from`] need.
+#[inline(always)]
+fn neg_exp_abs(z: f64) -> f64 {
+    (-z.abs()).exp()
+}
+
 #[inline(always)]
 fn logistic(z: f64) -> f64 {
-    tape::sigmoid_f64(z)
+    logistic_from(z, neg_exp_abs(z))
+}
+
+/// `ln(1 + e^z)` without overflow, from `e = e^-|z|` ([`neg_exp_abs`]).
+#[inline(always)]
+fn softplus_from(z: f64, e: f64) -> f64 {
+    z.max(0.0) + e.ln_1p()
 }
 
 /// `ln(1 + e^z)` without overflow.
 #[inline(always)]
 fn softplus(z: f64) -> f64 {
-    if z > 0.0 {
-        z + (-z).exp().ln_1p()
-    } else {
-        z.exp().ln_1p()
-    }
+    softplus_from(z, neg_exp_abs(z))
 }
 
 impl Link {
@@ -154,7 +171,8 @@ impl Link {
                 let a = self.slope();
                 let z = a * q;
                 let yy = self.prob_label(y);
-                (softplus(z) - yy * z, a * (logistic(z) - yy))
+                let e = neg_exp_abs(z);
+                (softplus_from(z, e) - yy * z, a * (logistic_from(z, e) - yy))
             }
         }
     }
@@ -223,6 +241,22 @@ mod tests {
                 "{link:?} {q} {d} {fd}"
             );
         }
+    }
+
+    #[test]
+    fn branch_free_forms_match_the_branching_ones() {
+        for z in [
+            -800.0, -40.0, -3.5, -1e-300, -0.0, 0.0, 1e-300, 0.25, 2.0, 37.0, 800.0, -1e308,
+        ] {
+            assert_eq!(logistic(z).to_bits(), tape::sigmoid_f64(z).to_bits(), "{z}");
+            let soft = if z > 0.0 {
+                z + (-z).exp().ln_1p()
+            } else {
+                z.exp().ln_1p()
+            };
+            assert_eq!(softplus(z).to_bits(), soft.to_bits(), "{z}");
+        }
+        assert!(logistic(f64::NAN).is_nan() && softplus(f64::NAN).is_nan());
     }
 
     #[test]
