@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1_000_000)]
     pub positions: usize,
     /// Timed passes (value and gradient) per model; the best is reported.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 20)]
     pub passes: usize,
     /// Fraction of the games held out for validation (for the L-BFGS run).
     #[arg(long, default_value_t = 0.1)]
