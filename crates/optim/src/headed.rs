@@ -403,6 +403,60 @@ impl Headed {
         }
     }
 
+    /// Position `i` on its own (for passes in a given order): `f(i, q_i)` gives the loss and
+    /// `dL/dq_i`; returns the loss and, if `want`, adds `dL/dq_i dq_i/dw` into `grad`. Uses
+    /// the hand-written head if there is one, else the recorded head with `scratch`.
+    pub(crate) fn visit<F>(
+        &self,
+        i: usize,
+        w: &[f64],
+        want: bool,
+        f: &F,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let Some(fast) = self.fast else {
+            let (l, d) = f(i, self.score(i, w, scratch));
+            if want && d != 0.0 {
+                self.add_gradient(i, d, scratch, grad);
+            }
+            return l;
+        };
+        let row = self.row(i);
+        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
+        let unit = |k: u16| {
+            let (p, s) = unpack_unit(k);
+            let v = get(p);
+            [s * v[0], s * v[1]]
+        };
+        let twin = dot(row.units, row.general, unit, get);
+        let hw = self.head_weights(w);
+        let x = self.inputs(&row, twin, w, &hw[..self.head_params.len()]);
+        let mut gx = [0.0; MAX_HEAD_INPUTS];
+        let inputs = self.sums + self.head_params.len();
+        let q = fast(&x[..self.sums], &x[self.sums..inputs], &mut gx);
+        let (l, d) = f(i, q);
+        if want && d != 0.0 {
+            let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
+                g[self.mg[p] as usize] += dm;
+                g[self.eg[p] as usize] += de;
+            };
+            let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
+                let (p, s) = unpack_unit(k);
+                add(p, [s * dm, s * de], g);
+            };
+            let mut ghead = [0.0; MAX_HEAD_INPUTS];
+            self.distribute(&row, &gx, d, grad, &mut ghead, unit, add);
+            for (&k, &v) in self.head_params.iter().zip(&ghead) {
+                grad[k as usize] += v;
+            }
+        }
+        l
+    }
+
     /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`].
     pub(crate) fn gather(&self, w: &[f64]) -> Box<PairBuf> {
         let mut wp = Box::new([[0.0; 2]; MAX_PAIRS]);

@@ -19,7 +19,8 @@ pub trait GaussNewtonModel {
 pub trait MiniBatch {
     /// Number of positions.
     fn positions(&self) -> usize;
-    /// Value and gradient over positions `order[k]` for `k` in `range`.
+    /// Value and gradient over positions `order[k]` for `k` in `range`, where `order` is a
+    /// permutation of `0..positions()`.
     fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>);
 }
 
@@ -203,6 +204,11 @@ impl MiniBatch for TexelProblem {
     }
 
     fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>) {
+        if range.start == 0 && range.end >= order.len() {
+            // A whole permutation is the whole set: the sum in storage order is the same (up
+            // to rounding) and takes the stores' fast sweeps.
+            return self.obj.batch_value_and_gradient(x, 0..order.len(), None);
+        }
         self.obj.batch_value_and_gradient(x, range, Some(order))
     }
 }

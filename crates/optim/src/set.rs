@@ -588,8 +588,13 @@ impl CompiledSet {
                         a = end;
                     }
                 }
+                let fl = |i: usize, q: f64| f(i + l, q);
                 for k in a..b {
                     let i = order.map_or(k, |o| o[k]);
+                    if i >= l && i < h {
+                        sum += self.headed.visit(i - l, w, want, &fl, &mut scratch, &mut g);
+                        continue;
+                    }
                     let q = self.score(i, w, &mut scratch);
                     let (l, d) = f(i, q);
                     sum += l;

@@ -139,6 +139,20 @@ fn check_at(kind: ModelKind, model: &Model, set: &optim::CompiledSet, pos: &[Che
     for j in 0..n {
         assert!(close(pgrad[j], want_grad[j], scale), "ranged pass d/dw{j}");
     }
+    // A pass in another order (as mini-batches visit positions) agrees too.
+    let order: Vec<usize> = (0..set.len()).rev().collect();
+    let mut ograd = vec![0.0; n];
+    let osum = set.pass(w, 0..set.len(), Some(&order), Some(&mut ograd), |i, q| {
+        let s = seed(labels[i].score.unwrap_or(0.0) as usize);
+        (s * q, s)
+    });
+    assert!(
+        close(osum, want_sum, want_sum.abs()),
+        "{osum} vs {want_sum}"
+    );
+    for j in 0..n {
+        assert!(close(ograd[j], want_grad[j], scale), "ordered pass d/dw{j}");
+    }
     // A subset keeps the store and the labels together.
     let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();
     let sub = set.subset(&keep);
