@@ -209,6 +209,11 @@ impl MiniBatch for TexelProblem {
             // to rounding) and takes the stores' fast sweeps.
             return self.obj.batch_value_and_gradient(x, 0..order.len(), None);
         }
-        self.obj.batch_value_and_gradient(x, range, Some(order))
+        // The batch's positions in storage order: the same sum (up to rounding), read from
+        // memory front to back.
+        let mut batch = order[range.clone()].to_vec();
+        batch.sort_unstable();
+        self.obj
+            .batch_value_and_gradient(x, 0..batch.len(), Some(&batch))
     }
 }
