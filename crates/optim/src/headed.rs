@@ -362,7 +362,14 @@ impl Headed {
     /// Position `i`'s value at `w`, keeping what [`add_gradient`](Self::add_gradient) needs in
     /// `scratch`.
     pub(crate) fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
-        let row = self.row(i);
+        let x = self.inputs_at(&self.row(i), w);
+        self.head
+            .forward(&x[..self.sums + self.head_params.len()], scratch)
+    }
+
+    /// The head's inputs for a row at the full weights `w`.
+    #[inline(always)]
+    fn inputs_at(&self, row: &Row<'_>, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
         let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
         let unit = |k: u16| {
             let (p, s) = unpack_unit(k);
@@ -371,9 +378,25 @@ impl Headed {
         };
         let twin = dot(row.units, row.general, unit, get);
         let hw = self.head_weights(w);
-        let x = self.inputs(&row, twin, w, &hw[..self.head_params.len()]);
-        self.head
-            .forward(&x[..self.sums + self.head_params.len()], scratch)
+        self.inputs(row, twin, w, &hw[..self.head_params.len()])
+    }
+
+    /// Adds a row's head input gradient `gx` times `scale` into the full gradient `grad`.
+    #[inline(always)]
+    fn add_direct(&self, row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]) {
+        let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
+            g[self.mg[p] as usize] += dm;
+            g[self.eg[p] as usize] += de;
+        };
+        let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
+            let (p, s) = unpack_unit(k);
+            add(p, [s * dm, s * de], g);
+        };
+        let mut ghead = [0.0; MAX_HEAD_INPUTS];
+        self.distribute(row, gx, scale, grad, &mut ghead, unit, add);
+        for (&k, &d) in self.head_params.iter().zip(&ghead) {
+            grad[k as usize] += d;
+        }
     }
 
     /// Adds `seed * dq_i/dw` into `grad`, at the weights of the last [`score`](Self::score)
@@ -385,22 +408,9 @@ impl Headed {
         scratch: &mut Scratch,
         grad: &mut [f64],
     ) {
-        let row = self.row(i);
         let mut gx = [0.0; MAX_HEAD_INPUTS];
         self.head.backward(seed, scratch, &mut gx);
-        let mut ghead = [0.0; MAX_HEAD_INPUTS];
-        let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
-            g[self.mg[p] as usize] += dm;
-            g[self.eg[p] as usize] += de;
-        };
-        let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
-            let (p, s) = unpack_unit(k);
-            add(p, [s * dm, s * de], g);
-        };
-        self.distribute(&row, &gx, 1.0, grad, &mut ghead, unit, add);
-        for (&k, &d) in self.head_params.iter().zip(&ghead) {
-            grad[k as usize] += d;
-        }
+        self.add_direct(&self.row(i), &gx, 1.0, grad);
     }
 
     /// Position `i` on its own (for passes in a given order): `f(i, q_i)` gives the loss and
@@ -426,33 +436,13 @@ impl Headed {
             return l;
         };
         let row = self.row(i);
-        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
-        let unit = |k: u16| {
-            let (p, s) = unpack_unit(k);
-            let v = get(p);
-            [s * v[0], s * v[1]]
-        };
-        let twin = dot(row.units, row.general, unit, get);
-        let hw = self.head_weights(w);
-        let x = self.inputs(&row, twin, w, &hw[..self.head_params.len()]);
+        let x = self.inputs_at(&row, w);
         let mut gx = [0.0; MAX_HEAD_INPUTS];
         let inputs = self.sums + self.head_params.len();
         let q = fast(&x[..self.sums], &x[self.sums..inputs], &mut gx);
         let (l, d) = f(i, q);
         if want && d != 0.0 {
-            let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
-                g[self.mg[p] as usize] += dm;
-                g[self.eg[p] as usize] += de;
-            };
-            let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
-                let (p, s) = unpack_unit(k);
-                add(p, [s * dm, s * de], g);
-            };
-            let mut ghead = [0.0; MAX_HEAD_INPUTS];
-            self.distribute(&row, &gx, d, grad, &mut ghead, unit, add);
-            for (&k, &v) in self.head_params.iter().zip(&ghead) {
-                grad[k as usize] += v;
-            }
+            self.add_direct(&row, &gx, d, grad);
         }
         l
     }

@@ -111,48 +111,35 @@ fn check_at(kind: ModelKind, model: &Model, set: &optim::CompiledSet, pos: &[Che
         (s * q, s)
     });
     let scale = want_grad.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    assert!(close(sum, want_sum, want_sum.abs()), "{sum} vs {want_sum}");
-    for j in 0..n {
-        assert!(close(grad[j], want_grad[j], scale), "pass d/dw{j}");
-    }
+    let agree = |sum: f64, grad: &[f64], what: &str| {
+        assert!(
+            close(sum, want_sum, want_sum.abs()),
+            "{what}: {sum} vs {want_sum}"
+        );
+        for j in 0..n {
+            assert!(close(grad[j], want_grad[j], scale), "{what} d/dw{j}");
+        }
+    };
+    agree(sum, &grad, "pass");
+    let loss = |i: usize, q: f64| {
+        let s = seed(labels[i].score.unwrap_or(0.0) as usize);
+        (s * q, s)
+    };
     // Passes over sub-ranges (as minibatches take them, starting anywhere in a store) add up
     // to the whole pass.
-    let cuts = [
-        0,
-        set.len() / 3 + 1,
-        set.len() / 3 + 2,
-        2 * set.len() / 3,
-        set.len(),
-    ];
+    let len = set.len();
+    let cuts = [0, len / 3 + 1, len / 3 + 2, 2 * len / 3, len];
     let mut parts = 0.0;
     let mut pgrad = vec![0.0; n];
     for r in cuts.windows(2) {
-        parts += set.pass(w, r[0]..r[1], None, Some(&mut pgrad), |i, q| {
-            let s = seed(labels[i].score.unwrap_or(0.0) as usize);
-            (s * q, s)
-        });
+        parts += set.pass(w, r[0]..r[1], None, Some(&mut pgrad), loss);
     }
-    assert!(
-        close(parts, want_sum, want_sum.abs()),
-        "{parts} vs {want_sum}"
-    );
-    for j in 0..n {
-        assert!(close(pgrad[j], want_grad[j], scale), "ranged pass d/dw{j}");
-    }
+    agree(parts, &pgrad, "ranged pass");
     // A pass in another order (as mini-batches visit positions) agrees too.
-    let order: Vec<usize> = (0..set.len()).rev().collect();
+    let order: Vec<usize> = (0..len).rev().collect();
     let mut ograd = vec![0.0; n];
-    let osum = set.pass(w, 0..set.len(), Some(&order), Some(&mut ograd), |i, q| {
-        let s = seed(labels[i].score.unwrap_or(0.0) as usize);
-        (s * q, s)
-    });
-    assert!(
-        close(osum, want_sum, want_sum.abs()),
-        "{osum} vs {want_sum}"
-    );
-    for j in 0..n {
-        assert!(close(ograd[j], want_grad[j], scale), "ordered pass d/dw{j}");
-    }
+    let osum = set.pass(w, 0..len, Some(&order), Some(&mut ograd), loss);
+    agree(osum, &ograd, "ordered pass");
     // A subset keeps the store and the labels together.
     let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();
     let sub = set.subset(&keep);
