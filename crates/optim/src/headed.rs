@@ -59,6 +59,7 @@ pub(crate) struct Headed {
 }
 
 /// A position's record, parsed.
+#[derive(Clone, Copy, Default)]
 struct Row<'a> {
     units: &'a [u16],
     general: &'a [u16],
@@ -505,13 +506,14 @@ impl Headed {
             }
             let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
             let mut d = [0.0; BLOCK];
+            let mut rows = [Row::default(); BLOCK];
             let mut start = range.start;
             while start < range.end {
                 let end = (start + BLOCK).min(range.end);
-                for (i, x) in (start..end).zip(&mut x) {
-                    let row = self.row(i);
+                for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
+                    *row = self.row(i);
                     let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
-                    self.sums_into(&row, twin, w, x);
+                    self.sums_into(row, twin, w, x);
                 }
                 for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
                     let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
@@ -520,9 +522,9 @@ impl Headed {
                     *d = dl;
                 }
                 if want {
-                    for ((i, gx), &d) in (start..end).zip(&gx).zip(&d) {
+                    for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
                         if d != 0.0 {
-                            add(&self.row(i), gx, d, grad);
+                            add(row, gx, d, grad);
                         }
                     }
                 }

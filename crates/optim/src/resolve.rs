@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Position};
 
-use crate::chess::{record_positions, Leaf};
+use crate::chess::{leaf_position, record_positions, Leaf};
 use crate::objective::Objective;
 use crate::set::{CompiledSet, Label};
 use crate::OptimError;
@@ -213,7 +213,7 @@ fn resolve_roots(
         .par_iter()
         .map(|s| {
             let pos = s.position().ok()?;
-            let leaf = eval::quiesce(model, &pos, w).leaf;
+            let leaf = leaf_position(model, &pos, w, Leaf::Qsearch);
             if let Some(pb) = progress {
                 pb.inc(1);
             }

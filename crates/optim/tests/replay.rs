@@ -143,11 +143,10 @@ fn check_at(kind: ModelKind, model: &Model, set: &optim::CompiledSet, pos: &[Che
     // A subset keeps the store and the labels together.
     let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();
     let sub = set.subset(&keep);
-    for (k, &i) in keep.iter().enumerate() {
+    for &i in &keep {
         let k2 = (0..sub.len())
             .find(|&m| sub.labels()[m] == set.labels()[i])
             .expect("kept");
-        let _ = k;
         assert!(close(
             sub.score(k2, w, &mut scratch),
             set.score(i, w, &mut scratch),
