@@ -165,6 +165,7 @@ pub fn demo(n: usize, seed: u64) -> Result<(RunOutcome, Vec<ParamSpec>, f64), op
             |_, (_, r)| Label {
                 result: *r,
                 score: None,
+                game: 0,
             },
             |_, (pos, _), w| Some(eval.evaluate(pos, w)),
             None,

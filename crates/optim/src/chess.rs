@@ -62,7 +62,7 @@ pub fn param_specs(model: &Model) -> Vec<ParamSpec> {
 ///
 /// let model = eval::Model::new(eval::ModelKind::Psqt);
 /// let w = model.default_weights();
-/// let positions = vec![(Chess::default(), Label { result: 0.5, score: None })];
+/// let positions = vec![(Chess::default(), Label { result: 0.5, score: None, game: 0 })];
 /// let set = chess::record_positions(&model, &positions, &w, chess::Leaf::Static, None);
 /// assert_eq!(set.len(), 1);
 /// assert_eq!(set.linear_len(), 1); // psqt is linear in the weights
@@ -188,6 +188,7 @@ pub fn record_samples(
         |_, s| Label {
             result: s.result,
             score: s.score,
+            game: s.game,
         },
         |s| s.position().ok(),
         progress,

@@ -10,6 +10,7 @@ use crate::objective::Objective;
 use crate::observer::{Budget, LogRecord};
 use crate::plot::{line_plot, Series};
 use crate::run::{run, Method, RunConfig, SolverOptions};
+use crate::validation::Selection;
 use crate::OptimError;
 
 /// One method's result.
@@ -19,6 +20,9 @@ pub struct CompareRow {
     pub method: Method,
     /// Validation loss of the kept weights (training loss without a validation split).
     pub valid_loss: Option<f64>,
+    /// The iteration kept, by the run's selection rule.
+    #[serde(default)]
+    pub best_iter: u64,
     /// Training loss of the kept weights.
     pub train_loss: f64,
     /// Seconds.
@@ -55,6 +59,8 @@ pub struct CompareConfig {
     pub budget: Budget,
     /// Solver options.
     pub solvers: SolverOptions,
+    /// How each run chooses the iterate it keeps.
+    pub selection: Selection,
     /// Progress bars.
     pub progress: bool,
     /// A description of the problem, for the table and plots.
@@ -80,6 +86,7 @@ pub fn compare(
             method,
             budget,
             solvers,
+            selection: cfg.selection,
             log: None,
             progress,
         };
@@ -87,6 +94,7 @@ pub fn compare(
         rows.push(CompareRow {
             method,
             valid_loss: out.valid_loss.map(|v| v.1),
+            best_iter: out.best_iter,
             train_loss: out.train_loss.1,
             seconds: out.seconds,
             passes: out.passes,
@@ -124,11 +132,7 @@ impl Comparison {
             let kept = r
                 .history
                 .iter()
-                .min_by(|a, b| {
-                    let ka = a.valid_loss.unwrap_or(a.train_loss);
-                    let kb = b.valid_loss.unwrap_or(b.train_loss);
-                    ka.total_cmp(&kb).then(a.iter.cmp(&b.iter))
-                })
+                .find(|h| h.iter == r.best_iter)
                 .map_or("-".to_string(), |h| {
                     format!("{:.0}, {:.2}", h.passes, h.seconds)
                 });

@@ -30,7 +30,7 @@
 //! let truth = Link { sigmoid: Sigmoid::Logistic, k: 1.2, loss: LossKind::Mse };
 //! let set = CompiledSet::record(&[100.0, 0.0], &positions,
 //!     // soft labels: the expected result under the true weights (90, 15)
-//!     |_, &(m, t)| Label { result: truth.expect(eval(&[90.0, 15.0], m, t)), score: None },
+//!     |_, &(m, t)| Label { result: truth.expect(eval(&[90.0, 15.0], m, t)), score: None, game: 0 },
 //!     |_, &(m, t), w| Some(eval(w, m, t)), None);
 //! let set = Arc::new(set);
 //! let (k, _) = fit_k(&set, &[90.0, 15.0], truth);
@@ -72,7 +72,7 @@ pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use resolve::{leaf_key, rebind, Recorded, Resolution, Resolver};
 pub use run::{run, run_resolving, Method, ResolvedRun, RunConfig, RunOutcome, SolverOptions};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
-pub use validation::Tracker;
+pub use validation::{Decision, Difference, Selection, Tracker};
 
 /// What can go wrong.
 #[derive(Debug, thiserror::Error)]

@@ -60,7 +60,7 @@ impl ObjectiveConfig {
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)], vec![(1, 1.0)]];
 /// let results = [1.0, 0.0, 0.5];
 /// let set = CompiledSet::record(&[0.0, 0.0], &items,
-///     |i, _| Label { result: results[i], score: None },
+///     |i, _| Label { result: results[i], score: None, game: 0 },
 ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
 /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
 /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0, 0.0], None).unwrap();
@@ -295,6 +295,25 @@ impl Objective {
         self.set
             .pass(w, 0..n, None, None, |i, q| (link.loss_value(q, t[i]), 0.0))
             / n as f64
+    }
+
+    /// Each position's data loss at full weights `w`, in the set's order (one pass, not counted
+    /// as one: use it for reporting and model selection). Their mean is
+    /// [`data_loss`](Self::data_loss).
+    pub fn position_losses(&self, w: &[f64]) -> Vec<f64> {
+        let n = self.set.len();
+        let link = self.cfg.link;
+        let t = &self.targets;
+        // Every position is visited exactly once per pass, so each slot is written once.
+        let out: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        self.set.pass(w, 0..n, None, None, |i, q| {
+            let l = link.loss_value(q, t[i]);
+            out[i].store(l.to_bits(), Ordering::Relaxed);
+            (l, 0.0)
+        });
+        out.into_iter()
+            .map(|b| f64::from_bits(b.into_inner()))
+            .collect()
     }
 
     /// `E(x)`.

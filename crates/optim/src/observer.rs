@@ -50,7 +50,8 @@ pub struct Budget {
     pub max_passes: Option<f64>,
     /// Maximum seconds.
     pub seconds: Option<f64>,
-    /// Stop after this many iterations without a better validation loss.
+    /// Stop after this many iterations in a row that did not become the kept iterate (under
+    /// the default rule: worse than the lowest validation loss beyond the noise).
     pub patience: Option<usize>,
 }
 
@@ -85,16 +86,27 @@ impl RunShared {
     pub(crate) fn record(&self, stage: &str, x: &[f64], train_loss: f64, grad_norm: Option<f64>) {
         let iter = self.iter.fetch_add(1, Ordering::SeqCst);
         let w = self.train.expand(x);
-        let valid_loss = self.valid.as_ref().map(|v| v.data_loss(&w));
+        // Per-position validation losses: the selection rule weighs a difference against its
+        // noise.
+        let losses = self.valid.as_ref().map(|v| v.position_losses(&w));
+        let valid_loss = losses
+            .as_ref()
+            .map(|l| l.iter().sum::<f64>() / l.len().max(1) as f64);
         let passes = self.train.passes() - self.passes0;
         let seconds = self.start.elapsed().as_secs_f64();
-        let select = valid_loss.unwrap_or(train_loss);
         let stop_early = match self.tracker.lock() {
             Ok(mut t) => {
-                t.offer(iter, select, &w);
+                match &losses {
+                    Some(l) => t.offer_losses(iter, l, &w),
+                    None => t.offer(iter, train_loss, &w),
+                };
                 t.should_stop()
             }
-            Err(_) => false,
+            Err(_) => {
+                self.control
+                    .stop("internal error: the tracker's lock was poisoned");
+                false
+            }
         };
         let rec = LogRecord {
             iter,
@@ -123,8 +135,9 @@ impl RunShared {
             h.push(rec);
         }
         if stop_early {
-            self.control
-                .stop("early stopping: validation loss stopped improving");
+            self.control.stop(
+                "early stopping: validation loss worse than the kept iterate's beyond the noise",
+            );
         }
         if self.budget.max_passes.is_some_and(|m| passes >= m) {
             self.control.stop("pass budget reached");

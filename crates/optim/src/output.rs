@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::objective::Objective;
 use crate::resolve::Resolution;
 use crate::run::RunOutcome;
+use crate::validation::Decision;
 use crate::OptimError;
 
 /// Everything a run reports at the end (also written as `summary.json`).
@@ -39,6 +40,9 @@ pub struct Summary {
     pub iterations: u64,
     /// The iteration whose weights were kept.
     pub best_iter: u64,
+    /// Which selection rule kept them, and by how much.
+    #[serde(default)]
+    pub selection: Option<Decision>,
     /// Why the run stopped.
     pub reason: String,
     /// Each re-resolution of the quiescence leaves (`--resolve-every`): the iteration, how
@@ -87,6 +91,9 @@ impl Summary {
             "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
             self.seconds, self.passes, self.iterations, self.best_iter, self.reason
         );
+        if let Some(d) = &self.selection {
+            s += &format!("selection {}\n", d.to_text());
+        }
         if !self.resolutions.is_empty() {
             let (t, v) = self.resolutions.iter().fold((0, 0), |(t, v), r| {
                 (t + r.train_changed, v + r.valid_changed)
@@ -168,6 +175,7 @@ pub fn write_run(
         passes: outcome.passes,
         iterations: outcome.iterations,
         best_iter: outcome.best_iter,
+        selection: outcome.selection.clone(),
         reason: outcome.reason.clone(),
         resolutions: outcome.resolutions.clone(),
         files,

@@ -39,7 +39,7 @@ pub trait MiniBatch {
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
 /// let set = CompiledSet::record(&[0.0], &items,
-///     |i, _| Label { result: if i == 0 { 1.0 } else { 0.0 }, score: None },
+///     |i, _| Label { result: if i == 0 { 1.0 } else { 0.0 }, score: None, game: 0 },
 ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
 /// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
 /// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());

@@ -222,6 +222,7 @@ fn resolve_roots(
                 Label {
                     result: s.result,
                     score: s.score,
+                    game: s.game,
                 },
             ))
         })

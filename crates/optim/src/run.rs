@@ -24,7 +24,7 @@ use crate::solvers::{
     lbfgs::lbfgs, Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions,
     LocalOptions, LocalSearch, PsoOptions,
 };
-use crate::validation::Tracker;
+use crate::validation::{Decision, Selection, Tracker};
 use crate::OptimError;
 
 /// The optimisers.
@@ -112,6 +112,8 @@ pub struct RunConfig {
     pub budget: Budget,
     /// Solver options.
     pub solvers: SolverOptions,
+    /// How the kept iterate is chosen.
+    pub selection: Selection,
     /// Where to write the JSON-lines log, if anywhere.
     pub log: Option<PathBuf>,
     /// Show a progress bar on standard error.
@@ -127,6 +129,9 @@ pub struct RunOutcome {
     pub weights: Vec<f64>,
     /// The iteration that produced them.
     pub best_iter: u64,
+    /// Which rule chose them, and by how much.
+    #[serde(default)]
+    pub selection: Option<Decision>,
     /// Training data loss (no regularisation) at the start and at the best weights (with
     /// re-resolution, both on the final leaves).
     pub train_loss: (f64, f64),
@@ -180,7 +185,7 @@ pub struct ResolvedRun {
 /// let items: Vec<f64> = (0..2000).map(|i| (i % 7) as f64 - 3.0).collect();
 /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
 /// let set = CompiledSet::record(&[0.0], &items,
-///     |_, &f| Label { result: link.expect(200.0 * f), score: None },
+///     |_, &f| Label { result: link.expect(200.0 * f), score: None, game: 0 },
 ///     |_, &f, w| Some(w[0] * f), None);
 /// let train = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
 /// let cfg = RunConfig { method: Method::Lbfgs, budget: Budget { max_iters: Some(50), ..Budget::default() }, ..RunConfig::default() };
@@ -350,7 +355,7 @@ fn drive(
         start: started,
         passes0,
         iter: AtomicU64::new(0),
-        tracker: Mutex::new(Tracker::new(cfg.budget.patience)),
+        tracker: Mutex::new(new_tracker(cfg, valid.as_deref())),
         history: Mutex::new(Vec::new()),
         log: Mutex::new(log),
         progress,
@@ -487,7 +492,7 @@ fn drive(
         reason = r;
     }
     shared.progress.finish_and_clear();
-    let (best_iter, weights) = {
+    let (best_iter, weights, selection) = {
         let t = shared
             .tracker
             .lock()
@@ -497,6 +502,7 @@ fn drive(
             t.best_weights()
                 .map(<[f64]>::to_vec)
                 .unwrap_or_else(|| start.to_vec()),
+            t.decision(),
         )
     };
     let history = shared.history.lock().map(|h| h.clone()).unwrap_or_default();
@@ -509,6 +515,7 @@ fn drive(
         valid_loss,
         weights,
         best_iter,
+        selection,
         iterations: shared.iter.load(Ordering::SeqCst).saturating_sub(1),
         passes: train.passes() - shared.passes0,
         seconds: started.elapsed().as_secs_f64(),
@@ -607,39 +614,38 @@ fn resolve_round(
         Some(v) => Some(Arc::new(rebind(v, Arc::new(rec.valid))?)),
         None => None,
     };
-    // The candidates for the best weights, measured again on the new leaves (as the tracker
-    // measures: validation loss, or the training objective without a validation split).
-    let select = |w: &[f64]| match &valid {
-        Some(v) => v.data_loss(w),
-        None => train.value(&train.reduce(w)),
-    };
-    let mut candidates: Vec<(u64, Vec<f64>)> = vec![(done, w.clone())];
+    // The candidates for the kept weights (the latest iterate, the kept one, the lowest and
+    // the start), measured again on the new leaves and offered in iteration order, so the
+    // selection rule decides among them as it would have.
+    let mut candidates: Vec<(u64, Vec<f64>)> = vec![(0, start.to_vec()), (done, w.clone())];
     if let Ok(t) = shared.tracker.lock() {
         if let (Some(i), Some(b)) = (t.best_iter(), t.best_weights()) {
-            if i != done {
-                candidates.push((i, b.to_vec()));
-            }
+            candidates.push((i, b.to_vec()));
+        }
+        if let Some((i, b)) = t.lowest() {
+            candidates.push((i, b.to_vec()));
         }
     }
-    if candidates.iter().all(|(i, _)| *i != 0) {
-        candidates.push((0, start.to_vec()));
+    candidates.sort_by_key(|c| c.0);
+    candidates.dedup_by_key(|c| c.0);
+    let rule = shared
+        .tracker
+        .lock()
+        .map(|t| t.selection())
+        .unwrap_or_default();
+    let mut tracker = Tracker::new(shared.budget.patience).with_selection(rule);
+    if let Some(v) = &valid {
+        tracker = tracker.with_groups(&games(v));
     }
-    let mut best: Option<(u64, f64, Vec<f64>)> = None;
-    for (i, c) in candidates {
-        let l = select(&c);
-        // The first offered wins a tie: the latest iterate.
-        if l.is_finite() && best.as_ref().is_none_or(|b| l < b.1) {
-            best = Some((i, l, c));
-        }
+    for (i, c) in &candidates {
+        match &valid {
+            Some(v) => tracker.offer_losses(*i, &v.position_losses(c), c),
+            None => tracker.offer(*i, train.value(&train.reduce(c)), c),
+        };
     }
-    let mut tracker = Tracker::new(shared.budget.patience);
-    if let Some((i, l, c)) = best {
-        tracker.offer(i, l, &c);
-        // Patience counts the iterations since the best one, across the re-resolution: one
-        // non-improving offer per iteration since.
-        for _ in 0..done.saturating_sub(i) {
-            tracker.offer(done, f64::INFINITY, &[]);
-        }
+    // Patience counts the iterations since the kept one, across the re-resolution.
+    if let Some(i) = tracker.best_iter() {
+        tracker.skip(done.saturating_sub(i) as usize);
     }
     let resolution = Resolution {
         iter: done,
@@ -659,6 +665,20 @@ fn resolve_round(
         tracker,
         resolution,
     })
+}
+
+/// The game of each position of `obj`'s set, in its order.
+fn games(obj: &Objective) -> Vec<u32> {
+    obj.set().labels().iter().map(|l| l.game).collect()
+}
+
+/// A tracker with the run's selection rule and patience, grouping validation positions by game.
+fn new_tracker(cfg: &RunConfig, valid: Option<&Objective>) -> Tracker {
+    let t = Tracker::new(cfg.budget.patience).with_selection(cfg.selection);
+    match valid {
+        Some(v) => t.with_groups(&games(v)),
+        None => t,
+    }
 }
 
 /// Iterations left in the run's budget.

@@ -15,6 +15,10 @@ pub struct Label {
     pub result: f64,
     /// Search score in centipawns from White's view, if the data carries one.
     pub score: Option<f32>,
+    /// The game the position came from (any group id; `0` for all when unknown). Positions of
+    /// one game are correlated, so the statistics that judge validation losses count a game,
+    /// not a position, as one sample.
+    pub game: u32,
 }
 
 /// Positions per parallel work item.
@@ -40,7 +44,7 @@ const CHUNK: usize = 2048;
 /// let set = CompiledSet::record(
 ///     &[100.0, 300.0],
 ///     &items,
-///     |i, _| Label { result: labels[i], score: None },
+///     |i, _| Label { result: labels[i], score: None, game: 0 },
 ///     |_, features, w| Some(tape::Var::dot(w, features)),
 ///     None,
 /// );
@@ -173,7 +177,7 @@ impl CompiledSet {
     /// let set = CompiledSet::record_split(
     ///     &[10.0, 20.0, 1.0, 0.5],
     ///     &items,
-    ///     |_, _| Label { result: 0.5, score: None },
+    ///     |_, _| Label { result: 0.5, score: None, game: 0 },
     ///     |_, &(c, d), out| {
     ///         *out = vec![vec![(0, c)], vec![(1, c)], vec![(2, d)]];
     ///         true

@@ -30,6 +30,7 @@ fn compare_writes_table_json_and_plots() {
                 Label {
                     result: link.expect(q),
                     score: None,
+                    game: 0,
                 },
             )
         })
@@ -54,6 +55,7 @@ fn compare_writes_table_json_and_plots() {
             ..Budget::default()
         },
         solvers: Default::default(),
+        selection: Default::default(),
         progress: false,
         title: "test".to_string(),
     };

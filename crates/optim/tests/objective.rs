@@ -120,6 +120,7 @@ fn k_fit_finds_the_minimum() {
                 Label {
                     result: truth.expect(q),
                     score: None,
+                    game: 0,
                 },
             )
         })
@@ -212,6 +213,7 @@ fn best_weights_are_chosen_by_validation_and_patience_stops() {
                     Label {
                         result: link.expect(q),
                         score: None,
+                        game: 0,
                     },
                 )
             })

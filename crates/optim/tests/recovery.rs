@@ -112,6 +112,7 @@ fn soft_objective(n: usize, free: &[usize]) -> Arc<Objective> {
                 Label {
                     result: link.expect(q),
                     score: None,
+                    game: 0,
                 },
             )
         })
@@ -226,6 +227,7 @@ fn drawn_objective(n: usize, free: &[usize], seed: u64) -> (Arc<Objective>, Vec<
                 Label {
                     result: r,
                     score: None,
+                    game: 0,
                 },
             )
         })

@@ -47,6 +47,7 @@ fn check(kind: ModelKind) {
                 Label {
                     result: 0.5,
                     score: Some(i as f32),
+                    game: 0,
                 },
             )
         })

@@ -89,6 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             methods: args.methods.clone(),
             budget: cfg.budget,
             solvers: cfg.solvers,
+            selection: cfg.selection,
             progress: !common.quiet,
             title: title.clone(),
         },

@@ -110,9 +110,19 @@ pub struct Args {
     /// Maximum seconds of optimisation.
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
-    /// Stop after this many iterations without a better validation loss.
+    /// Stop after this many iterations in a row worse than the kept one beyond the noise
+    /// (or, with --select lowest, without a lower validation loss).
     #[arg(long)]
     pub patience: Option<usize>,
+    /// Which iterate to keep. within-noise: the latest whose validation loss is above the
+    /// lowest by at most --select-z standard errors of the paired difference (clustered by
+    /// game), so an earlier iterate wins only by more than the noise; lowest: the lowest
+    /// validation loss, however small the margin.
+    #[arg(long, default_value = "within-noise", value_parser = ["within-noise", "lowest"])]
+    pub select: String,
+    /// With --select within-noise: the standard errors an earlier iterate must beat.
+    #[arg(long, default_value_t = 2.0, value_name = "Z")]
+    pub select_z: f64,
     /// static: evaluate each position as given; qsearch: evaluate the end of its quiescence
     /// principal variation at the starting weights (RuyTune).
     #[arg(long, default_value = "static")]
@@ -170,6 +180,12 @@ impl Args {
         if self.resolve_every > 0 && self.leaf != optim::chess::Leaf::Qsearch {
             bail!("--resolve-every searches the quiescence leaves again: it needs --leaf qsearch");
         }
+        if !(self.select_z >= 0.0 && self.select_z.is_finite()) {
+            bail!(
+                "--select-z must be a finite number of standard errors >= 0, not {}",
+                self.select_z
+            );
+        }
         Ok(SetupOptions {
             data: if self.data.is_empty() {
                 default_data()?
@@ -219,8 +235,17 @@ impl Args {
                 patience: self.patience,
             },
             solvers,
+            selection: self.selection(),
             log: None,
             progress: !self.quiet,
+        }
+    }
+
+    /// The selection rule of `--select` and `--select-z`.
+    pub fn selection(&self) -> optim::Selection {
+        match self.select.as_str() {
+            "lowest" => optim::Selection::Lowest,
+            _ => optim::Selection::WithinNoise { z: self.select_z },
         }
     }
 }

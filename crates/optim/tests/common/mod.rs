@@ -60,6 +60,7 @@ pub fn quiet_1k() -> Vec<(Chess, Label)> {
                 Label {
                     result: s.result,
                     score: s.score,
+                    game: s.game,
                 },
             )
         })
