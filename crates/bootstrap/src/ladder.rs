@@ -126,8 +126,9 @@ pub fn markdown(rungs: &[Rung], reference: Option<&str>) -> String {
 /// The ladder as an SVG plot: Elo against generation 0 (and the reference) by generation,
 /// with the 95% intervals as bars. Infinite ends are left out.
 pub fn svg(rungs: &[Rung], reference: Option<&str>) -> Result<String, BootstrapError> {
-    // (label, points (x, elo, lower, upper))
-    let mut series: Vec<(String, Vec<(f64, f64, f64, f64)>)> = Vec::new();
+    // Each series: its label and points (generation, elo, lower, upper).
+    type Point = (f64, f64, f64, f64);
+    let mut series: Vec<(String, Vec<Point>)> = Vec::new();
     let point = |x: u32, m: Option<&MatchRecord>| -> Option<(f64, f64, f64, f64)> {
         let Some(m) = m else {
             return Some((f64::from(x), 0.0, 0.0, 0.0));

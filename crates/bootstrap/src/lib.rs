@@ -165,7 +165,7 @@ impl Settings {
         {
             return bad("the SPRT's alpha and beta must be in (0, 0.5)");
         }
-        if !(self.elo0 < self.elo1) {
+        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
             return bad("--sprt ELO0,ELO1 needs ELO0 < ELO1");
         }
         if !(0.0..1.0).contains(&self.valid_fraction) {

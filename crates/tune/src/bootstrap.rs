@@ -8,9 +8,10 @@ use anyhow::Context;
 use bootstrap::{Event, Options, Settings, Stage};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Options of `tune bootstrap`. The defaults aim at a few minutes per generation on 2 cores:
-/// 1000 self-play games at 2000 nodes (the default dataset's 2200 such games took 342 s,
-/// data/README.md), at most 100 gate openings and 50 ladder openings at 5000 nodes.
+/// Options of `tune bootstrap`. The defaults aim at a few minutes per generation on 2 cores
+/// (1000 self-play games at 2000 nodes, a gate of at most 100 openings and ladders of 50 at
+/// 5000 nodes): generation 1 of `tune bootstrap --generations 1` took 5.5 minutes on the
+/// project's 2 cores, shared with other builds at the time.
 #[derive(clap::Args)]
 pub struct Args {
     /// Output directory: genNNN/ per generation, state.json, ladder.{md,json,svg}. Running the
