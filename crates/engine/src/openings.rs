@@ -134,6 +134,23 @@ impl RandomOpenings {
     }
 }
 
+impl RandomOpenings {
+    /// The first `n` openings of this generator ([`RandomOpenings::opening`] `0..n`), their
+    /// balance judged by `eval`.
+    ///
+    /// ```
+    /// use engine::openings::RandomOpenings;
+    /// use engine::MaterialEvaluator;
+    /// let r = RandomOpenings::default();
+    /// let v = r.openings(3, &MaterialEvaluator);
+    /// assert_eq!(v.len(), 3);
+    /// assert_eq!(v[2], r.opening(2, &MaterialEvaluator));
+    /// ```
+    pub fn openings<E: Evaluator + ?Sized>(&self, n: usize, eval: &E) -> Vec<Opening> {
+        (0..n as u64).map(|i| self.opening(i, eval)).collect()
+    }
+}
+
 /// Whether a search to `depth` from the opening's position finds a mate score for either side.
 fn has_forced_mate<E: Evaluator + ?Sized>(eval: &E, opening: &Opening, depth: u32) -> bool {
     let mut searcher = Searcher::new(eval, 0); // the smallest table: a shallow search

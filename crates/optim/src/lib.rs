@@ -46,6 +46,7 @@ pub mod chess;
 pub mod compare;
 mod control;
 mod headed;
+pub mod job;
 mod kfit;
 mod loss;
 mod objective;

@@ -116,6 +116,25 @@ impl Summary {
     }
 }
 
+/// Adds (or replaces) the entry `key` of the `summary.json` in `dir` with `value`, keeping
+/// everything else; e.g. `tune lbfgs --verify` adds the verification match as `verify`. The
+/// file is rewritten through a temporary file and a rename, so it is never left half-written.
+pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result<(), OptimError> {
+    let path = dir.join("summary.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| OptimError::io(&path, e))?;
+    let mut doc: serde_json::Value = serde_json::from_str(&text)?;
+    let Some(map) = doc.as_object_mut() else {
+        return Err(OptimError::Config(format!(
+            "{}: not a JSON object",
+            path.display()
+        )));
+    };
+    map.insert(key.to_string(), value);
+    let tmp = dir.join(".summary.json.tmp");
+    write(&tmp, &serde_json::to_string_pretty(&doc)?)?;
+    std::fs::rename(&tmp, &path).map_err(|e| OptimError::io(&path, e))
+}
+
 /// The weights rounded to integers (engines use integers).
 pub fn rounded(w: &[f64]) -> Vec<f64> {
     w.iter().map(|v| v.round()).collect()

@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let stop = interrupt_flag();
+    let stop = interrupt_flag("finishing the games in progress, then writing");
     let (samples, summary) = pool.install(|| generate_until(&eval, &options, &on_game, &stop));
     bar.finish_and_clear();
     if summary.games < args.games {
@@ -120,18 +120,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Installs a Ctrl-C handler: the first Ctrl-C sets the flag (no new games start, the ones in
-/// progress finish, and the finished games are written); a second one exits at once.
-fn interrupt_flag() -> Arc<AtomicBool> {
+/// Installs a Ctrl-C handler: the first Ctrl-C sets the flag and prints `what` happens now
+/// (here: no new games start, the ones in progress finish, and the finished games are
+/// written); a second one exits at once.
+pub fn interrupt_flag(what: &'static str) -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let f = flag.clone();
     let handler = move || {
         if f.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!(
-            "\ninterrupted: finishing the games in progress, then writing (Ctrl-C again to quit)"
-        );
+        eprintln!("\ninterrupted: {what} (Ctrl-C again to quit)");
     };
     if let Err(e) = ctrlc::set_handler(handler) {
         eprintln!("warning: no Ctrl-C handler: {e}");

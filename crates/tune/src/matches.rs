@@ -1,16 +1,14 @@
 //! `tune match`: paired games between two weight files, with the Elo difference (the logic is
 //! in `engine::matches` and `engine::elo`).
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use anyhow::Context;
-use engine::elo::{Sprt, SprtVerdict};
-use engine::matches::{play_match_until, MatchGame, MatchOptions};
+use engine::elo::Sprt;
+use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
 use engine::{ModelEvaluator, SearchLimits};
@@ -81,6 +79,19 @@ fn name(path: &Path) -> String {
     )
 }
 
+/// `--sprt ELO0,ELO1` (also `tune bootstrap --sprt`).
+pub fn parse_sprt(text: &str) -> anyhow::Result<(f64, f64)> {
+    let v: Vec<f64> = text
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("--sprt takes ELO0,ELO1, not `{text}`"))?;
+    match v[..] {
+        [a, b] => Ok((a, b)),
+        _ => anyhow::bail!("--sprt takes two numbers: ELO0,ELO1"),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let a = load(&args.a)?;
     let b = load(&args.b)?;
@@ -92,28 +103,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.openings == 0 {
         anyhow::bail!("--openings must be at least 1");
     }
-    let sprt_values: Option<Vec<f64>> = match &args.sprt {
-        Some(text) => Some(
-            text.split(',')
-                .map(|x| x.trim().parse::<f64>())
-                .collect::<Result<_, _>>()
-                .with_context(|| format!("--sprt takes ELO0,ELO1, not `{text}`"))?,
-        ),
-        None => None,
-    };
-    let sprt = match &sprt_values {
-        Some(v) if v.len() == 2 => {
+    let sprt = match &args.sprt {
+        Some(text) => {
+            let (elo0, elo1) = parse_sprt(text)?;
             if !(0.0..0.5).contains(&args.alpha) || !(0.0..0.5).contains(&args.beta) {
                 anyhow::bail!("--alpha and --beta must be in (0, 0.5)");
             }
             Some(Sprt {
-                elo0: v[0],
-                elo1: v[1],
+                elo0,
+                elo1,
                 alpha: args.alpha,
                 beta: args.beta,
             })
         }
-        Some(_) => anyhow::bail!("--sprt takes two numbers: ELO0,ELO1"),
         None => None,
     };
     let openings = match &args.epd {
@@ -129,61 +131,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 max_eval: args.opening_max_eval,
                 ..RandomOpenings::default()
             };
-            let reference = ModelEvaluator::default_material();
-            (0..args.openings as u64)
-                .map(|i| gen.opening(i, &reference))
-                .collect()
+            gen.openings(args.openings, &ModelEvaluator::default_material())
         }
     };
     let limits = match args.movetime {
         Some(ms) => SearchLimits::movetime(Duration::from_millis(ms.max(1))),
         None => SearchLimits::nodes(args.nodes.max(1)),
     };
-    let options = MatchOptions {
-        limits,
-        ..MatchOptions::default()
+    let plan = MatchPlan {
+        openings,
+        options: MatchOptions {
+            limits,
+            ..MatchOptions::default()
+        },
+        sprt,
+        sprt_stop: if args.sprt_stop {
+            SprtStop::AfterEachPair
+        } else {
+            SprtStop::Never
+        },
     };
 
-    let bar = ProgressBar::new(openings.len() as u64 * 2);
+    let bar = ProgressBar::new(plan.openings.len() as u64 * 2);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    // The running tally of whole pairs, for `--sprt-stop`: A's score in each half-played
-    // opening, and the pairs by A's points.
-    let stop = AtomicBool::new(false);
-    let tally: Mutex<(HashMap<usize, f64>, [u64; 5])> = Mutex::new((HashMap::new(), [0; 5]));
-    let stopping_sprt = sprt.filter(|_| args.sprt_stop);
-    let on_game = |g: &MatchGame| {
-        bar.inc(1);
-        let Some(sprt) = stopping_sprt else { return };
-        let Ok(mut tally) = tally.lock() else { return };
-        let (half, pairs) = &mut *tally;
-        let Some(first) = half.remove(&g.opening) else {
-            half.insert(g.opening, g.a_score());
-            return;
-        };
-        let points = ((first + g.a_score()) * 2.0).round() as usize;
-        pairs[points.min(4)] += 1;
-        if let Some(e) = engine::elo::pentanomial(pairs) {
-            if sprt.verdict(sprt.llr(&e)) != SprtVerdict::Continue
-                && !stop.swap(true, Ordering::Relaxed)
-            {
-                let n: u64 = pairs.iter().sum();
-                bar.suspend(|| {
-                    eprintln!("SPRT decided after {n} pairs: finishing the pairs under way")
-                });
-            }
-        }
+    let on_event = |e: MatchEvent<'_>| match e {
+        MatchEvent::Game(_) => bar.inc(1),
+        MatchEvent::SprtDecided { pairs } => bar.suspend(|| {
+            eprintln!("SPRT decided after {pairs} pairs: finishing the pairs under way")
+        }),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let start = Instant::now();
-    let result = pool.install(|| play_match_until(&a, &b, &openings, &options, &on_game, &stop));
+    let report = pool.install(|| run_match(&a, &b, &plan, &on_event, &AtomicBool::new(false)));
     bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
+    let result = &report.result;
 
     if let Some(path) = &args.pgn {
         let file = std::fs::File::create(path)
@@ -208,61 +194,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
 
-    let games = result.wins + result.draws + result.losses;
-    println!(
-        "{name_a} vs {name_b}: {games} games ({} of {} openings x 2 colours) in {secs:.1} s",
-        result.games.len() / 2,
-        openings.len()
-    );
-    println!(
-        "W/D/L (A's view): {} / {} / {}   score {:.1}%",
-        result.wins,
-        result.draws,
-        result.losses,
-        100.0 * (result.wins as f64 + 0.5 * result.draws as f64) / games.max(1) as f64
-    );
-    println!(
-        "pairs by A's points 0/0.5/1/1.5/2: {}",
-        result
-            .pairs
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(" / ")
-    );
-    if let Some(e) = result.elo_pentanomial() {
-        println!(
-            "Elo (pentanomial, 95%): {:+.1} [{:+.1}, {:+.1}]",
-            e.elo + 0.0,
-            e.lower + 0.0,
-            e.upper + 0.0
-        );
-        if e.variance == 0.0 {
-            println!("  (every pair scored the same: zero variance, a degenerate interval)");
-        }
-    }
-    if let Some(e) = result.elo_trinomial() {
-        println!(
-            "Elo (trinomial, 95%):   {:+.1} [{:+.1}, {:+.1}]",
-            e.elo + 0.0,
-            e.lower + 0.0,
-            e.upper + 0.0
-        );
-        if let Some(sprt) = sprt {
-            let est = result.elo_pentanomial().unwrap_or(e);
-            let llr = sprt.llr(&est);
-            let (lo, hi) = sprt.bounds();
-            let verdict = match sprt.verdict(llr) {
-                SprtVerdict::AcceptH1 => "H1 accepted",
-                SprtVerdict::AcceptH0 => "H0 accepted",
-                SprtVerdict::Continue => "inconclusive (keep playing)",
-            };
-            println!(
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
-        }
-    }
+    print!("{}", report.to_text(&name_a, &name_b));
     if let Some(path) = &args.pgn {
         println!("games written to {}", path.display());
     }

@@ -2,13 +2,18 @@
 //! A thin layer over `optim`: options in, `optim::setup::prepare`, `optim::run`,
 //! `optim::output::write_run`, summary out.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{bail, Context};
-use optim::setup::{prepare, SetupOptions};
+use anyhow::bail;
+use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
+use engine::openings::RandomOpenings;
+use engine::{ModelEvaluator, SearchLimits};
+use indicatif::{ProgressBar, ProgressStyle};
+use optim::job::Job;
+use optim::setup::SetupOptions;
 use optim::{Budget, Control, RunConfig, SolverOptions};
 
 /// Which optimiser a tuning run uses.
@@ -277,7 +282,35 @@ fn default_out(method: optim::Method) -> PathBuf {
     PathBuf::from("runs").join(format!("{}-{secs}", method.name()))
 }
 
-pub fn run(method: Method, mut args: Args) -> anyhow::Result<()> {
+/// A tuning subcommand's options: the run's, then the verification match's.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub args: Args,
+    #[command(flatten)]
+    pub verify: VerifyArgs,
+}
+
+/// `--verify`: a match after the run, the kept weights against the start (and a reference).
+#[derive(clap::Args, Clone, Debug)]
+pub struct VerifyArgs {
+    /// After the run, play N openings (each with both colours, random 8-ply openings from
+    /// --seed, as `tune match`) of the kept weights against the start weights, and against
+    /// --reference when given; print the Elo difference with its pentanomial 95% interval and
+    /// write it into summary.json (`verify`, `verify_reference`). 0: no match.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub verify: usize,
+    /// Nodes per move in the --verify match.
+    #[arg(long, default_value_t = 10_000, value_name = "NODES")]
+    pub verify_nodes: u64,
+    /// With --verify: also play the kept weights against these weights (JSON by name, any
+    /// model), e.g. ../shared/reference/pesto-psqt.json.
+    #[arg(long, value_name = "FILE", requires = "verify")]
+    pub reference: Option<PathBuf>,
+}
+
+pub fn run(method: Method, all: TuneArgs) -> anyhow::Result<()> {
+    let TuneArgs { mut args, verify } = all;
     let method: optim::Method = method.into();
     let out = match (&args.out, args.resume) {
         (Some(o), _) => o.clone(),
@@ -291,93 +324,103 @@ pub fn run(method: Method, mut args: Args) -> anyhow::Result<()> {
         }
         args.weights = Some(w);
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    let mut setup = prepare(&args.setup_options()?)?;
-    for n in &setup.notes {
-        eprintln!("{n}");
-    }
-    eprintln!(
-        "recorded {} + {} positions in {:.1} s; K = {:.4}{}",
-        setup.train.set().len(),
-        setup.valid.as_ref().map_or(0, |v| v.set().len()),
-        setup.seconds,
-        setup.train.config().link.k,
-        if setup.k_fitted { " (fitted)" } else { "" }
-    );
-    let log_path = out.join("log.jsonl");
-    let mut cfg = args.run_config(method);
-    cfg.log = Some(log_path.clone());
-    if args.resume {
-        // Keep the earlier log: write this run's beside it and append.
-        cfg.log = Some(out.join("log-resume.jsonl"));
-    }
-    let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
-    let (outcome, train, valid) = match setup.resolver.as_mut() {
-        Some(resolver) => {
-            let r = optim::run_resolving(
-                setup.train.clone(),
-                setup.valid.clone(),
-                &setup.start,
-                &cfg,
-                control,
-                resolver,
-                args.resolve_every,
-            )?;
-            (r.outcome, r.train, r.valid)
-        }
-        None => (
-            optim::run(
-                setup.train.clone(),
-                setup.valid.clone(),
-                &setup.start,
-                &cfg,
-                control,
-            )?,
-            setup.train.clone(),
-            setup.valid.clone(),
-        ),
+    // Read the reference first: a bad file should not cost a whole run.
+    let reference = match &verify.reference {
+        Some(p) if verify.verify > 0 => Some(ModelEvaluator::load(p)?),
+        _ => None,
     };
-    if args.resume {
-        append_log(&log_path, cfg.log.as_deref().unwrap_or(&log_path))?;
-    }
-    let summary = optim::output::write_run(
-        &out,
-        &setup.model,
-        &outcome,
-        &train,
-        valid.as_deref(),
-        setup.k_fitted,
-        Some(&log_path),
-    )?;
-    print!("{}", summary.to_text());
-    if outcome.interrupted {
+    let job = Job {
+        setup: args.setup_options()?,
+        config: args.run_config(method),
+        resolve_every: args.resolve_every,
+        out: out.clone(),
+        append_log: args.resume,
+    };
+    let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
+    let tuned = optim::job::tune(&job, control, &mut |setup| {
+        for n in &setup.notes {
+            eprintln!("{n}");
+        }
+        eprintln!(
+            "recorded {} + {} positions in {:.1} s; K = {:.4}{}",
+            setup.train.set().len(),
+            setup.valid.as_ref().map_or(0, |v| v.set().len()),
+            setup.seconds,
+            setup.train.config().link.k,
+            if setup.k_fitted { " (fitted)" } else { "" }
+        );
+    })?;
+    print!("{}", tuned.summary.to_text());
+    if tuned.outcome.interrupted {
         eprintln!("(interrupted: the best weights so far were saved)");
+        return Ok(());
+    }
+    if verify.verify > 0 {
+        let kept = ModelEvaluator::new(tuned.model.clone(), tuned.outcome.weights.clone())?;
+        let start = ModelEvaluator::new(tuned.model.clone(), tuned.start.clone())?;
+        let mut opponents = vec![("verify", "start".to_string(), start)];
+        if let (Some(r), Some(p)) = (reference, &verify.reference) {
+            opponents.push(("verify_reference", p.display().to_string(), r));
+        }
+        let plan = MatchPlan {
+            openings: RandomOpenings {
+                seed: args.seed,
+                ..RandomOpenings::default()
+            }
+            .openings(verify.verify, &ModelEvaluator::default_material()),
+            options: MatchOptions {
+                limits: SearchLimits::nodes(verify.verify_nodes.max(1)),
+                ..MatchOptions::default()
+            },
+            sprt: None,
+            sprt_stop: SprtStop::Never,
+        };
+        let stop = interrupt_flag();
+        for (key, name, opponent) in opponents {
+            let bar = if args.quiet {
+                ProgressBar::hidden()
+            } else {
+                games_bar(plan.openings.len() as u64 * 2)
+            };
+            let on_event = |e: MatchEvent<'_>| {
+                if let MatchEvent::Game(_) = e {
+                    bar.inc(1);
+                }
+            };
+            let report = run_match(&kept, &opponent, &plan, &on_event, &stop);
+            bar.finish_and_clear();
+            print!("{}", report.to_text("kept", &name));
+            if report.interrupted {
+                eprintln!("(interrupted: the verification match is not written)");
+                return Ok(());
+            }
+            let record = serde_json::to_value(report.record(&name))?;
+            optim::output::add_to_summary(&out, key, record)?;
+        }
     }
     Ok(())
 }
 
-fn append_log(log: &Path, part: &Path) -> anyhow::Result<()> {
-    use std::io::Write;
-    let text = std::fs::read_to_string(part).with_context(|| part.display().to_string())?;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .with_context(|| log.display().to_string())?;
-    f.write_all(text.as_bytes())?;
-    std::fs::remove_file(part).ok();
-    Ok(())
+/// A progress bar counting games.
+fn games_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
+    use std::path::Path;
 
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]
-        args: Args,
+        args: TuneArgs,
     }
 
     /// The shared data folder (`$GRADTUNE_SHARED_DATA`, else `../shared/data` beside the checkout).
@@ -399,9 +442,9 @@ mod tests {
         p
     }
 
-    /// The arguments of a quick run (5 iterations on the quiet 1k positions, writing to
-    /// `out`), then `extra`.
-    fn quick_args(out: &Path, extra: &[&str]) -> Args {
+    /// The arguments of a quick run (5 iterations unless `extra` says otherwise, on the quiet
+    /// 1k positions, writing to `out`), then `extra`.
+    fn quick_args(out: &Path, extra: &[&str]) -> TuneArgs {
         let mut v = vec![
             "tune".to_string(),
             "--data".to_string(),
@@ -409,9 +452,10 @@ mod tests {
             "--out".to_string(),
             out.display().to_string(),
             "--quiet".to_string(),
-            "--max-iters".to_string(),
-            "5".to_string(),
         ];
+        if !extra.contains(&"--max-iters") {
+            v.extend(["--max-iters".to_string(), "5".to_string()]);
+        }
         v.extend(extra.iter().map(|s| s.to_string()));
         Cli::parse_from(v).args
     }
@@ -450,7 +494,7 @@ mod tests {
             all.extend_from_slice(extra);
             quick_args(&out, &all)
         };
-        let e = argv(&[]).setup_options().expect_err("static leaves");
+        let e = argv(&[]).args.setup_options().expect_err("static leaves");
         assert!(e.to_string().contains("--leaf qsearch"), "{e}");
         run(Method::Lbfgs, argv(&["--leaf", "qsearch"])).unwrap();
         let summary: serde_json::Value =
@@ -466,6 +510,57 @@ mod tests {
             .filter(|l| l.contains("\"event\":\"resolve\""))
             .count();
         assert_eq!(events, res.len());
+        std::fs::remove_dir_all(&out).ok();
+    }
+
+    /// `--verify` plays the kept weights against the start (and `--reference`) and writes
+    /// both matches into summary.json.
+    #[test]
+    fn verify_writes_the_match_into_the_summary() {
+        let out = std::env::temp_dir().join(format!("tune-verify-{}", std::process::id()));
+        let reference = shared_data_dir().join("../reference/pesto-psqt.json");
+        let reference = reference.display().to_string();
+        let args = quick_args(
+            &out,
+            &[
+                "--max-iters",
+                "3",
+                "--verify",
+                "2",
+                "--verify-nodes",
+                "300",
+                "--reference",
+                &reference,
+            ],
+        );
+        run(Method::Lbfgs, args).unwrap();
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        for (key, opponent) in [
+            ("verify", "start"),
+            ("verify_reference", reference.as_str()),
+        ] {
+            let v = &summary[key];
+            assert_eq!(v["opponent"].as_str(), Some(opponent), "{key}: {v}");
+            assert_eq!(v["openings"].as_u64(), Some(2));
+            assert_eq!(v["games"].as_u64(), Some(4));
+            assert_eq!(v["nodes"].as_u64(), Some(300));
+            let wdl: u64 = ["wins", "draws", "losses"]
+                .iter()
+                .map(|k| v[k].as_u64().unwrap())
+                .sum();
+            assert_eq!(wdl, 4);
+            let pairs: u64 = v["pairs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_u64().unwrap())
+                .sum();
+            assert_eq!(pairs, 2);
+            assert!(v.get("elo").is_some() && v.get("interval").is_some());
+        }
+        assert!(summary["method"].is_string(), "the run's summary is kept");
         std::fs::remove_dir_all(&out).ok();
     }
 }

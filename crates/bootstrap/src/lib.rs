@@ -1,0 +1,678 @@
+//! `bootstrap`: Texel's "your own games suffice", done automatically.
+//!
+//! Generation 0 is a set of start weights (a model's defaults, or a file). Each generation
+//! then
+//!
+//! 1. plays self-play games with the current best weights ([`engine::datagen`]) and writes
+//!    them to `OUT/genNNN/data.gtc.zst`;
+//! 2. tunes, with L-BFGS from the current best weights, on the data of the last
+//!    [`Settings::window`] generations, the same way `tune lbfgs` does ([`optim::job::tune`],
+//!    files in `OUT/genNNN/tune/`);
+//! 3. plays the tuned candidate against the current best with an SPRT gate
+//!    ([`engine::matches::run_match`], judged between batches of openings so the result does
+//!    not depend on timing) and keeps the winner by the rule in [`gate`];
+//! 4. plays the kept weights against generation 0's (and a reference's) on a fixed set of
+//!    openings: the Elo ladder ([`ladder`]: `OUT/ladder.{json,md,svg}`).
+//!
+//! `OUT/genNNN/` holds the data, the kept `weights.json`, and `generation.json` (the
+//! generation's record: data, tuning, gate and ladder matches). `OUT/state.json` holds the
+//! settings and every finished generation ([`state`]); running [`run`] again on the same
+//! directory continues after the last finished generation, and a generation interrupted half
+//! way is redone from its start. Every random choice comes from [`Settings::seed`] and the
+//! generation's number ([`derive_seed`]) and every search is a fixed number of nodes, so a
+//! continued bootstrap gives the same generations as an uninterrupted one.
+//!
+//! The library knows nothing of the command line or of progress bars: it reports through an
+//! [`Event`] callback, and stops when a flag is set (Ctrl-C in `tune bootstrap`).
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod gate;
+pub mod ladder;
+pub mod state;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use engine::datagen::{generate_until, DatagenOptions};
+use engine::elo::Sprt;
+use engine::matches::{
+    run_match, MatchEvent, MatchOptions, MatchPlan, MatchRecord, MatchReport, SprtStop,
+};
+use engine::openings::RandomOpenings;
+use engine::{ModelEvaluator, SearchLimits};
+use optim::job::Job;
+use optim::setup::SetupOptions;
+use optim::{Budget, Control, RunConfig, SolverOptions};
+use serde::{Deserialize, Serialize};
+
+pub use error::BootstrapError;
+use gate::Keep;
+use state::{write_json, DataRecord, GateRecord, Generation, State, TuningRecord};
+
+/// Everything that decides what a bootstrap computes (written to `state.json`; a
+/// continuation must use the same).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The model's name (`psqt` or `full`).
+    pub model: String,
+    /// Start weights (JSON by name); the model's defaults when `None`.
+    pub weights: Option<PathBuf>,
+    /// Self-play games per generation.
+    pub games: u32,
+    /// Nodes per move in self-play.
+    pub nodes: u64,
+    /// Random plies of each opening (self-play, gate and ladder).
+    pub opening_plies: u32,
+    /// Self-play openings whose quiescence score exceeds this (centipawns) are redrawn.
+    pub opening_max_eval: f64,
+    /// The master seed.
+    pub seed: u64,
+    /// Tune on the data of this many generations, the newest last.
+    pub window: u32,
+    /// L-BFGS iterations per tuning run, at most.
+    pub max_iters: u64,
+    /// L2 pull towards the start weights of each tuning run (as `tune lbfgs --l2`).
+    pub l2: f64,
+    /// Fraction of the games held out for validation in each tuning run.
+    pub valid_fraction: f64,
+    /// The gate's SPRT: H0 Elo.
+    pub elo0: f64,
+    /// The gate's SPRT: H1 Elo.
+    pub elo1: f64,
+    /// The gate's SPRT: false-positive rate.
+    pub alpha: f64,
+    /// The gate's SPRT: false-negative rate.
+    pub beta: f64,
+    /// The gate plays at most this many openings (each with both colours).
+    pub gate_openings: usize,
+    /// The gate judges the SPRT after every this many openings.
+    pub gate_batch: usize,
+    /// Nodes per move in the gate.
+    pub gate_nodes: u64,
+    /// Openings of each ladder match (each with both colours).
+    pub ladder_openings: usize,
+    /// Nodes per move in the ladder matches.
+    pub ladder_nodes: u64,
+    /// Reference weights the ladder also plays against.
+    pub reference: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    /// The defaults of `tune bootstrap`.
+    fn default() -> Self {
+        Settings {
+            model: "psqt".to_string(),
+            weights: None,
+            games: 1000,
+            nodes: 2000,
+            opening_plies: 8,
+            opening_max_eval: 200.0,
+            seed: 1,
+            window: 3,
+            max_iters: 200,
+            l2: 1e-8,
+            valid_fraction: 0.1,
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            gate_openings: 100,
+            gate_batch: 10,
+            gate_nodes: 5000,
+            ladder_openings: 50,
+            ladder_nodes: 5000,
+            reference: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The gate's SPRT.
+    pub fn sprt(&self) -> Sprt {
+        Sprt {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+        }
+    }
+
+    /// Checks every option's range.
+    pub fn validate(&self) -> Result<(), BootstrapError> {
+        let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
+        if self.model.parse::<eval::ModelKind>().is_err() {
+            return bad(&format!("unknown model {:?} (psqt, full)", self.model));
+        }
+        if self.games == 0 {
+            return bad("--games must be at least 1");
+        }
+        if self.nodes == 0 || self.gate_nodes == 0 || self.ladder_nodes == 0 {
+            return bad("node counts must be at least 1");
+        }
+        if self.window == 0 {
+            return bad("--window must be at least 1");
+        }
+        if self.gate_openings == 0 || self.gate_batch == 0 || self.ladder_openings == 0 {
+            return bad("--gate-openings, --gate-batch and --ladder-openings must be at least 1");
+        }
+        if !(0.0..0.5).contains(&self.alpha)
+            || self.alpha == 0.0
+            || !(0.0..0.5).contains(&self.beta)
+            || self.beta == 0.0
+        {
+            return bad("the SPRT's alpha and beta must be in (0, 0.5)");
+        }
+        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
+            return bad("--sprt ELO0,ELO1 needs ELO0 < ELO1");
+        }
+        if !(0.0..1.0).contains(&self.valid_fraction) {
+            return bad("--valid-fraction must be in [0, 1)");
+        }
+        if !(self.l2 >= 0.0 && self.l2.is_finite()) {
+            return bad("--l2 must be a finite number >= 0");
+        }
+        Ok(())
+    }
+
+    /// `name: before -> now` for every setting that differs from `other`'s.
+    fn differences(&self, other: &Settings) -> String {
+        let (a, b) = (
+            serde_json::to_value(self).unwrap_or_default(),
+            serde_json::to_value(other).unwrap_or_default(),
+        );
+        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+            return String::new();
+        };
+        a.iter()
+            .filter(|(k, v)| b.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k}: {v} -> {}", b.get(k).cloned().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A bootstrap: where, how far, and the settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The output directory (continued if it holds a `state.json`).
+    pub out: PathBuf,
+    /// Generations to finish after generation 0 (a continuation may ask for more).
+    pub generations: u32,
+    /// Everything else.
+    pub settings: Settings,
+}
+
+/// The steps of a generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Self-play games.
+    SelfPlay,
+    /// The tuning run.
+    Tuning,
+    /// The gate match.
+    Gate,
+    /// The ladder match against generation 0.
+    LadderStart,
+    /// The ladder match against the reference.
+    LadderReference,
+}
+
+/// What a running bootstrap reports (from worker threads too).
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// Continuing an earlier bootstrap whose generations up to this one are finished.
+    Resumed {
+        /// The last finished generation.
+        finished: u32,
+    },
+    /// A generation starts.
+    Generation {
+        /// Its number.
+        generation: u32,
+        /// The last generation of this run.
+        last: u32,
+    },
+    /// A step starts: `games` games follow (0 for the tuning run).
+    Stage {
+        /// The step.
+        stage: Stage,
+        /// Games to play in it, at most.
+        games: u64,
+    },
+    /// A game of the current step finished.
+    Game,
+    /// The gate's SPRT decided after this many pairs.
+    SprtDecided {
+        /// Pairs played.
+        pairs: u64,
+    },
+    /// A generation finished and was saved.
+    Finished(&'a Generation),
+}
+
+/// How a bootstrap ended.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The state: every finished generation.
+    pub state: State,
+    /// Whether `stop` ended it before the last generation (the unfinished one is redone on
+    /// the next run).
+    pub interrupted: bool,
+}
+
+/// Salts of [`derive_seed`], one per use.
+const SALT_DATA: u64 = 1;
+const SALT_TUNE: u64 = 2;
+const SALT_GATE: u64 = 3;
+const SALT_LADDER: u64 = 4;
+
+/// The seed of one use (`salt`) in one generation, from the master seed (SplitMix64 of the
+/// three): distinct for every generation and use, and the same on every run.
+///
+/// ```
+/// use bootstrap::derive_seed;
+/// assert_eq!(derive_seed(1, 2, 3), derive_seed(1, 2, 3));
+/// assert_ne!(derive_seed(1, 2, 3), derive_seed(1, 3, 3));
+/// ```
+pub fn derive_seed(seed: u64, generation: u32, salt: u64) -> u64 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    mix(mix(mix(seed) ^ u64::from(generation)) ^ salt)
+}
+
+/// `OUT/genNNN`.
+pub fn generation_dir(out: &Path, generation: u32) -> PathBuf {
+    out.join(format!("gen{generation:03}"))
+}
+
+/// Runs (or continues) a bootstrap. `on_event` hears of its progress; setting `stop` ends it
+/// promptly (the games and the tuning iteration under way finish) keeping every finished
+/// generation.
+pub fn run(
+    opts: &Options,
+    on_event: &(dyn Fn(Event<'_>) + Sync),
+    stop: &Arc<AtomicBool>,
+) -> Result<Outcome, BootstrapError> {
+    let settings = &opts.settings;
+    settings.validate()?;
+    let out = &opts.out;
+    std::fs::create_dir_all(out).map_err(|e| BootstrapError::io("create", out, e))?;
+    let state_path = out.join("state.json");
+    let reference = match &settings.reference {
+        Some(p) => Some(ModelEvaluator::load(p)?),
+        None => None,
+    };
+    let reference_name = settings.reference.as_ref().map(|p| reference_label(p));
+    let runner = Runner {
+        settings,
+        out,
+        on_event,
+        stop,
+        reference: reference.as_ref(),
+        reference_name: reference_name.as_deref(),
+    };
+    let mut state = if state_path.is_file() {
+        let state = State::read(&state_path)?;
+        if state.settings != *settings {
+            return Err(BootstrapError::SettingsChanged {
+                path: state_path,
+                differences: state.settings.differences(settings),
+            });
+        }
+        let finished = state.generations.last().map_or(0, |g| g.generation);
+        on_event(Event::Resumed { finished });
+        state
+    } else {
+        let Some(g0) = runner.generation_zero()? else {
+            return Ok(Outcome {
+                state: State {
+                    version: state::STATE_VERSION,
+                    settings: settings.clone(),
+                    generations: Vec::new(),
+                },
+                interrupted: true,
+            });
+        };
+        let state = State {
+            version: state::STATE_VERSION,
+            settings: settings.clone(),
+            generations: vec![g0],
+        };
+        runner.save(&state)?;
+        state
+    };
+    let mut interrupted = false;
+    let first = state.generations.len() as u32;
+    for generation in first..=opts.generations {
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
+        on_event(Event::Generation {
+            generation,
+            last: opts.generations,
+        });
+        match runner.generation(&state.generations, generation)? {
+            Some(g) => {
+                state.generations.push(g);
+                runner.save(&state)?;
+                if let Some(g) = state.generations.last() {
+                    on_event(Event::Finished(g));
+                }
+            }
+            None => {
+                interrupted = true;
+                break;
+            }
+        }
+    }
+    Ok(Outcome { state, interrupted })
+}
+
+/// How the reference is named in the ladder: its file name.
+fn reference_label(p: &Path) -> String {
+    p.file_stem().map_or_else(
+        || p.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
+}
+
+/// The fixed parts of a running bootstrap.
+struct Runner<'a> {
+    settings: &'a Settings,
+    out: &'a Path,
+    on_event: &'a (dyn Fn(Event<'_>) + Sync),
+    stop: &'a Arc<AtomicBool>,
+    reference: Option<&'a ModelEvaluator>,
+    reference_name: Option<&'a str>,
+}
+
+impl Runner<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Writes the state, then the ladder.
+    fn save(&self, state: &State) -> Result<(), BootstrapError> {
+        state.write(&self.out.join("state.json"))?;
+        ladder::write(self.out, &state.generations, self.reference_name)
+    }
+
+    /// A fresh `genNNN` directory (an unfinished one is cleared: it is redone from its start).
+    fn fresh_dir(&self, generation: u32) -> Result<PathBuf, BootstrapError> {
+        let dir = generation_dir(self.out, generation);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| BootstrapError::io("remove", &dir, e))?;
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
+        Ok(dir)
+    }
+
+    fn weights_path(&self, generation: u32) -> PathBuf {
+        generation_dir(self.out, generation).join("weights.json")
+    }
+
+    /// The kept weights of a finished generation.
+    fn weights(&self, generation: u32) -> Result<ModelEvaluator, BootstrapError> {
+        Ok(ModelEvaluator::load(&self.weights_path(generation))?)
+    }
+
+    /// Generation 0: the start weights, and the ladder's match against the reference.
+    fn generation_zero(&self) -> Result<Option<Generation>, BootstrapError> {
+        let kind: eval::ModelKind = self
+            .settings
+            .model
+            .parse()
+            .map_err(|e| BootstrapError::Options(format!("{e}")))?;
+        let (model, weights) = match &self.settings.weights {
+            Some(p) => {
+                let (m, w) = eval::load_weights(p)?;
+                if m.kind() != kind {
+                    return Err(BootstrapError::Options(format!(
+                        "{} holds {} weights, but the model is {kind}",
+                        p.display(),
+                        m.kind()
+                    )));
+                }
+                (m, w)
+            }
+            None => {
+                let m = eval::Model::new(kind);
+                let w = m.default_weights();
+                (m, w)
+            }
+        };
+        let dir = self.fresh_dir(0)?;
+        eval::save_weights(&dir.join("weights.json"), &model, &weights)?;
+        let start = ModelEvaluator::new(model, weights)?;
+        let mut g = Generation {
+            generation: 0,
+            best: 0,
+            data: None,
+            tuning: None,
+            gate: None,
+            vs_start: None,
+            vs_reference: None,
+        };
+        if let (Some(r), Some(name)) = (self.reference, self.reference_name) {
+            let Some(m) = self.ladder_match(&start, r, name, Stage::LadderReference) else {
+                return Ok(None);
+            };
+            g.vs_reference = Some(m);
+        }
+        write_json(&dir.join("generation.json"), &g)?;
+        Ok(Some(g))
+    }
+
+    /// One ladder match of `kept` against `opponent`: `None` if stopped.
+    fn ladder_match(
+        &self,
+        kept: &ModelEvaluator,
+        opponent: &ModelEvaluator,
+        name: &str,
+        stage: Stage,
+    ) -> Option<MatchRecord> {
+        let s = self.settings;
+        let plan = MatchPlan {
+            openings: self.openings(derive_seed(s.seed, 0, SALT_LADDER), s.ladder_openings),
+            options: MatchOptions {
+                limits: SearchLimits::nodes(s.ladder_nodes),
+                ..MatchOptions::default()
+            },
+            sprt: None,
+            sprt_stop: SprtStop::Never,
+        };
+        let report = self.play(kept, opponent, &plan, stage)?;
+        Some(report.record(name))
+    }
+
+    /// Balanced random openings, judged by the material-only evaluation (so they do not
+    /// depend on the players).
+    fn openings(&self, seed: u64, n: usize) -> Vec<engine::openings::Opening> {
+        RandomOpenings {
+            seed,
+            plies: self.settings.opening_plies,
+            max_eval: 100.0,
+            mate_check_depth: None,
+        }
+        .openings(n, &ModelEvaluator::default_material())
+    }
+
+    /// Plays a match, reporting its games: `None` if stopped.
+    fn play(
+        &self,
+        a: &ModelEvaluator,
+        b: &ModelEvaluator,
+        plan: &MatchPlan,
+        stage: Stage,
+    ) -> Option<MatchReport> {
+        (self.on_event)(Event::Stage {
+            stage,
+            games: plan.openings.len() as u64 * 2,
+        });
+        let on_match = |e: MatchEvent<'_>| match e {
+            MatchEvent::Game(_) => (self.on_event)(Event::Game),
+            MatchEvent::SprtDecided { pairs } => (self.on_event)(Event::SprtDecided { pairs }),
+        };
+        let report = run_match(a, b, plan, &on_match, self.stop);
+        (!report.interrupted && !self.stopped()).then_some(report)
+    }
+
+    /// Generation `generation` (≥ 1) after the finished `done`: `None` if stopped.
+    fn generation(
+        &self,
+        done: &[Generation],
+        generation: u32,
+    ) -> Result<Option<Generation>, BootstrapError> {
+        let s = self.settings;
+        let Some(prev) = done.last() else {
+            return Err(BootstrapError::Options("no generation 0".to_string()));
+        };
+        let dir = self.fresh_dir(generation)?;
+        let best = self.weights(prev.generation)?;
+
+        // 1. Self-play with the current best.
+        let datagen = DatagenOptions {
+            games: s.games,
+            nodes: s.nodes,
+            openings: RandomOpenings {
+                seed: derive_seed(s.seed, generation, SALT_DATA),
+                plies: s.opening_plies,
+                max_eval: s.opening_max_eval,
+                mate_check_depth: None,
+            },
+            ..DatagenOptions::default()
+        };
+        (self.on_event)(Event::Stage {
+            stage: Stage::SelfPlay,
+            games: u64::from(s.games),
+        });
+        let on_game = |_: &engine::game::GameRecord| (self.on_event)(Event::Game);
+        let (samples, summary) = generate_until(&best, &datagen, &on_game, self.stop);
+        if self.stopped() || summary.games < s.games {
+            return Ok(None);
+        }
+        data::write_cache(&dir.join("data.gtc.zst"), &samples)?;
+        drop(samples);
+        let data = DataRecord {
+            games: summary.games,
+            positions: summary.positions,
+            white_wins: summary.white_wins,
+            draws: summary.draws,
+            black_wins: summary.black_wins,
+        };
+
+        // 2. Tune from the current best on the window's data.
+        let window: Vec<u32> = (generation.saturating_sub(s.window - 1).max(1)..=generation)
+            .filter(|&g| g == generation || done.iter().any(|d| d.generation == g))
+            .collect();
+        let files = window
+            .iter()
+            .map(|&g| generation_dir(self.out, g).join("data.gtc.zst"))
+            .collect();
+        let job = Job {
+            setup: SetupOptions {
+                data: files,
+                model: best.model().kind(),
+                weights: Some(self.weights_path(prev.generation)),
+                valid_fraction: s.valid_fraction,
+                seed: derive_seed(s.seed, generation, SALT_TUNE),
+                l2: s.l2,
+                ..SetupOptions::default()
+            },
+            config: RunConfig {
+                method: optim::Method::Lbfgs,
+                budget: Budget {
+                    max_iters: Some(s.max_iters),
+                    ..Budget::default()
+                },
+                solvers: SolverOptions::default(),
+                log: None,
+                progress: false,
+            },
+            resolve_every: 0,
+            out: dir.join("tune"),
+            append_log: false,
+        };
+        (self.on_event)(Event::Stage {
+            stage: Stage::Tuning,
+            games: 0,
+        });
+        let control = Arc::new(Control::with_interrupt_flag(self.stop.clone()));
+        let tuned = optim::job::tune(&job, control, &mut |_| {})?;
+        if tuned.outcome.interrupted || self.stopped() {
+            return Ok(None);
+        }
+        let tuning = TuningRecord {
+            window,
+            positions: tuned.summary.positions,
+            k: tuned.summary.k,
+            train_loss: tuned.summary.train_loss,
+            valid_loss: tuned.summary.valid_loss,
+            iterations: tuned.summary.iterations,
+            best_iter: tuned.summary.best_iter,
+        };
+        let candidate = ModelEvaluator::new(tuned.model.clone(), tuned.outcome.weights.clone())?;
+
+        // 3. The gate: candidate against the current best.
+        let plan = MatchPlan {
+            openings: self.openings(derive_seed(s.seed, generation, SALT_GATE), s.gate_openings),
+            options: MatchOptions {
+                limits: SearchLimits::nodes(s.gate_nodes),
+                ..MatchOptions::default()
+            },
+            sprt: Some(s.sprt()),
+            sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
+        };
+        let Some(report) = self.play(&candidate, &best, &plan, Stage::Gate) else {
+            return Ok(None);
+        };
+        let (keep, reason) = gate::decide(&s.sprt(), &report.result.pairs);
+        let gate = GateRecord {
+            result: report.record(&format!("gen {}", prev.best)),
+            keep,
+            reason,
+        };
+
+        // 4. Keep the winner; the ladder.
+        let mut g = Generation {
+            generation,
+            best: prev.best,
+            data: Some(data),
+            tuning: Some(tuning),
+            gate: Some(gate),
+            vs_start: prev.vs_start.clone(),
+            vs_reference: prev.vs_reference.clone(),
+        };
+        let kept = match keep {
+            Keep::New => candidate,
+            Keep::Old => best,
+        };
+        eval::save_weights(&dir.join("weights.json"), kept.model(), kept.weights())?;
+        if keep == Keep::New {
+            // New weights: play the ladder again (kept weights are unchanged otherwise, and
+            // at fixed nodes their matches would be too).
+            g.best = generation;
+            let start = self.weights(0)?;
+            let Some(m) = self.ladder_match(&kept, &start, "gen 0", Stage::LadderStart) else {
+                return Ok(None);
+            };
+            g.vs_start = Some(m);
+            if let (Some(r), Some(name)) = (self.reference, self.reference_name) {
+                let Some(m) = self.ladder_match(&kept, r, name, Stage::LadderReference) else {
+                    return Ok(None);
+                };
+                g.vs_reference = Some(m);
+            }
+        }
+        write_json(&dir.join("generation.json"), &g)?;
+        Ok(Some(g))
+    }
+}

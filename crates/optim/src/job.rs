@@ -1,0 +1,124 @@
+//! [`tune`]: one whole tuning run into a directory, as `tune lbfgs` (and every other tuning
+//! subcommand) does it: [`prepare`], [`run`](crate::run) or
+//! [`run_resolving`](crate::run_resolving), then [`write_run`]. Shared by the `tune` binary
+//! and by libraries that tune as one step of something larger (the `bootstrap` crate).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use eval::Model;
+
+use crate::output::{write_run, Summary};
+use crate::run::{RunConfig, RunOutcome};
+use crate::setup::{prepare, Setup, SetupOptions};
+use crate::{Control, OptimError};
+
+/// A tuning run: the problem, how to optimise it, and where its files go.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The problem (data, model, start weights, split, loss, ...).
+    pub setup: SetupOptions,
+    /// Method, budget and solver options; its `log` is set by [`tune`].
+    pub config: RunConfig,
+    /// Search the quiescence leaves again every this many iterations (0: never); needs
+    /// `setup.resolvable`.
+    pub resolve_every: u64,
+    /// The run's directory: `weights.json`, `summary.json`, `log.jsonl`, ...
+    pub out: PathBuf,
+    /// Append this run's log to an existing `log.jsonl` (continuing a run) instead of
+    /// replacing it.
+    pub append_log: bool,
+}
+
+/// A finished tuning run.
+#[derive(Debug)]
+pub struct Tuned {
+    /// What was written to `summary.json`.
+    pub summary: Summary,
+    /// The run itself (best weights, losses, why it stopped).
+    pub outcome: RunOutcome,
+    /// The model.
+    pub model: Model,
+    /// The starting weights.
+    pub start: Vec<f64>,
+}
+
+/// Runs `job`: prepares the problem (calling `on_prepared` once it is recorded, e.g. to print
+/// its notes), optimises under `control`, and writes the run's files into `job.out`.
+pub fn tune(
+    job: &Job,
+    control: Arc<Control>,
+    on_prepared: &mut dyn FnMut(&Setup),
+) -> Result<Tuned, OptimError> {
+    let out = &job.out;
+    std::fs::create_dir_all(out).map_err(|e| OptimError::io(out, e))?;
+    let mut setup = prepare(&job.setup)?;
+    on_prepared(&setup);
+    let log_path = out.join("log.jsonl");
+    let mut cfg = job.config.clone();
+    // Continuing a run keeps the earlier log: write this run's beside it, then append.
+    let part = out.join("log-resume.jsonl");
+    cfg.log = Some(if job.append_log {
+        part.clone()
+    } else {
+        log_path.clone()
+    });
+    let (outcome, train, valid) = match setup.resolver.as_mut() {
+        Some(resolver) => {
+            let r = crate::run_resolving(
+                setup.train.clone(),
+                setup.valid.clone(),
+                &setup.start,
+                &cfg,
+                control,
+                resolver,
+                job.resolve_every,
+            )?;
+            (r.outcome, r.train, r.valid)
+        }
+        None => (
+            crate::run(
+                setup.train.clone(),
+                setup.valid.clone(),
+                &setup.start,
+                &cfg,
+                control,
+            )?,
+            setup.train.clone(),
+            setup.valid.clone(),
+        ),
+    };
+    if job.append_log {
+        append_log(&log_path, &part)?;
+    }
+    let summary = write_run(
+        out,
+        &setup.model,
+        &outcome,
+        &train,
+        valid.as_deref(),
+        setup.k_fitted,
+        Some(&log_path),
+    )?;
+    Ok(Tuned {
+        summary,
+        outcome,
+        model: setup.model,
+        start: setup.start,
+    })
+}
+
+/// Appends the file `part` to `log` and removes `part`.
+fn append_log(log: &Path, part: &Path) -> Result<(), OptimError> {
+    use std::io::Write;
+    let text = std::fs::read_to_string(part).map_err(|e| OptimError::io(part, e))?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|e| OptimError::io(log, e))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| OptimError::io(log, e))?;
+    std::fs::remove_file(part).ok();
+    Ok(())
+}

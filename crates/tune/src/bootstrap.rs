@@ -1,0 +1,249 @@
+//! `tune bootstrap`: self-play, tune, gate, repeat, with an Elo ladder (the logic is in the
+//! `bootstrap` crate; this file parses options, shows progress and prints).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use bootstrap::{Event, Options, Settings, Stage};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Options of `tune bootstrap`. The defaults aim at a few minutes per generation on 2 cores
+/// (1000 self-play games at 2000 nodes, a gate of at most 100 openings and ladders of 50 at
+/// 5000 nodes): generation 1 of `tune bootstrap --generations 1` took 5.5 minutes on the
+/// project's 2 cores, shared with other builds at the time.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Output directory: genNNN/ per generation, state.json, ladder.{md,json,svg}. Running the
+    /// same command again on it continues after the last finished generation.
+    #[arg(long, default_value = "bootstrap")]
+    out: PathBuf,
+    /// Generations after generation 0 (a continuation may ask for more).
+    #[arg(long, default_value_t = 6)]
+    generations: u32,
+    /// Evaluation model: psqt or full.
+    #[arg(long, default_value = "psqt")]
+    model: eval::ModelKind,
+    /// Generation 0's weights (JSON by name); default: the model's (material only).
+    #[arg(long, value_name = "START.json")]
+    weights: Option<PathBuf>,
+    /// Self-play games per generation.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Nodes per move in self-play.
+    #[arg(long, default_value_t = 2000)]
+    nodes: u64,
+    /// Random plies in each opening (self-play, gate, ladder).
+    #[arg(long, default_value_t = 8)]
+    opening_plies: u32,
+    /// Redraw self-play openings whose quiescence score exceeds this (centipawns).
+    #[arg(long, default_value_t = 200.0)]
+    opening_max_eval: f64,
+    /// Master seed: each generation's self-play, split and openings derive from it and the
+    /// generation number, so the same command gives the same ladder.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Tune on the data of the last W generations.
+    #[arg(long, default_value_t = 3, value_name = "W")]
+    window: u32,
+    /// L-BFGS iterations per generation, at most.
+    #[arg(long, default_value_t = 200)]
+    max_iters: u64,
+    /// L2 pull towards each tuning run's start weights.
+    #[arg(long, default_value_t = 1e-8)]
+    l2: f64,
+    /// Fraction of the games held out for validation in each tuning run (the weights kept
+    /// are those with the lowest validation loss).
+    #[arg(long, default_value_t = 0.1)]
+    valid_fraction: f64,
+    /// The gate's SPRT, candidate against the current best: H0 Elo, H1 Elo. H1 keeps the
+    /// candidate, H0 the best; inconclusive after --gate-openings: the candidate if its Elo
+    /// estimate is above 0.
+    #[arg(long, default_value = "0,10", value_name = "ELO0,ELO1")]
+    sprt: String,
+    /// SPRT false-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// SPRT false-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// The gate plays at most this many openings (each with both colours).
+    #[arg(long, default_value_t = 100)]
+    gate_openings: usize,
+    /// The gate judges the SPRT after every this many openings (batches keep the result
+    /// independent of timing and thread count).
+    #[arg(long, default_value_t = 10)]
+    gate_batch: usize,
+    /// Nodes per move in the gate.
+    #[arg(long, default_value_t = 5000)]
+    gate_nodes: u64,
+    /// Openings of each ladder match (each with both colours).
+    #[arg(long, default_value_t = 50)]
+    ladder_openings: usize,
+    /// Nodes per move in the ladder matches.
+    #[arg(long, default_value_t = 5000)]
+    ladder_nodes: u64,
+    /// Reference weights the ladder also plays against (e.g. ../shared/reference/pesto-psqt.json).
+    #[arg(long, value_name = "FILE")]
+    reference: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn stage_name(s: Stage) -> &'static str {
+    match s {
+        Stage::SelfPlay => "self-play",
+        Stage::Tuning => "tuning (L-BFGS)",
+        Stage::Gate => "gate",
+        Stage::LadderStart => "ladder vs gen 0",
+        Stage::LadderReference => "ladder vs reference",
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (elo0, elo1) = crate::matches::parse_sprt(&args.sprt)?;
+    let opts = Options {
+        out: args.out.clone(),
+        generations: args.generations,
+        settings: Settings {
+            model: args.model.to_string(),
+            weights: args.weights,
+            games: args.games,
+            nodes: args.nodes,
+            opening_plies: args.opening_plies,
+            opening_max_eval: args.opening_max_eval,
+            seed: args.seed,
+            window: args.window,
+            max_iters: args.max_iters,
+            l2: args.l2,
+            valid_fraction: args.valid_fraction,
+            elo0,
+            elo1,
+            alpha: args.alpha,
+            beta: args.beta,
+            gate_openings: args.gate_openings,
+            gate_batch: args.gate_batch,
+            gate_nodes: args.gate_nodes,
+            ladder_openings: args.ladder_openings,
+            ladder_nodes: args.ladder_nodes,
+            reference: args.reference,
+        },
+    };
+    let quiet = args.quiet;
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let generation = Mutex::new(String::new());
+    let on_event = |e: Event<'_>| {
+        let Ok(mut current) = bar.lock() else { return };
+        let Ok(mut prefix) = generation.lock() else {
+            return;
+        };
+        match e {
+            Event::Resumed { finished } => {
+                eprintln!(
+                    "continuing {}: generations up to {finished} are finished",
+                    args.out.display()
+                );
+            }
+            Event::Generation { generation, last } => {
+                *prefix = format!("gen {generation}/{last}");
+            }
+            Event::Stage { stage, games } => {
+                if let Some(b) = current.take() {
+                    b.finish_and_clear();
+                }
+                if quiet {
+                    return;
+                }
+                let b = if games == 0 {
+                    let b = ProgressBar::new_spinner();
+                    b.enable_steady_tick(std::time::Duration::from_millis(200));
+                    b
+                } else {
+                    ProgressBar::new(games)
+                };
+                b.set_style(
+                    ProgressStyle::with_template(if games == 0 {
+                        "{prefix}: {msg} {spinner} {elapsed}"
+                    } else {
+                        "{prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}"
+                    })
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                b.set_prefix(prefix.clone());
+                b.set_message(stage_name(stage));
+                *current = Some(b);
+            }
+            Event::Game => {
+                if let Some(b) = current.as_ref() {
+                    b.inc(1);
+                }
+            }
+            Event::SprtDecided { pairs } => {
+                if let Some(b) = current.as_ref() {
+                    b.set_message(format!("gate (SPRT decided after {pairs} pairs)"));
+                }
+            }
+            Event::Finished(g) => {
+                if let Some(b) = current.take() {
+                    b.finish_and_clear();
+                }
+                let gate = g.gate.as_ref().map_or(String::new(), |x| {
+                    format!(
+                        "gate {} in {} games: keep {} ({})",
+                        x.result
+                            .elo
+                            .map_or_else(|| "inf".to_string(), |e| format!("{e:+.1}")),
+                        x.result.games,
+                        match x.keep {
+                            bootstrap::gate::Keep::New => "new",
+                            bootstrap::gate::Keep::Old => "old",
+                        },
+                        x.reason.describe()
+                    )
+                });
+                let ladder = g.vs_start.as_ref().map_or("0".to_string(), |m| {
+                    m.elo
+                        .map_or_else(|| "inf".to_string(), |e| format!("{e:+.1}"))
+                });
+                eprintln!(
+                    "generation {}: {gate}; kept gen {} is {ladder} Elo vs gen 0",
+                    g.generation, g.best
+                );
+            }
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the thread pool")?;
+    // Ctrl-C: the games and the tuning iteration under way finish; finished generations are
+    // kept and the current one is redone on the next run.
+    let stop = crate::datagen::interrupt_flag("stopping after the games under way");
+    let outcome = pool.install(|| bootstrap::run(&opts, &on_event, &stop))?;
+    if let Ok(mut b) = bar.lock() {
+        if let Some(b) = b.take() {
+            b.finish_and_clear();
+        }
+    }
+    let finished = outcome.state.generations.len().saturating_sub(1);
+    if outcome.interrupted {
+        eprintln!("interrupted after generation {finished}: run the same command to continue");
+    }
+    let md = args.out.join("ladder.md");
+    if md.is_file() {
+        print!(
+            "{}",
+            std::fs::read_to_string(&md).with_context(|| md.display().to_string())?
+        );
+        println!(
+            "\nladder: {} (also ladder.json, ladder.svg); state: {}",
+            md.display(),
+            args.out.join("state.json").display()
+        );
+    }
+    Ok(())
+}
