@@ -594,6 +594,8 @@ impl Runner<'_> {
                     ..Budget::default()
                 },
                 solvers: SolverOptions::default(),
+                // The same rule as every tuning command: the latest iterate within the noise.
+                selection: optim::Selection::default(),
                 log: None,
                 progress: false,
             },
