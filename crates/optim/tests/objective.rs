@@ -329,3 +329,58 @@ fn bounds_clamp_and_flatten() {
     at[i] = lo;
     assert_eq!(e, obj.value(&at));
 }
+
+/// Regularisation means the same at every data size: the penalty is a weight against the
+/// *mean* loss, so repeating the data k times changes neither the objective, its gradient nor
+/// the weights it converges to. (A penalty against the summed loss would pull k times less.)
+/// Tolerances: value and gradient to 1e-12 relative (the mean of k equal copies differs only by
+/// rounding); converged weights to 1e-6 cp.
+#[test]
+fn regularisation_is_invariant_under_repeated_data() {
+    let model = Model::new(ModelKind::Psqt);
+    let w = model.default_weights();
+    let once = common::quiet_1k();
+    let thrice: Vec<_> = (0..3).flat_map(|_| once.iter().cloned()).collect();
+    let link = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 1.0,
+        loss: LossKind::Mse,
+    };
+    let cfg = ObjectiveConfig {
+        l1: 0.0,
+        l2: 1e-6,
+        ..ObjectiveConfig::new(link)
+    };
+    let objective = |positions: &[(shakmaty::Chess, Label)]| {
+        let set = Arc::new(record_positions(&model, positions, &w, Leaf::Static, None));
+        Arc::new(Objective::new(set, cfg, w.clone(), None).unwrap())
+    };
+    let (a, b) = (objective(&once), objective(&thrice));
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let x: Vec<f64> = w.iter().map(|v| v + rng.gen_range(-20.0..20.0)).collect();
+    let ((va, ga), (vb, gb)) = (a.value_and_gradient(&x), b.value_and_gradient(&x));
+    assert!((va - vb).abs() <= 1e-12 * va.abs(), "{va} vs {vb}");
+    let scale = ga.iter().fold(0.0f64, |m, g| m.max(g.abs()));
+    for (p, q) in ga.iter().zip(&gb) {
+        assert!((p - q).abs() <= 1e-12 * scale, "{p} vs {q}");
+    }
+    let cfg = RunConfig {
+        method: Method::Lbfgs,
+        budget: Budget {
+            max_iters: Some(300),
+            ..Budget::default()
+        },
+        ..RunConfig::default()
+    };
+    let (ra, rb) = (
+        run(a, None, &w, &cfg, Arc::new(Control::new())).unwrap(),
+        run(b, None, &w, &cfg, Arc::new(Control::new())).unwrap(),
+    );
+    let worst = ra
+        .weights
+        .iter()
+        .zip(&rb.weights)
+        .map(|(p, q)| (p - q).abs())
+        .fold(0.0, f64::max);
+    assert!(worst <= 1e-6, "converged weights differ by {worst} cp");
+}
