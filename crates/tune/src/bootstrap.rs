@@ -52,8 +52,8 @@ pub struct Args {
     /// L2 pull towards each tuning run's start weights.
     #[arg(long, default_value_t = 1e-8)]
     l2: f64,
-    /// Fraction of the games held out for validation in each tuning run (the weights kept
-    /// are those with the lowest validation loss).
+    /// Fraction of the games held out for validation in each tuning run (the iterate kept is
+    /// the latest within the noise of the lowest validation loss, as in every tuning command).
     #[arg(long, default_value_t = 0.1)]
     valid_fraction: f64,
     /// The gate's SPRT, candidate against the current best: H0 Elo, H1 Elo. H1 keeps the
