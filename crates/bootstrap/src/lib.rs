@@ -602,6 +602,7 @@ impl Runner<'_> {
             resolve_every: 0,
             out: dir.join("tune"),
             append_log: false,
+            l2_path: None,
         };
         (self.on_event)(Event::Stage {
             stage: Stage::Tuning,

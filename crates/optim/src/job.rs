@@ -9,6 +9,7 @@ use std::sync::Arc;
 use eval::Model;
 
 use crate::output::{write_run, Summary};
+use crate::regularise::run_l2_path;
 use crate::run::{RunConfig, RunOutcome};
 use crate::setup::{prepare, Setup, SetupOptions};
 use crate::{Control, OptimError};
@@ -28,6 +29,9 @@ pub struct Job {
     /// Append this run's log to an existing `log.jsonl` (continuing a run) instead of
     /// replacing it.
     pub append_log: bool,
+    /// Choose the L2 strength on the validation split among these (strongest first;
+    /// `setup.l2` is then ignored): see [`run_l2_path`].
+    pub l2_path: Option<Vec<f64>>,
 }
 
 /// A finished tuning run.
@@ -63,8 +67,30 @@ pub fn tune(
     } else {
         log_path.clone()
     });
-    let (outcome, train, valid) = match setup.resolver.as_mut() {
-        Some(resolver) => {
+    let (outcome, train, valid) = match (setup.resolver.as_mut(), &job.l2_path) {
+        (Some(_), Some(_)) => {
+            return Err(OptimError::Config(
+                "choosing the L2 strength on validation (--l2 auto) does not combine with \
+                 re-resolving the leaves; give --l2 a number"
+                    .to_string(),
+            ))
+        }
+        (None, Some(grid)) => {
+            let Some(valid) = setup.valid.clone() else {
+                return Err(OptimError::Config(
+                    "choosing the L2 strength on validation (--l2 auto) needs a validation \
+                     split; give --valid-fraction above 0 or --l2 a number"
+                        .to_string(),
+                ));
+            };
+            // The path's runs do not log; the chosen run's iterations go to the log after.
+            let mut quiet = cfg.clone();
+            quiet.log = None;
+            let p = run_l2_path(&setup.train, &valid, &setup.start, &quiet, control, grid)?;
+            write_history(cfg.log.as_deref(), &p.outcome)?;
+            (p.outcome, p.train, Some(p.valid))
+        }
+        (Some(resolver), None) => {
             let r = crate::run_resolving(
                 setup.train.clone(),
                 setup.valid.clone(),
@@ -76,7 +102,7 @@ pub fn tune(
             )?;
             (r.outcome, r.train, r.valid)
         }
-        None => (
+        (None, None) => (
             crate::run(
                 setup.train.clone(),
                 setup.valid.clone(),
@@ -106,6 +132,20 @@ pub fn tune(
         model: setup.model,
         start: setup.start,
     })
+}
+
+/// Writes the log records of `outcome` to `log` (for runs whose iterations were not logged as
+/// they went).
+fn write_history(log: Option<&Path>, outcome: &RunOutcome) -> Result<(), OptimError> {
+    let Some(path) = log else {
+        return Ok(());
+    };
+    let mut text = String::new();
+    for rec in &outcome.history {
+        text += &serde_json::to_string(rec)?;
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| OptimError::io(path, e))
 }
 
 /// Appends the file `part` to `log` and removes `part`.

@@ -55,6 +55,7 @@ pub mod output;
 mod params;
 mod phased;
 pub mod plot;
+pub mod regularise;
 mod problem;
 mod resolve;
 mod run;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::objective::Objective;
 use crate::resolve::Resolution;
+use crate::regularise::L2Trial;
 use crate::run::RunOutcome;
 use crate::validation::Decision;
 use crate::OptimError;
@@ -45,6 +46,12 @@ pub struct Summary {
     pub selection: Option<Decision>,
     /// Why the run stopped.
     pub reason: String,
+    /// The L2 strength of the kept weights.
+    #[serde(default)]
+    pub l2: f64,
+    /// With `--l2 auto`: every strength tried, with its validation loss.
+    #[serde(default)]
+    pub l2_path: Vec<L2Trial>,
     /// Each re-resolution of the quiescence leaves (`--resolve-every`): the iteration, how
     /// many training and validation leaves changed, of how many. Empty otherwise.
     #[serde(default)]
@@ -91,6 +98,17 @@ impl Summary {
             "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
             self.seconds, self.passes, self.iterations, self.best_iter, self.reason
         );
+        if !self.l2_path.is_empty() {
+            s += &format!(
+                "l2        {:e}, chosen on the validation split: {}\n",
+                self.l2,
+                self.l2_path
+                    .iter()
+                    .map(|t| format!("{:e} -> {:.6}", t.l2, t.valid_loss))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         if let Some(d) = &self.selection {
             s += &format!("selection {}\n", d.to_text());
         }
@@ -196,6 +214,8 @@ pub fn write_run(
         best_iter: outcome.best_iter,
         selection: outcome.selection.clone(),
         reason: outcome.reason.clone(),
+        l2: cfg.l2,
+        l2_path: outcome.l2_path.clone(),
         resolutions: outcome.resolutions.clone(),
         files,
     };

@@ -19,6 +19,7 @@ use crate::control::{Control, Controlled, StallGuard};
 use crate::objective::Objective;
 use crate::observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
 use crate::problem::TexelProblem;
+use crate::regularise::L2Trial;
 use crate::resolve::{rebind, Resolution, Resolver};
 use crate::solvers::{
     lbfgs::lbfgs, Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions,
@@ -153,6 +154,10 @@ pub struct RunOutcome {
     /// The re-resolutions of the quiescence leaves ([`run_resolving`]; empty otherwise).
     #[serde(default)]
     pub resolutions: Vec<Resolution>,
+    /// The strengths tried when the L2 strength was chosen on the validation split
+    /// ([`run_l2_path`](crate::regularise::run_l2_path); empty otherwise).
+    #[serde(default)]
+    pub l2_path: Vec<L2Trial>,
 }
 
 /// What [`run_resolving`] produced: the outcome and the objectives on the final leaves.
@@ -523,6 +528,7 @@ fn drive(
         interrupted: control.interrupted(),
         history,
         resolutions,
+        l2_path: Vec::new(),
     };
     Ok(ResolvedRun {
         outcome,

@@ -62,6 +62,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.time.is_none() && common.max_passes.is_none() {
         common.max_passes = Some(300.0);
     }
+    if common.l2 == tuning::L2::Auto {
+        anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
+    }
     let setup = prepare(&common.setup_options()?)?;
     for n in &setup.notes {
         eprintln!("{n}");

@@ -1,0 +1,133 @@
+//! [`run_l2_path`]: the L2 strength chosen on the validation split (`--l2 auto`).
+//!
+//! The penalty `l2 |w - w0|^2` is a weight against the *mean* loss, so it means the same at
+//! every data size (repeating the data changes nothing), but the strength that generalises
+//! best does depend on how much information the data holds. The path runs the method to its
+//! end at each strength of a grid, strongest first, each warm-started from the previous one's
+//! kept weights, and keeps the strength whose kept weights have the lowest validation loss.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::control::Control;
+use crate::objective::{Objective, ObjectiveConfig};
+use crate::run::{run, RunConfig, RunOutcome};
+use crate::OptimError;
+
+/// The strengths tried by default, strongest first.
+pub const L2_GRID: [f64; 6] = [1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 0.0];
+
+/// One strength of the path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct L2Trial {
+    /// The strength.
+    pub l2: f64,
+    /// Validation loss of the weights kept at that strength.
+    pub valid_loss: f64,
+    /// Training data loss (no penalty) of those weights.
+    pub train_loss: f64,
+    /// The iteration kept, of how many.
+    pub best_iter: u64,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Passes over the training data.
+    pub passes: f64,
+}
+
+/// What the path produced.
+#[derive(Debug)]
+pub struct L2Path {
+    /// The chosen strength's run, with the start losses measured at the path's start and the
+    /// time, passes and iterations of the whole path.
+    pub outcome: RunOutcome,
+    /// The training objective at the chosen strength.
+    pub train: Arc<Objective>,
+    /// The validation objective.
+    pub valid: Arc<Objective>,
+    /// The chosen strength.
+    pub l2: f64,
+    /// Every strength tried, in order.
+    pub trials: Vec<L2Trial>,
+}
+
+/// Runs `cfg` at each strength of `grid` (strongest first; each run starts from the previous
+/// one's kept weights) and keeps the strength with the lowest validation loss. The path stops
+/// early when the validation loss has risen at two strengths in a row, or on interruption.
+pub fn run_l2_path(
+    train: &Arc<Objective>,
+    valid: &Arc<Objective>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    grid: &[f64],
+) -> Result<L2Path, OptimError> {
+    if grid.is_empty() {
+        return Err(OptimError::Config(
+            "the L2 path needs at least one strength".to_string(),
+        ));
+    }
+    let mut x = start.to_vec();
+    let mut trials = Vec::new();
+    let mut best: Option<(usize, RunOutcome, Arc<Objective>)> = None;
+    let (mut iterations, mut passes, mut seconds) = (0u64, 0.0, 0.0);
+    let mut rises = 0;
+    for &l2 in grid {
+        let t = Arc::new(train.with_config(ObjectiveConfig {
+            l2,
+            ..*train.config()
+        })?);
+        let v = Arc::new(t.with_set(valid.set().clone())?);
+        control.clear_reason();
+        let out = run(t.clone(), Some(v.clone()), &x, cfg, control.clone())?;
+        iterations += out.iterations;
+        passes += out.passes;
+        seconds += out.seconds;
+        let loss = out.valid_loss.map_or(f64::INFINITY, |l| l.1);
+        trials.push(L2Trial {
+            l2,
+            valid_loss: loss,
+            train_loss: out.train_loss.1,
+            best_iter: out.best_iter,
+            iterations: out.iterations,
+            passes: out.passes,
+        });
+        x.clone_from(&out.weights);
+        let lower = best
+            .as_ref()
+            .is_none_or(|(i, _, _)| loss < trials[*i].valid_loss);
+        let interrupted = out.interrupted;
+        if lower {
+            best = Some((trials.len() - 1, out, t));
+            rises = 0;
+        } else {
+            rises += 1;
+        }
+        if interrupted || rises >= 2 {
+            break;
+        }
+    }
+    let Some((i, mut outcome, t)) = best else {
+        return Err(OptimError::Config("the L2 path ran no strength".to_string()));
+    };
+    outcome.train_loss.0 = train.data_loss(start);
+    outcome.valid_loss = outcome.valid_loss.map(|(_, b)| (valid.data_loss(start), b));
+    outcome.iterations = iterations;
+    outcome.passes = passes;
+    outcome.seconds = seconds;
+    outcome.interrupted = control.interrupted();
+    let l2 = trials[i].l2;
+    outcome.l2_path.clone_from(&trials);
+    outcome.reason = format!(
+        "{}; l2 = {l2:e} chosen on the validation split among {} strengths",
+        outcome.reason,
+        trials.len()
+    );
+    Ok(L2Path {
+        outcome,
+        train: t,
+        valid: valid.clone(),
+        l2,
+        trials,
+    })
+}
