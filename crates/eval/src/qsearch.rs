@@ -75,18 +75,57 @@ pub fn quiesce(model: &Model, pos: &Chess, w: &[f64]) -> Quiescence {
 /// assert!((quiesce(&model, &pos, &w).score + 500.0).abs() < 1e-9); // White's view
 /// ```
 pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f64) -> Quiescence {
-    let mut search = Search {
-        model,
-        w,
-        nodes: 0,
-        root_static: None,
-    };
+    let mut search = Search::new(|p: &Chess| model.evaluate(p, w));
     let mut pv = Vec::new();
-    let (score, leaf) = search.qsearch(pos, alpha, beta, 0, &mut pv);
+    let (score, leaf) = search.qsearch::<true>(pos, alpha, beta, 0, &mut pv);
     Quiescence {
         score,
-        leaf,
+        leaf: leaf.unwrap_or_else(|| pos.clone()),
         pv,
+        nodes: search.nodes,
+    }
+}
+
+/// The score and node count of a quiescence search (see [`quiesce_score`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuiescenceScore {
+    /// The score in centipawns from the side to move's point of view, as
+    /// [`quiesce_window`]'s.
+    pub score: f64,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// [`quiesce_window`] without its principal variation, scoring positions with `static_eval`
+/// (centipawns, **White's** point of view) instead of a model: the search an engine runs at
+/// its leaves, where only the score counts.
+///
+/// The same search: when `static_eval(p)` equals `model.evaluate(p, w)` for every position,
+/// it visits the same nodes and returns the same score as `quiesce_window(model, pos, w, alpha,
+/// beta)`, bit for bit (tested).
+///
+/// ```
+/// use eval::{quiesce_score, quiesce_window, Model, ModelKind};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let model = Model::new(ModelKind::Psqt);
+/// let w = model.default_weights();
+/// let fen: Fen = "4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// let q = quiesce_score(&pos, -50.0, 50.0, |p| model.evaluate(p, &w));
+/// let full = quiesce_window(&model, &pos, &w, -50.0, 50.0);
+/// assert_eq!((q.score, q.nodes), (full.score, full.nodes));
+/// ```
+pub fn quiesce_score(
+    pos: &Chess,
+    alpha: f64,
+    beta: f64,
+    static_eval: impl FnMut(&Chess) -> f64,
+) -> QuiescenceScore {
+    let mut search = Search::new(static_eval);
+    let (score, _) = search.qsearch::<false>(pos, alpha, beta, 0, &mut Vec::new());
+    QuiescenceScore {
+        score,
         nodes: search.nodes,
     }
 }
@@ -107,13 +146,8 @@ pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f
 /// assert!(!is_quiet(&model, &pos, &w));
 /// ```
 pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
-    let mut search = Search {
-        model,
-        w,
-        nodes: 0,
-        root_static: None,
-    };
-    let (score, _) = search.qsearch(pos, -f64::INFINITY, f64::INFINITY, 0, &mut Vec::new());
+    let mut search = Search::new(|p: &Chess| model.evaluate(p, w));
+    let (score, _) = search.qsearch::<true>(pos, -f64::INFINITY, f64::INFINITY, 0, &mut Vec::new());
     let stat = match search.root_static {
         Some(s) => s,
         None => search.static_eval(pos), // in check, mate or stalemate at the root
@@ -121,9 +155,9 @@ pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
     (score - stat).abs() <= 1e-9
 }
 
-struct Search<'a> {
-    model: &'a Model,
-    w: &'a [f64],
+/// A quiescence search over a static evaluation `F` (White's view).
+struct Search<F> {
+    static_eval: F,
     nodes: u64,
     /// The root's static evaluation (side to move's view), if the search computed it.
     root_static: Option<f64>,
@@ -148,27 +182,39 @@ fn move_key(m: &Move) -> i32 {
     -(16 * (victim + promo) - order_value(m.role()))
 }
 
-impl Search<'_> {
-    fn static_eval(&self, pos: &Chess) -> f64 {
-        let e: f64 = self.model.evaluate(pos, self.w);
+impl<F: FnMut(&Chess) -> f64> Search<F> {
+    fn new(static_eval: F) -> Self {
+        Search {
+            static_eval,
+            nodes: 0,
+            root_static: None,
+        }
+    }
+
+    fn static_eval(&mut self, pos: &Chess) -> f64 {
+        let e = (self.static_eval)(pos);
         match pos.turn() {
             Color::White => e,
             Color::Black => -e,
         }
     }
 
-    /// Negamax quiescence; returns the score (side to move's view) and the PV's last position,
-    /// and writes the PV into `pv`.
-    fn qsearch(
+    /// Negamax quiescence; returns the score (side to move's view) and, when `PV`, the PV's
+    /// last position, and writes the PV into `pv` (left alone without `PV`: the score and the
+    /// nodes visited do not depend on it).
+    fn qsearch<const PV: bool>(
         &mut self,
         pos: &Chess,
         mut alpha: f64,
         beta: f64,
         ply: u32,
         pv: &mut Vec<Move>,
-    ) -> (f64, Chess) {
+    ) -> (f64, Option<Chess>) {
         self.nodes += 1;
-        pv.clear();
+        if PV {
+            pv.clear();
+        }
+        let leaf = |pos: &Chess| PV.then(|| pos.clone());
         let in_check = pos.is_check();
         // One legal move generation serves both the tactical moves and mate/stalemate
         // detection (cheaper than separate capture, promotion and legality generations).
@@ -179,7 +225,7 @@ impl Search<'_> {
             } else {
                 0.0 // stalemate
             };
-            return (score, pos.clone());
+            return (score, leaf(pos));
         }
         if !in_check {
             moves.retain(|m| m.is_capture() || m.is_promotion());
@@ -189,7 +235,7 @@ impl Search<'_> {
         let mut best_leaf = None;
         if in_check {
             if ply >= MAX_QSEARCH_DEPTH {
-                return (self.static_eval(pos), pos.clone());
+                return (self.static_eval(pos), leaf(pos));
             }
             best = -f64::INFINITY;
         } else {
@@ -198,7 +244,7 @@ impl Search<'_> {
                 self.root_static = Some(stand);
             }
             if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
-                return (stand, pos.clone());
+                return (stand, leaf(pos));
             }
             if stand > alpha {
                 alpha = stand;
@@ -211,14 +257,16 @@ impl Search<'_> {
         for &m in moves.iter() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let (s, leaf) = self.qsearch(&child, -beta, -alpha, ply + 1, &mut child_pv);
+            let (s, child_leaf) = self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, &mut child_pv);
             let s = -s;
             if s > best {
                 best = s;
-                best_leaf = Some(leaf);
-                pv.clear();
-                pv.push(m);
-                pv.extend_from_slice(&child_pv);
+                if PV {
+                    best_leaf = child_leaf;
+                    pv.clear();
+                    pv.push(m);
+                    pv.extend_from_slice(&child_pv);
+                }
                 if s > alpha {
                     alpha = s;
                     if alpha >= beta {
@@ -227,6 +275,6 @@ impl Search<'_> {
                 }
             }
         }
-        (best, best_leaf.unwrap_or_else(|| pos.clone()))
+        (best, best_leaf.or_else(|| leaf(pos)))
     }
 }
