@@ -4,7 +4,7 @@
 //! RuyTune takes the gradient at the end of the principal variation: [`Quiescence::leaf`] is that
 //! position, so the tuner can evaluate it with differentiable weights.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{attacks, Chess, Color, Move, MoveList, Position, Role, Square};
 
 use crate::model::Model;
 
@@ -216,6 +216,24 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
         }
         let leaf = |pos: &Chess| PV.then(|| pos.clone());
         let in_check = pos.is_check();
+        // Standing pat first: a cutoff then only needs to know that some move is legal (else
+        // the position is a stalemate), which is usually much cheaper to prove than generating
+        // every legal move. The static evaluation does not depend on the order of the steps.
+        let stand = if in_check {
+            None
+        } else {
+            let stand = self.static_eval(pos);
+            if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
+                if !has_legal_move(pos) {
+                    return (0.0, leaf(pos)); // stalemate
+                }
+                if ply == 0 {
+                    self.root_static = Some(stand);
+                }
+                return (stand, leaf(pos));
+            }
+            Some(stand)
+        };
         // One legal move generation serves both the tactical moves and mate/stalemate
         // detection (cheaper than separate capture, promotion and legality generations).
         let mut moves: MoveList = pos.legal_moves();
@@ -227,29 +245,26 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
             };
             return (score, leaf(pos));
         }
-        if !in_check {
-            moves.retain(|m| m.is_capture() || m.is_promotion());
-        }
 
         let mut best;
         let mut best_leaf = None;
-        if in_check {
-            if ply >= MAX_QSEARCH_DEPTH {
-                return (self.static_eval(pos), leaf(pos));
+        match stand {
+            None => {
+                if ply >= MAX_QSEARCH_DEPTH {
+                    return (self.static_eval(pos), leaf(pos));
+                }
+                best = -f64::INFINITY;
             }
-            best = -f64::INFINITY;
-        } else {
-            let stand = self.static_eval(pos);
-            if ply == 0 {
-                self.root_static = Some(stand);
+            Some(stand) => {
+                moves.retain(|m| m.is_capture() || m.is_promotion());
+                if ply == 0 {
+                    self.root_static = Some(stand);
+                }
+                if stand > alpha {
+                    alpha = stand;
+                }
+                best = stand;
             }
-            if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
-                return (stand, leaf(pos));
-            }
-            if stand > alpha {
-                alpha = stand;
-            }
-            best = stand;
         }
 
         moves.sort_by_key(move_key);
@@ -277,4 +292,48 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
         }
         (best, best_leaf.or_else(|| leaf(pos)))
     }
+}
+
+/// Whether the side to move, **not in check**, has a legal move: cheap sufficient
+/// conditions first (a king step to an unattacked square, an unpinned knight or pawn that can
+/// move), legal move generation only when none holds.
+///
+/// Not in check, a king step is legal exactly when its target is not attacked with the board
+/// as it is (no slider can attack through the king, or the king would be in check), and a
+/// piece whose removal exposes the king to no slider is not pinned, so any of its moves that
+/// is possible on the board is legal.
+fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = board.by_color(turn);
+    let them = board.by_color(!turn);
+    let occupied = board.occupied();
+    let Some(king) = board.king_of(turn) else {
+        return !pos.legal_moves().is_empty();
+    };
+    let free = !occupied;
+    if (attacks::king_attacks(king) & !us)
+        .into_iter()
+        .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
+    {
+        return true;
+    }
+    let unpinned = |sq: Square| {
+        let without = occupied ^ sq;
+        (attacks::bishop_attacks(king, without) & them & board.bishops_and_queens()).is_empty()
+            && (attacks::rook_attacks(king, without) & them & board.rooks_and_queens()).is_empty()
+    };
+    let forward = match turn {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    let knight_moves = (board.knights() & us)
+        .into_iter()
+        .any(|sq| (attacks::knight_attacks(sq) & !us).any() && unpinned(sq));
+    let pawn_pushes = || {
+        (board.pawns() & us)
+            .into_iter()
+            .any(|sq| sq.offset(forward).is_some_and(|to| free.contains(to)) && unpinned(sq))
+    };
+    knight_moves || pawn_pushes() || !pos.legal_moves().is_empty()
 }
