@@ -337,3 +337,65 @@ fn has_legal_move(pos: &Chess) -> bool {
     };
     knight_moves || pawn_pushes() || !pos.legal_moves().is_empty()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn check(p: &Chess) {
+        if !p.is_check() {
+            assert_eq!(
+                has_legal_move(p),
+                !p.legal_moves().is_empty(),
+                "{}",
+                Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+            );
+        }
+    }
+
+    #[test]
+    fn legal_move_proof_agrees_with_generation() {
+        // Four stalemates (one with a pinned knight, one with a blocked pawn), and near misses.
+        let stalemates = [
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "k7/8/1Q6/8/8/8/8/7K b - - 0 1",
+            "k7/n7/1K6/4B3/8/8/8/R7 b - - 0 1",
+            "k7/p7/P7/8/8/8/8/1R5K b - - 0 1",
+        ];
+        for fen in stalemates {
+            assert!(pos(fen).is_stalemate(), "{fen}");
+        }
+        for fen in stalemates.into_iter().chain([
+            "k7/n7/8/8/8/8/8/R1K5 b - - 0 1",
+            "k7/p7/8/8/8/8/8/1R5K b - - 0 1",
+            "kb6/8/1K6/8/8/8/8/8 b - - 0 1",
+            "8/8/8/8/8/5k2/4p3/4K3 w - - 0 1",
+        ]) {
+            check(&pos(fen));
+        }
+        // Random games from the start position: every position reached.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200 {
+            let mut p = Chess::default();
+            for _ in 0..200 {
+                check(&p);
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                p.play_unchecked(moves[(state >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+}
