@@ -95,15 +95,15 @@ impl Ordering {
     /// `moves` best first, picked lazily: the keys are computed once, now, and each step of
     /// the iterator finds the best remaining move, so a node that cuts off after a move or
     /// two never sorts the rest. Yields exactly the order of [`sort`](Ordering::sort).
-    pub fn picker(
+    pub fn picker<'a>(
         &self,
         turn: Color,
-        moves: MoveList,
+        moves: &'a MoveList,
         tt_move: Option<&Move>,
         ply: usize,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
         let mut keys = [PICKED; MAX_MOVES];
-        for (k, m) in keys.iter_mut().zip(&moves) {
+        for (k, m) in keys.iter_mut().zip(moves) {
             *k = self.score(turn, m, tt_move, ply);
         }
         MovePicker {
@@ -114,23 +114,23 @@ impl Ordering {
     }
 }
 
-/// At least the capacity of a [`MoveList`].
-const MAX_MOVES: usize = 512;
+/// Room for every move of a chess position (at most 218 are legal; a [`MoveList`] holds 270).
+const MAX_MOVES: usize = 272;
 
 /// The key of a move already picked: below every real key (history scores are non-negative).
 const PICKED: i32 = i32::MIN;
 
 /// The moves of a node in [`Ordering::sort`]'s order, found one at a time (see
 /// [`Ordering::picker`]).
-pub struct MovePicker {
-    moves: MoveList,
+pub struct MovePicker<'a> {
+    moves: &'a MoveList,
     /// `keys[i]`: the key of `moves[i]`, or [`PICKED`].
     keys: [i32; MAX_MOVES],
     /// Moves picked so far.
     picked: usize,
 }
 
-impl Iterator for MovePicker {
+impl Iterator for MovePicker<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
@@ -192,7 +192,7 @@ mod tests {
         for tt in [None, legal.get(5)] {
             let mut sorted = legal.clone();
             ordering.sort(pos.turn(), &mut sorted, tt, 2);
-            let picked: Vec<Move> = ordering.picker(pos.turn(), legal.clone(), tt, 2).collect();
+            let picked: Vec<Move> = ordering.picker(pos.turn(), &legal, tt, 2).collect();
             assert_eq!(picked, sorted.to_vec());
         }
     }

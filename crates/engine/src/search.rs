@@ -378,13 +378,13 @@ impl<E: Evaluator> Searcher<E> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let turn = pos.turn();
-        let moves = self.ordering.picker(turn, moves, tt_move.as_ref(), ply);
+        let picker = self.ordering.picker(turn, &moves, tt_move.as_ref(), ply);
 
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         self.hashes.push(key);
-        for (i, m) in moves.enumerate() {
+        for (i, m) in picker.enumerate() {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let quiet = Ordering::is_quiet(&m);
