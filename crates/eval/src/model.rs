@@ -164,13 +164,7 @@ impl Model {
     ///
     /// If `w.len() != self.len()` (a programming error).
     pub fn evaluate<S: Scalar>(&self, pos: &Chess, w: &[S]) -> S {
-        assert_eq!(
-            w.len(),
-            self.len(),
-            "weights for model `{}` must have {} entries",
-            self.kind,
-            self.len()
-        );
+        self.check_len(w);
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut features) => self.evaluate_with(pos, w, &mut features),
             Err(_) => self.evaluate_with(pos, w, &mut Features::default()),
@@ -201,13 +195,7 @@ impl Model {
     pub fn evaluate_f64(&self, pos: &Chess, w: &[f64]) -> f64 {
         match self.kind {
             ModelKind::Psqt => {
-                assert_eq!(
-                    w.len(),
-                    self.len(),
-                    "weights for model `{}` must have {} entries",
-                    self.kind,
-                    self.len()
-                );
+                self.check_len(w);
                 psqt::evaluate_f64(pos, &self.layout, w)
             }
             ModelKind::Full => self.evaluate(pos, w),
@@ -347,6 +335,17 @@ impl Model {
             h.len()
         );
         full::head(s, h)
+    }
+
+    /// Panics unless there is one weight per parameter (a programming error).
+    fn check_len<S>(&self, w: &[S]) {
+        assert_eq!(
+            w.len(),
+            self.len(),
+            "weights for model `{}` must have {} entries",
+            self.kind,
+            self.len()
+        );
     }
 
     fn evaluate_with<S: Scalar>(&self, pos: &Chess, w: &[S], features: &mut Features) -> S {
