@@ -200,8 +200,10 @@ mod tests {
     }
 }
 
-/// The gradtune evaluation ([`eval::Model`]) with fixed `f64` weights; quiescence by
-/// [`eval::quiesce_window`].
+/// The gradtune evaluation ([`eval::Model`]) with fixed `f64` weights: static evaluation by
+/// [`eval::Model::evaluate_f64`] (bit for bit `Model::evaluate`), quiescence by
+/// [`eval::quiesce_score`] over it (the search of [`eval::quiesce_window`], without its
+/// principal variation).
 ///
 /// ```
 /// use engine::{Evaluator, ModelEvaluator};
@@ -260,12 +262,12 @@ impl ModelEvaluator {
 
 impl Evaluator for ModelEvaluator {
     fn evaluate(&self, pos: &Chess) -> f64 {
-        self.model.evaluate(pos, &self.weights)
+        self.model.evaluate_f64(pos, &self.weights)
     }
 
     fn quiesce(&self, pos: &Chess, alpha: f64, beta: f64) -> Quiet {
-        // `quiesce_window` takes and returns side-to-move scores, like this trait.
-        let q = eval::quiesce_window(&self.model, pos, &self.weights, alpha, beta);
+        // `quiesce_score` takes and returns side-to-move scores, like this trait.
+        let q = eval::quiesce_score(pos, alpha, beta, |p| self.evaluate(p));
         Quiet {
             score: q.score,
             nodes: q.nodes,

@@ -87,9 +87,67 @@ impl Ordering {
         self.history[Self::history_index(turn, m)]
     }
 
-    /// Sort `moves` best first.
+    /// Sort `moves` best first (stable: equal keys keep their generation order).
     pub fn sort(&self, turn: Color, moves: &mut MoveList, tt_move: Option<&Move>, ply: usize) {
         moves.sort_by_cached_key(|m| -self.score(turn, m, tt_move, ply));
+    }
+
+    /// `moves` best first, picked lazily: the keys are computed once, now, and each step of
+    /// the iterator finds the best remaining move, so a node that cuts off after a move or
+    /// two never sorts the rest. Yields exactly the order of [`sort`](Ordering::sort).
+    pub fn picker<'a>(
+        &self,
+        turn: Color,
+        moves: &'a MoveList,
+        tt_move: Option<&Move>,
+        ply: usize,
+    ) -> MovePicker<'a> {
+        let mut keys = [PICKED; MAX_MOVES];
+        for (k, m) in keys.iter_mut().zip(moves) {
+            *k = self.score(turn, m, tt_move, ply);
+        }
+        MovePicker {
+            moves,
+            keys,
+            picked: 0,
+        }
+    }
+}
+
+/// Room for every move of a chess position (at most 218 are legal; a [`MoveList`] holds 270).
+const MAX_MOVES: usize = 272;
+
+/// The key of a move already picked: below every real key (history scores are non-negative).
+const PICKED: i32 = i32::MIN;
+
+/// The moves of a node in [`Ordering::sort`]'s order, found one at a time (see
+/// [`Ordering::picker`]).
+pub struct MovePicker<'a> {
+    moves: &'a MoveList,
+    /// `keys[i]`: the key of `moves[i]`, or [`PICKED`].
+    keys: [i32; MAX_MOVES],
+    /// Moves picked so far.
+    picked: usize,
+}
+
+impl Iterator for MovePicker<'_> {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        if self.picked >= self.moves.len().min(MAX_MOVES) {
+            return None;
+        }
+        // The first of the highest keys, as a stable sort by descending key puts it first.
+        let keys = &mut self.keys[..self.moves.len().min(MAX_MOVES)];
+        let mut best = 0;
+        for (i, &key) in keys.iter().enumerate().skip(1) {
+            if key > keys[best] {
+                best = i;
+            }
+        }
+        keys[best] = PICKED;
+        self.picked += 1;
+        self.moves.get(best).copied()
     }
 }
 
@@ -110,5 +168,32 @@ mod tests {
         assert_eq!(moves[0].capture(), Some(shakmaty::Role::Queen));
         assert_eq!(moves[1].capture(), Some(shakmaty::Role::Pawn));
         assert!(!moves[2].is_capture());
+    }
+
+    #[test]
+    fn picker_yields_the_stable_sort_order() {
+        let pos: Chess = "r3k2r/pp1b1ppp/2n1pn2/q1pp4/1bPP4/2N1PN2/PPQBBPPP/R3K2R w KQkq - 0 9"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut ordering = Ordering::new();
+        let legal = pos.legal_moves();
+        // Some history and killers, with ties among the quiet moves.
+        for (i, m) in legal
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| Ordering::is_quiet(m))
+        {
+            if i % 3 == 0 {
+                ordering.record_cutoff(pos.turn(), m, 2, 1 + (i % 2) as i32);
+            }
+        }
+        for tt in [None, legal.get(5)] {
+            let mut sorted = legal.clone();
+            ordering.sort(pos.turn(), &mut sorted, tt, 2);
+            let picked: Vec<Move> = ordering.picker(pos.turn(), &legal, tt, 2).collect();
+            assert_eq!(picked, sorted.to_vec());
+        }
     }
 }

@@ -373,18 +373,18 @@ impl<E: Evaluator> Searcher<E> {
             }
         }
 
-        let mut moves = pos.legal_moves();
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let turn = pos.turn();
-        self.ordering.sort(turn, &mut moves, tt_move.as_ref(), ply);
+        let picker = self.ordering.picker(turn, &moves, tt_move.as_ref(), ply);
 
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         self.hashes.push(key);
-        for (i, &m) in moves.iter().enumerate() {
+        for (i, m) in picker.enumerate() {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let quiet = Ordering::is_quiet(&m);

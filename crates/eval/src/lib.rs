@@ -52,4 +52,7 @@ pub use crate::error::ParamError;
 pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json};
 pub use crate::model::{HeadGradient, Model, ModelKind, Split};
 pub use crate::params::ParamInfo;
-pub use crate::qsearch::{is_quiet, quiesce, quiesce_window, Quiescence, MATE, MAX_QSEARCH_DEPTH};
+pub use crate::qsearch::{
+    is_quiet, quiesce, quiesce_score, quiesce_window, Quiescence, QuiescenceScore, MATE,
+    MAX_QSEARCH_DEPTH,
+};

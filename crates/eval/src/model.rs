@@ -164,17 +164,42 @@ impl Model {
     ///
     /// If `w.len() != self.len()` (a programming error).
     pub fn evaluate<S: Scalar>(&self, pos: &Chess, w: &[S]) -> S {
-        assert_eq!(
-            w.len(),
-            self.len(),
-            "weights for model `{}` must have {} entries",
-            self.kind,
-            self.len()
-        );
+        self.check_len(w);
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut features) => self.evaluate_with(pos, w, &mut features),
             Err(_) => self.evaluate_with(pos, w, &mut Features::default()),
         })
+    }
+
+    /// [`evaluate`](Model::evaluate) on `f64`, bit for bit, as fast as it goes: the `psqt`
+    /// model streams its terms into a [`tape::DotAccumulator`] (no term list, no scratch
+    /// buffers); `full` runs `evaluate` itself. What a search calls at every node.
+    ///
+    /// ```
+    /// use eval::{Model, ModelKind};
+    /// use shakmaty::{fen::Fen, CastlingMode, Chess};
+    ///
+    /// let fen: Fen = "r1bq1rk1/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8".parse().unwrap();
+    /// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+    /// for kind in ModelKind::ALL {
+    ///     let model = Model::new(kind);
+    ///     let w: Vec<f64> = (0..model.len()).map(|i| (i % 13) as f64 * 0.7 - 4.1).collect();
+    ///     let slow: f64 = model.evaluate(&pos, &w);
+    ///     assert_eq!(model.evaluate_f64(&pos, &w).to_bits(), slow.to_bits());
+    /// }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `w.len() != self.len()` (a programming error).
+    pub fn evaluate_f64(&self, pos: &Chess, w: &[f64]) -> f64 {
+        match self.kind {
+            ModelKind::Psqt => {
+                self.check_len(w);
+                psqt::evaluate_f64(pos, &self.layout, w)
+            }
+            ModelKind::Full => self.evaluate(pos, w),
+        }
     }
 
     /// Whether the evaluation is linear in the weights (`psqt`: yes; `full`: no).
@@ -310,6 +335,17 @@ impl Model {
             h.len()
         );
         full::head(s, h)
+    }
+
+    /// Panics unless there is one weight per parameter (a programming error).
+    fn check_len<S>(&self, w: &[S]) {
+        assert_eq!(
+            w.len(),
+            self.len(),
+            "weights for model `{}` must have {} entries",
+            self.kind,
+            self.len()
+        );
     }
 
     fn evaluate_with<S: Scalar>(&self, pos: &Chess, w: &[S], features: &mut Features) -> S {

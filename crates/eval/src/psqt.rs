@@ -5,7 +5,7 @@
 //! one list with the taper already in the coefficients and summed by one `dot`.
 
 use shakmaty::{Chess, Position};
-use tape::Scalar;
+use tape::{DotAccumulator, Scalar};
 
 use crate::features::{piece_counts, psqt_terms, Features};
 use crate::params::{Layout, PHASE_INIT, PHASE_START_COUNTS};
@@ -47,4 +47,23 @@ pub(crate) fn terms(pos: &Chess, layout: &Layout, f: &mut Features) {
 pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut Features) -> S {
     terms(pos, layout, f);
     S::dot(w, &f.combined)
+}
+
+/// [`evaluate`] on `f64`, bit for bit: the same terms in the same order (zero coefficients
+/// skipped alike), summed as [`Scalar::dot`] sums them, but streamed into a
+/// [`DotAccumulator`] instead of collected into a list first.
+pub(crate) fn evaluate_f64(pos: &Chess, layout: &Layout, w: &[f64]) -> f64 {
+    let board = pos.board();
+    let mg = fixed_phase(&piece_counts(board));
+    let eg = 1.0 - mg;
+    let mut sum = DotAccumulator::default();
+    psqt_terms(board, layout, |i, j, c| {
+        if c * mg != 0.0 {
+            sum.add(c * mg, w[i as usize]);
+        }
+        if c * eg != 0.0 {
+            sum.add(c * eg, w[j as usize]);
+        }
+    });
+    sum.value()
 }

@@ -4,7 +4,7 @@
 //! RuyTune takes the gradient at the end of the principal variation: [`Quiescence::leaf`] is that
 //! position, so the tuner can evaluate it with differentiable weights.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{attacks, Chess, Color, Move, MoveList, Position, Role, Square};
 
 use crate::model::Model;
 
@@ -75,18 +75,57 @@ pub fn quiesce(model: &Model, pos: &Chess, w: &[f64]) -> Quiescence {
 /// assert!((quiesce(&model, &pos, &w).score + 500.0).abs() < 1e-9); // White's view
 /// ```
 pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f64) -> Quiescence {
-    let mut search = Search {
-        model,
-        w,
-        nodes: 0,
-        root_static: None,
-    };
+    let mut search = Search::new(|p: &Chess| model.evaluate(p, w));
     let mut pv = Vec::new();
-    let (score, leaf) = search.qsearch(pos, alpha, beta, 0, &mut pv);
+    let (score, leaf) = search.qsearch::<true>(pos, alpha, beta, 0, &mut pv);
     Quiescence {
         score,
-        leaf,
+        leaf: leaf.unwrap_or_else(|| pos.clone()),
         pv,
+        nodes: search.nodes,
+    }
+}
+
+/// The score and node count of a quiescence search (see [`quiesce_score`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuiescenceScore {
+    /// The score in centipawns from the side to move's point of view, as
+    /// [`quiesce_window`]'s.
+    pub score: f64,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// [`quiesce_window`] without its principal variation, scoring positions with `static_eval`
+/// (centipawns, **White's** point of view) instead of a model: the search an engine runs at
+/// its leaves, where only the score counts.
+///
+/// The same search: when `static_eval(p)` equals `model.evaluate(p, w)` for every position,
+/// it visits the same nodes and returns the same score as `quiesce_window(model, pos, w, alpha,
+/// beta)`, bit for bit (tested).
+///
+/// ```
+/// use eval::{quiesce_score, quiesce_window, Model, ModelKind};
+/// use shakmaty::{fen::Fen, CastlingMode, Chess};
+///
+/// let model = Model::new(ModelKind::Psqt);
+/// let w = model.default_weights();
+/// let fen: Fen = "4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// let q = quiesce_score(&pos, -50.0, 50.0, |p| model.evaluate(p, &w));
+/// let full = quiesce_window(&model, &pos, &w, -50.0, 50.0);
+/// assert_eq!((q.score, q.nodes), (full.score, full.nodes));
+/// ```
+pub fn quiesce_score(
+    pos: &Chess,
+    alpha: f64,
+    beta: f64,
+    static_eval: impl FnMut(&Chess) -> f64,
+) -> QuiescenceScore {
+    let mut search = Search::new(static_eval);
+    let (score, _) = search.qsearch::<false>(pos, alpha, beta, 0, &mut Vec::new());
+    QuiescenceScore {
+        score,
         nodes: search.nodes,
     }
 }
@@ -107,13 +146,8 @@ pub fn quiesce_window(model: &Model, pos: &Chess, w: &[f64], alpha: f64, beta: f
 /// assert!(!is_quiet(&model, &pos, &w));
 /// ```
 pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
-    let mut search = Search {
-        model,
-        w,
-        nodes: 0,
-        root_static: None,
-    };
-    let (score, _) = search.qsearch(pos, -f64::INFINITY, f64::INFINITY, 0, &mut Vec::new());
+    let mut search = Search::new(|p: &Chess| model.evaluate(p, w));
+    let (score, _) = search.qsearch::<true>(pos, -f64::INFINITY, f64::INFINITY, 0, &mut Vec::new());
     let stat = match search.root_static {
         Some(s) => s,
         None => search.static_eval(pos), // in check, mate or stalemate at the root
@@ -121,9 +155,9 @@ pub fn is_quiet(model: &Model, pos: &Chess, w: &[f64]) -> bool {
     (score - stat).abs() <= 1e-9
 }
 
-struct Search<'a> {
-    model: &'a Model,
-    w: &'a [f64],
+/// A quiescence search over a static evaluation `F` (White's view).
+struct Search<F> {
+    static_eval: F,
     nodes: u64,
     /// The root's static evaluation (side to move's view), if the search computed it.
     root_static: Option<f64>,
@@ -148,28 +182,58 @@ fn move_key(m: &Move) -> i32 {
     -(16 * (victim + promo) - order_value(m.role()))
 }
 
-impl Search<'_> {
-    fn static_eval(&self, pos: &Chess) -> f64 {
-        let e: f64 = self.model.evaluate(pos, self.w);
+impl<F: FnMut(&Chess) -> f64> Search<F> {
+    fn new(static_eval: F) -> Self {
+        Search {
+            static_eval,
+            nodes: 0,
+            root_static: None,
+        }
+    }
+
+    fn static_eval(&mut self, pos: &Chess) -> f64 {
+        let e = (self.static_eval)(pos);
         match pos.turn() {
             Color::White => e,
             Color::Black => -e,
         }
     }
 
-    /// Negamax quiescence; returns the score (side to move's view) and the PV's last position,
-    /// and writes the PV into `pv`.
-    fn qsearch(
+    /// Negamax quiescence; returns the score (side to move's view) and, when `PV`, the PV's
+    /// last position, and writes the PV into `pv` (left alone without `PV`: the score and the
+    /// nodes visited do not depend on it).
+    fn qsearch<const PV: bool>(
         &mut self,
         pos: &Chess,
         mut alpha: f64,
         beta: f64,
         ply: u32,
         pv: &mut Vec<Move>,
-    ) -> (f64, Chess) {
+    ) -> (f64, Option<Chess>) {
         self.nodes += 1;
-        pv.clear();
+        if PV {
+            pv.clear();
+        }
+        let leaf = |pos: &Chess| PV.then(|| pos.clone());
         let in_check = pos.is_check();
+        // Standing pat first: a cutoff then only needs to know that some move is legal (else
+        // the position is a stalemate), which is usually much cheaper to prove than generating
+        // every legal move. The static evaluation does not depend on the order of the steps.
+        let stand = if in_check {
+            None
+        } else {
+            let stand = self.static_eval(pos);
+            if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
+                if !has_legal_move(pos) {
+                    return (0.0, leaf(pos)); // stalemate
+                }
+                if ply == 0 {
+                    self.root_static = Some(stand);
+                }
+                return (stand, leaf(pos));
+            }
+            Some(stand)
+        };
         // One legal move generation serves both the tactical moves and mate/stalemate
         // detection (cheaper than separate capture, promotion and legality generations).
         let mut moves: MoveList = pos.legal_moves();
@@ -179,31 +243,28 @@ impl Search<'_> {
             } else {
                 0.0 // stalemate
             };
-            return (score, pos.clone());
-        }
-        if !in_check {
-            moves.retain(|m| m.is_capture() || m.is_promotion());
+            return (score, leaf(pos));
         }
 
         let mut best;
         let mut best_leaf = None;
-        if in_check {
-            if ply >= MAX_QSEARCH_DEPTH {
-                return (self.static_eval(pos), pos.clone());
+        match stand {
+            None => {
+                if ply >= MAX_QSEARCH_DEPTH {
+                    return (self.static_eval(pos), leaf(pos));
+                }
+                best = -f64::INFINITY;
             }
-            best = -f64::INFINITY;
-        } else {
-            let stand = self.static_eval(pos);
-            if ply == 0 {
-                self.root_static = Some(stand);
+            Some(stand) => {
+                moves.retain(|m| m.is_capture() || m.is_promotion());
+                if ply == 0 {
+                    self.root_static = Some(stand);
+                }
+                if stand > alpha {
+                    alpha = stand;
+                }
+                best = stand;
             }
-            if stand >= beta || ply >= MAX_QSEARCH_DEPTH {
-                return (stand, pos.clone());
-            }
-            if stand > alpha {
-                alpha = stand;
-            }
-            best = stand;
         }
 
         moves.sort_by_key(move_key);
@@ -211,14 +272,16 @@ impl Search<'_> {
         for &m in moves.iter() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let (s, leaf) = self.qsearch(&child, -beta, -alpha, ply + 1, &mut child_pv);
+            let (s, child_leaf) = self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, &mut child_pv);
             let s = -s;
             if s > best {
                 best = s;
-                best_leaf = Some(leaf);
-                pv.clear();
-                pv.push(m);
-                pv.extend_from_slice(&child_pv);
+                if PV {
+                    best_leaf = child_leaf;
+                    pv.clear();
+                    pv.push(m);
+                    pv.extend_from_slice(&child_pv);
+                }
                 if s > alpha {
                     alpha = s;
                     if alpha >= beta {
@@ -227,6 +290,112 @@ impl Search<'_> {
                 }
             }
         }
-        (best, best_leaf.unwrap_or_else(|| pos.clone()))
+        (best, best_leaf.or_else(|| leaf(pos)))
+    }
+}
+
+/// Whether the side to move, **not in check**, has a legal move: cheap sufficient
+/// conditions first (a king step to an unattacked square, an unpinned knight or pawn that can
+/// move), legal move generation only when none holds.
+///
+/// Not in check, a king step is legal exactly when its target is not attacked with the board
+/// as it is (no slider can attack through the king, or the king would be in check), and a
+/// piece whose removal exposes the king to no slider is not pinned, so any of its moves that
+/// is possible on the board is legal.
+fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = board.by_color(turn);
+    let them = board.by_color(!turn);
+    let occupied = board.occupied();
+    let Some(king) = board.king_of(turn) else {
+        return !pos.legal_moves().is_empty();
+    };
+    let free = !occupied;
+    if (attacks::king_attacks(king) & !us)
+        .into_iter()
+        .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
+    {
+        return true;
+    }
+    let unpinned = |sq: Square| {
+        let without = occupied ^ sq;
+        (attacks::bishop_attacks(king, without) & them & board.bishops_and_queens()).is_empty()
+            && (attacks::rook_attacks(king, without) & them & board.rooks_and_queens()).is_empty()
+    };
+    let forward = match turn {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    let knight_moves = (board.knights() & us)
+        .into_iter()
+        .any(|sq| (attacks::knight_attacks(sq) & !us).any() && unpinned(sq));
+    let pawn_pushes = || {
+        (board.pawns() & us)
+            .into_iter()
+            .any(|sq| sq.offset(forward).is_some_and(|to| free.contains(to)) && unpinned(sq))
+    };
+    knight_moves || pawn_pushes() || !pos.legal_moves().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn check(p: &Chess) {
+        if !p.is_check() {
+            assert_eq!(
+                has_legal_move(p),
+                !p.legal_moves().is_empty(),
+                "{}",
+                Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+            );
+        }
+    }
+
+    #[test]
+    fn legal_move_proof_agrees_with_generation() {
+        // Four stalemates (one with a pinned knight, one with a blocked pawn), and near misses.
+        let stalemates = [
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "k7/8/1Q6/8/8/8/8/7K b - - 0 1",
+            "k7/n7/1K6/4B3/8/8/8/R7 b - - 0 1",
+            "k7/p7/P7/8/8/8/8/1R5K b - - 0 1",
+        ];
+        for fen in stalemates {
+            assert!(pos(fen).is_stalemate(), "{fen}");
+        }
+        for fen in stalemates.into_iter().chain([
+            "k7/n7/8/8/8/8/8/R1K5 b - - 0 1",
+            "k7/p7/8/8/8/8/8/1R5K b - - 0 1",
+            "kb6/8/1K6/8/8/8/8/8 b - - 0 1",
+            "8/8/8/8/8/5k2/4p3/4K3 w - - 0 1",
+        ]) {
+            check(&pos(fen));
+        }
+        // Random games from the start position: every position reached.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200 {
+            let mut p = Chess::default();
+            for _ in 0..200 {
+                check(&p);
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                p.play_unchecked(moves[(state >> 33) as usize % moves.len()]);
+            }
+        }
     }
 }

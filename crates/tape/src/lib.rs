@@ -46,7 +46,7 @@ mod var;
 
 pub use crate::dual::Dual;
 pub use crate::program::{Program, Scratch};
-pub use crate::scalar::{sigmoid_f64, Scalar};
+pub use crate::scalar::{sigmoid_f64, DotAccumulator, Scalar};
 pub use crate::tape::{Mark, Recording, Tape};
 pub use crate::var::Var;
 

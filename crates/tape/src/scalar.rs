@@ -153,6 +153,41 @@ pub(crate) fn sparse_sum<T: Copy>(
     (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
+/// [`Scalar::dot`] on `f64` fed one term at a time: terms added in the order of a term list
+/// give the dot product of that list bit for bit (the `k`-th term goes to accumulator `k mod
+/// 4`, as in [`sparse_sum`]), without building the list.
+///
+/// ```
+/// use tape::{DotAccumulator, Scalar};
+/// let w = [0.1, 0.2, 0.3];
+/// let terms = [(0, 1.0), (2, -3.0), (1, 0.5), (2, 7.0), (0, 1e-3)];
+/// let mut acc = DotAccumulator::default();
+/// for &(i, c) in &terms {
+///     acc.add(c, w[i as usize]);
+/// }
+/// assert_eq!(acc.value().to_bits(), f64::dot(&w, &terms).to_bits());
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DotAccumulator {
+    acc: [f64; 4],
+    len: usize,
+}
+
+impl DotAccumulator {
+    /// Adds the term `coef * x` (the next term of the list).
+    #[inline(always)]
+    pub fn add(&mut self, coef: f64, x: f64) {
+        self.acc[self.len & 3] += coef * x;
+        self.len += 1;
+    }
+
+    /// The sum so far, combined as [`sparse_sum`] combines its accumulators.
+    #[inline(always)]
+    pub fn value(&self) -> f64 {
+        (self.acc[0] + self.acc[1]) + (self.acc[2] + self.acc[3])
+    }
+}
+
 /// [`sparse_sum`] over a structure of arrays: `sum coefs[k] * value(refs[k])`, in the same
 /// order.
 #[inline(always)]

@@ -1,0 +1,90 @@
+//! The speed work left the search unchanged: fixed-node self-play games (moves, scores, depths
+//! and node counts) hash to the values recorded with the implementation before it (commit
+//! `ac15c71`: a full `Model::evaluate` per node, `eval::quiesce_window` at the leaves, moves
+//! sorted with `sort_by_cached_key`), for the material evaluator and both models with
+//! non-trivial weights.
+
+use engine::datagen::{play_one, DatagenOptions};
+use engine::game::GameRecord;
+use engine::openings::RandomOpenings;
+use engine::{Evaluator, MaterialEvaluator, ModelEvaluator};
+use eval::{Model, ModelKind};
+
+/// The model's default weights plus a fixed, irregular perturbation, so that every parameter
+/// matters and the sums are not integers.
+fn perturbed(kind: ModelKind) -> ModelEvaluator {
+    let model = Model::new(kind);
+    let w = model
+        .default_weights()
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| x + ((i * 37) % 23) as f64 * 1.37 - 11.0)
+        .collect();
+    ModelEvaluator::new(model, w).unwrap()
+}
+
+/// FNV-1a over every game's moves, scores, depths, node counts and result, and the node total.
+fn fingerprint<E: Evaluator>(eval: &E, games: u32, nodes: u64) -> (u64, u64) {
+    let options = DatagenOptions {
+        games,
+        nodes,
+        openings: RandomOpenings {
+            seed: 7,
+            ..RandomOpenings::default()
+        },
+        ..DatagenOptions::default()
+    };
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    let mut total = 0;
+    for i in 0..games {
+        let g: GameRecord = play_one(eval, &options, i);
+        for m in &g.moves {
+            mix(shakmaty::uci::UciMove::from_standard(m.mv)
+                .to_string()
+                .as_bytes());
+            mix(&m.score.to_le_bytes());
+            mix(&m.depth.to_le_bytes());
+            mix(&m.nodes.to_le_bytes());
+            total += m.nodes;
+        }
+        mix(&g.white_score().to_le_bytes());
+    }
+    (h, total)
+}
+
+#[test]
+fn material_games_unchanged() {
+    assert_eq!(
+        fingerprint(&MaterialEvaluator, 4, 2000),
+        (7910227638686781636, 512199)
+    );
+}
+
+#[test]
+fn default_model_games_unchanged() {
+    assert_eq!(
+        fingerprint(&ModelEvaluator::default_material(), 4, 2000),
+        (16353610175445260074, 458546)
+    );
+}
+
+#[test]
+fn psqt_games_unchanged() {
+    assert_eq!(
+        fingerprint(&perturbed(ModelKind::Psqt), 4, 2000),
+        (3569387120311519767, 1101492)
+    );
+}
+
+#[test]
+fn full_games_unchanged() {
+    assert_eq!(
+        fingerprint(&perturbed(ModelKind::Full), 4, 2000),
+        (10093598971817903515, 1008913)
+    );
+}
