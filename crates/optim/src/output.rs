@@ -6,8 +6,8 @@ use eval::Model;
 use serde::{Deserialize, Serialize};
 
 use crate::objective::Objective;
-use crate::resolve::Resolution;
 use crate::regularise::L2Trial;
+use crate::resolve::Resolution;
 use crate::run::RunOutcome;
 use crate::validation::Decision;
 use crate::OptimError;

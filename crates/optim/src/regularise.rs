@@ -108,7 +108,9 @@ pub fn run_l2_path(
         }
     }
     let Some((i, mut outcome, t)) = best else {
-        return Err(OptimError::Config("the L2 path ran no strength".to_string()));
+        return Err(OptimError::Config(
+            "the L2 path ran no strength".to_string(),
+        ));
     };
     outcome.train_loss.0 = train.data_loss(start);
     outcome.valid_loss = outcome.valid_loss.map(|(_, b)| (valid.data_loss(start), b));
