@@ -217,6 +217,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         written += &format!(", {} validation positions to {}", valid.len(), vp.display());
     }
     eprint!("{report}");
+    for w in data::warnings(&train, &valid, args.valid_fraction.unwrap_or(0.0)) {
+        eprintln!("{w}");
+    }
     eprintln!("{written}");
     eprintln!(
         "time: {:.2} s ({:.2} s reading and extracting)",
