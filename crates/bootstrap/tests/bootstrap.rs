@@ -128,7 +128,7 @@ fn two_generations_write_data_weights_matches_and_ladder() {
     let ladder: serde_json::Value = serde_json::from_str(&read(&out.join("ladder.json"))).unwrap();
     assert_eq!(ladder.as_array().map(Vec::len), Some(3));
     // Nothing left half-written: no temporary file of an atomic write remains.
-    let temps: Vec<_> = std::fs::read_dir(&out)
+    let temps: Vec<_> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with('.') && n.contains(".tmp"))

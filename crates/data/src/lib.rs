@@ -210,13 +210,14 @@ fn describe_unrecognised(
              the start)"
         }
     };
+    let plural = |n: u64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let what = match format {
-        Format::Pgn => format!("{} games", report.games),
-        _ => format!("{} lines", report.read),
+        Format::Pgn => plural(report.games, "game"),
+        _ => plural(report.read, "line"),
     };
     s += &format!(
-        "  {tried}: {what}, none readable ({} errors)",
-        report.errors
+        "  {tried}: {what}, none readable ({})",
+        plural(report.errors, "error")
     );
     if let Some(m) = report.messages.first() {
         s += &format!("\n  first error: {m}");

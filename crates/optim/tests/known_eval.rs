@@ -39,7 +39,6 @@ use optim::{
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shakmaty::Position;
 
 const K: f64 = 1.0;
 /// Effective values: tolerance in centipawns.

@@ -186,6 +186,12 @@ fn data_cases() -> Vec<(&'static str, Vec<u8>, Expect, Expect)> {
             Ok("1000 positions kept (0 errors)"),
         ),
         (
+            "all-white-wins",
+            b"[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n".to_vec(),
+            Ok("warning: every position has the result 1-0 (7 positions)"),
+            Ok("warning: every position has the result 1-0 (7 positions)"),
+        ),
+        (
             "pgn-latin1-comments",
             pgn_with_latin1_comments(),
             Ok("games read:     3"),
