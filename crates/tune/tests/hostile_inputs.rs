@@ -211,25 +211,20 @@ fn hostile_data_files_give_a_clear_error_or_a_counted_skip() {
             assert_file_named_once(name, &r, &path);
         }
         let out = dir.path().join(format!("run-{name}"));
-        let r = check(
-            name,
-            &[
-                "lbfgs",
-                "--data",
-                arg(&path),
-                "--max-iters",
-                "2",
-                "--out",
-                arg(&out),
-                "--quiet",
-            ],
-            lbfgs,
-        );
+        let r = check(name, &quick_lbfgs(&path, &out, &[]), lbfgs);
         if r.code == Some(1) {
             assert_file_named_once(name, &r, &path);
             assert!(!out.join("weights.json").exists(), "{name}: wrote weights");
         }
     }
+}
+
+/// `tune lbfgs --data DATA --max-iters 2 --out OUT --quiet EXTRA...`.
+fn quick_lbfgs<'a>(data: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["lbfgs", "--data", arg(data), "--max-iters", "2"];
+    v.extend(["--out", arg(out), "--quiet"]);
+    v.extend_from_slice(extra);
+    v
 }
 
 /// The error line names the file once (not `x: x: No such file`).
@@ -243,19 +238,18 @@ fn assert_file_named_once(case: &str, r: &Ran, path: &Path) {
 fn a_missing_file_is_named_once() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("x.epd");
-    for args in [
-        vec!["stats", arg(&missing)],
-        vec![
-            "lbfgs",
-            "--data",
-            arg(&missing),
-            "--out",
-            arg(dir.path()),
-            "--quiet",
-        ],
+    let weights = dir.path().join("w.json");
+    let data = shared("quiet-labeled-1k.epd");
+    for (args, file) in [
+        (vec!["stats", arg(&missing)], &missing),
+        (quick_lbfgs(&missing, dir.path(), &[]), &missing),
+        (
+            quick_lbfgs(&data, dir.path(), &["--weights", arg(&weights)]),
+            &weights,
+        ),
     ] {
         let r = check("missing", &args, Expect::Error("No such file"));
-        assert_file_named_once("missing", &r, &missing);
+        assert_file_named_once("missing", &r, file);
     }
 }
 
@@ -296,18 +290,7 @@ fn hostile_weights_files_are_refused() {
         let out = dir.path().join(format!("run-{name}"));
         let r = check(
             name,
-            &[
-                "lbfgs",
-                "--data",
-                arg(&data),
-                "--weights",
-                arg(&path),
-                "--max-iters",
-                "2",
-                "--out",
-                arg(&out),
-                "--quiet",
-            ],
+            &quick_lbfgs(&data, &out, &["--weights", arg(&path)]),
             Expect::Error(want),
         );
         assert_file_named_once(name, &r, &path);
