@@ -200,6 +200,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.merge(&r);
     }
     let extracted = start.elapsed();
+    if samples.is_empty() {
+        // Writing nothing over the output would only destroy what was there.
+        eprint!("{report}");
+        anyhow::bail!(
+            "no positions extracted (see the report above): {} not written",
+            args.output.display()
+        );
+    }
 
     let (train, valid) = match args.valid_fraction {
         Some(f) if f > 0.0 => split_by_game(samples, f, args.seed),

@@ -33,7 +33,15 @@ fn check(case: &str, args: &[&str], expect: Expect) -> Ran {
     match expect {
         Expect::Error(text) => {
             assert_eq!(r.code, Some(1), "{case}: exit code, output:\n{all}");
-            assert!(r.stderr.starts_with("error: "), "{case}: {}", r.stderr);
+            assert_eq!(
+                r.stderr
+                    .lines()
+                    .filter(|l| l.starts_with("error: "))
+                    .count(),
+                1,
+                "{case}: one error line in:\n{}",
+                r.stderr
+            );
             assert!(
                 r.stderr.contains(text),
                 "{case}: want {text:?} in:\n{}",
@@ -229,7 +237,11 @@ fn quick_lbfgs<'a>(data: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&'a 
 
 /// The error line names the file once (not `x: x: No such file`).
 fn assert_file_named_once(case: &str, r: &Ran, path: &Path) {
-    let first = r.stderr.lines().next().unwrap_or("");
+    let first = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or("");
     let p = path.display().to_string();
     assert_eq!(first.matches(&p).count(), 1, "{case}: {first}");
 }
@@ -295,6 +307,23 @@ fn hostile_weights_files_are_refused() {
         );
         assert_file_named_once(name, &r, &path);
     }
+}
+
+/// `tune extract` of games that give no position is an error and leaves the output alone.
+#[test]
+fn extracting_nothing_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("bad.pgn");
+    std::fs::write(&games, "[Event \"x\"]\n\n1. e4 Ke2 1-0\n").unwrap();
+    let out = dir.path().join("out.epd");
+    std::fs::write(&out, "old").unwrap();
+    let r = check(
+        "extract-nothing",
+        &["extract", arg(&games), "-o", arg(&out)],
+        Expect::Error("no positions extracted"),
+    );
+    assert!(r.stderr.contains("illegal move Ke2"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
 }
 
 /// Usage errors are clap's: exit code 2.
