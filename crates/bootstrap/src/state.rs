@@ -124,13 +124,9 @@ pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), Boo
     write_atomic(path, &(text + "\n"))
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
-/// reader (or an interrupted run) sees the old file or the new one, never half of one.
+/// Writes `text` to `path` through a temporary file in the same directory and a rename
+/// ([`eval::atomic`]), so a reader (or an interrupted run) sees the old file or the new one,
+/// never half of one.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), BootstrapError> {
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text).map_err(|e| BootstrapError::io("write", &tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| BootstrapError::io("rename", path, e))
+    eval::atomic::write(path, text).map_err(|e| BootstrapError::io("write", path, e))
 }

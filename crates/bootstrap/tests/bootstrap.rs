@@ -127,8 +127,13 @@ fn two_generations_write_data_weights_matches_and_ladder() {
     assert!(read(&out.join("ladder.svg")).starts_with("<svg"));
     let ladder: serde_json::Value = serde_json::from_str(&read(&out.join("ladder.json"))).unwrap();
     assert_eq!(ladder.as_array().map(Vec::len), Some(3));
-    // Nothing left half-written.
-    assert!(!out.join(".state.json.tmp").exists());
+    // Nothing left half-written: no temporary file of an atomic write remains.
+    let temps: Vec<_> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') && n.contains(".tmp"))
+        .collect();
+    assert!(temps.is_empty(), "{temps:?}");
 }
 
 /// Stopped after generation 1 with generation 2 half done, then continued: the same ladder

@@ -11,8 +11,7 @@
 //! when unknown), the game id (u32 LE). The whole file may be zstd-compressed (written so when
 //! the path ends in `.zst`); [`load`](crate::load) detects that by its first bytes.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -63,7 +62,8 @@ pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
 }
 
 /// Writes a binary cache; zstd-compressed (level 9, one frame with its content size, so
-/// loading decompresses in one call) when the path ends in `.zst`.
+/// loading decompresses in one call) when the path ends in `.zst`. The file is replaced
+/// atomically ([`crate::atomic`]): an interrupted write leaves the old file as it was.
 ///
 /// ```
 /// use data::{load, write_cache, LoadOptions, Sample};
@@ -79,19 +79,26 @@ pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_cache(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
+    // The temporary file first: an unwritable place fails before the work.
+    let mut w = crate::atomic::AtomicFile::create(path).map_err(|e| DataError::io(path, e))?;
     let bytes = to_bytes(samples);
-    let file = File::create(path).map_err(|e| DataError::io(path, e))?;
-    let mut w = BufWriter::new(file);
     let compressed = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zst"));
+    let io = |e| DataError::io(path, e);
     if compressed {
-        let z = zstd::bulk::compress(&bytes, ZSTD_LEVEL).map_err(|e| DataError::io(path, e))?;
-        w.write_all(&z).map_err(|e| DataError::io(path, e))?;
+        // Streamed into the file (no compressed copy in memory), still one frame that states
+        // its content size.
+        let mut z = zstd::stream::write::Encoder::new(w, ZSTD_LEVEL).map_err(io)?;
+        z.set_pledged_src_size(Some(bytes.len() as u64))
+            .map_err(io)?;
+        z.include_contentsize(true).map_err(io)?;
+        z.write_all(&bytes).map_err(io)?;
+        w = z.finish().map_err(io)?;
     } else {
-        w.write_all(&bytes).map_err(|e| DataError::io(path, e))?;
+        w.write_all(&bytes).map_err(io)?;
     }
-    w.flush().map_err(|e| DataError::io(path, e))
+    w.commit().map_err(io)
 }
 
 /// The zstd level of compressed caches.
@@ -112,17 +119,24 @@ pub fn read_cache_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
             let plausible = (raw.len() as u64).saturating_mul(1024);
             match size.and_then(|n| usize::try_from(n).ok()) {
                 Some(n) if one_frame && n as u64 <= plausible => {
-                    zstd::bulk::decompress(&raw, n).map_err(|e| DataError::io(path, e))
+                    zstd::bulk::decompress(&raw, n).map_err(|e| corrupt_zstd(path, &e))
                 }
                 _ => {
                     let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
                     zstd::stream::copy_decode(raw.as_slice(), &mut out)
-                        .map_err(|e| DataError::io(path, e))?;
+                        .map_err(|e| corrupt_zstd(path, &e))?;
                     Ok(out)
                 }
             }
         }
         crate::Compression::Gzip => crate::source::read_all(path),
+    }
+}
+
+fn corrupt_zstd(path: &Path, e: &std::io::Error) -> DataError {
+    DataError::Cache {
+        path: path.to_path_buf(),
+        message: format!("zstd data truncated or corrupt: {e}"),
     }
 }
 

@@ -40,6 +40,15 @@ pub enum DataError {
         /// What was wrong.
         message: String,
     },
+    /// A file in none of the formats read (or empty): the message says what it looked like
+    /// (its first bytes, its compression, the formats tried, how many records failed).
+    #[error("{path}: {message}")]
+    Unrecognised {
+        /// The file.
+        path: PathBuf,
+        /// What the file looked like and what was tried.
+        message: String,
+    },
     /// A packed board that does not decode to a legal position.
     #[error("bad packed board: {0}")]
     Board(String),

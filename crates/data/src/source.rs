@@ -20,6 +20,15 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// `none (plain)`, `gzip` or `zstd`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Plain => "none (plain)",
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+        }
+    }
+
     /// Detects the compression from the first bytes of a file.
     ///
     /// ```
@@ -53,6 +62,24 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// Says which decompression failed: a truncated or corrupt gzip or zstd file reads as
+/// "gzip data truncated or corrupt: ..." rather than a bare decoder message.
+struct Annotated<R> {
+    inner: R,
+    what: &'static str,
+}
+
+impl<R: Read> Read for Annotated<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("{} data truncated or corrupt: {e}", self.what),
+            )
+        })
+    }
+}
+
 /// Opens a file for streaming, decompressing gzip or zstd as its first bytes say.
 /// Returns the reader and its compression.
 pub fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, Compression), DataError> {
@@ -72,11 +99,18 @@ pub fn open_counting(
         Compression::Plain => Box::new(raw),
         Compression::Gzip => Box::new(BufReader::with_capacity(
             1 << 16,
-            flate2::bufread::MultiGzDecoder::new(raw),
+            Annotated {
+                inner: flate2::bufread::MultiGzDecoder::new(raw),
+                what: "gzip",
+            },
         )),
         Compression::Zstd => Box::new(BufReader::with_capacity(
             1 << 16,
-            zstd::stream::read::Decoder::with_buffer(raw).map_err(|e| DataError::io(path, e))?,
+            Annotated {
+                inner: zstd::stream::read::Decoder::with_buffer(raw)
+                    .map_err(|e| DataError::io(path, e))?,
+                what: "zstd",
+            },
         )),
     };
     Ok((reader, compression))

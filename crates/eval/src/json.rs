@@ -1,6 +1,7 @@
 //! Weights as JSON, by parameter name: `{"model": "psqt", "params": {"material.pawn.mg": 100.0, ...}}`.
 //!
-//! Reading is strict: unknown, missing or duplicate names, and non-finite or non-numeric values,
+//! Reading is strict: unknown, missing or duplicate names, non-finite or non-numeric values, and
+//! values beyond [`MAX_WEIGHT`] in magnitude,
 //! are refused with a message naming every offending parameter. Duplicate keys are detected by
 //! a hand-written visitor (a plain `serde_json::Map` would silently keep the last one).
 
@@ -14,6 +15,11 @@ use serde_json::Value;
 
 use crate::error::ParamError;
 use crate::model::{Model, ModelKind};
+
+/// The largest weight magnitude read or written: a billion centipawns is far beyond any
+/// meaningful evaluation term, so a larger value is a corrupt or diverged file, refused by name
+/// rather than searched with (scores would overflow the engine's integers).
+pub const MAX_WEIGHT: f64 = 1e9;
 
 /// How many names an error message lists before summarising the rest.
 const LIST_AT_MOST: usize = 20;
@@ -65,8 +71,8 @@ fn json_string(s: &str) -> String {
 
 /// Reads weights from JSON text; the model is the one named in the text.
 ///
-/// Refuses unknown, missing and duplicate parameter names and non-finite or non-numeric values,
-/// naming each of them.
+/// Refuses unknown, missing and duplicate parameter names, non-finite or non-numeric values and
+/// values beyond [`MAX_WEIGHT`] in magnitude, naming each of them.
 pub fn weights_from_json(text: &str) -> Result<(Model, Vec<f64>), ParamError> {
     let raw: RawFile = serde_json::from_str(text).map_err(|e| ParamError::Json(e.to_string()))?;
     let kind: ModelKind = raw.model.parse()?;
@@ -74,6 +80,7 @@ pub fn weights_from_json(text: &str) -> Result<(Model, Vec<f64>), ParamError> {
     let mut w = vec![f64::NAN; model.len()];
     let mut seen = vec![false; model.len()];
     let (mut unknown, mut duplicate, mut non_finite) = (Vec::new(), Vec::new(), Vec::new());
+    let mut huge = Vec::new();
     let mut duplicate_set = HashSet::new();
     for (name, value) in raw.params {
         let Some(i) = model.index_of(&name) else {
@@ -90,7 +97,8 @@ pub fn weights_from_json(text: &str) -> Result<(Model, Vec<f64>), ParamError> {
         }
         seen[i] = true;
         match value.as_f64() {
-            Some(v) if v.is_finite() => w[i] = v,
+            Some(v) if v.is_finite() && v.abs() <= MAX_WEIGHT => w[i] = v,
+            Some(v) if v.is_finite() => huge.push(format!("{name} = {value}")),
             _ => non_finite.push(format!("{name} = {value}")),
         }
     }
@@ -108,6 +116,7 @@ pub fn weights_from_json(text: &str) -> Result<(Model, Vec<f64>), ParamError> {
         ("missing parameters", &missing),
         ("duplicate parameters", &duplicate),
         ("non-finite or non-numeric values", &non_finite),
+        ("values beyond +-1e9", &huge),
     ] {
         if !list.is_empty() {
             problems.push(format!("{} {what}: {}", list.len(), name_list(list)));
@@ -150,7 +159,9 @@ pub fn load_weights(path: &Path) -> Result<(Model, Vec<f64>), ParamError> {
 }
 
 /// Writes a weights file (see [`weights_to_json`]). Refuses a weight vector of the wrong length
-/// or with non-finite values (naming them), so every file written can be read back.
+/// or with non-finite values or values beyond [`MAX_WEIGHT`] (naming them), so every file
+/// written can be read back. The file
+/// is replaced atomically ([`crate::atomic`]).
 pub fn save_weights(path: &Path, model: &Model, w: &[f64]) -> Result<(), ParamError> {
     if w.len() != model.len() {
         return Err(ParamError::Length {
@@ -163,16 +174,20 @@ pub fn save_weights(path: &Path, model: &Model, w: &[f64]) -> Result<(), ParamEr
         .params()
         .iter()
         .zip(w)
-        .filter(|(_, v)| !v.is_finite())
-        .map(|(p, v)| format!("{} = {v}", p.name))
+        .filter(|(_, v)| !(v.is_finite() && v.abs() <= MAX_WEIGHT))
+        .map(|(p, v)| format!("{} = {v:e}", p.name))
         .collect();
     if !bad.is_empty() {
         return Err(ParamError::Invalid {
             model: model.kind().name().to_string(),
-            details: format!("{} non-finite values: {}", bad.len(), name_list(&bad)),
+            details: format!(
+                "{} non-finite values or values beyond +-1e9: {}",
+                bad.len(),
+                name_list(&bad)
+            ),
         });
     }
-    fs::write(path, weights_to_json(model, w)).map_err(|error| ParamError::Io {
+    crate::atomic::write(path, weights_to_json(model, w)).map_err(|error| ParamError::Io {
         action: "write",
         path: path.to_path_buf(),
         error,

@@ -37,6 +37,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod atomic;
 mod display;
 mod error;
 mod features;
@@ -49,7 +50,7 @@ mod qsearch;
 
 pub use crate::display::{rust_source, tables};
 pub use crate::error::ParamError;
-pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json};
+pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT};
 pub use crate::model::{HeadGradient, Model, ModelKind, Split};
 pub use crate::params::ParamInfo;
 pub use crate::qsearch::{

@@ -179,6 +179,37 @@ fn non_finite_and_non_numeric_values_are_refused_by_name() {
 }
 
 #[test]
+fn huge_values_are_refused_by_name_when_read_and_written() {
+    let text = edited(|e| {
+        for l in e.iter_mut() {
+            if l.contains("\"material.rook.mg\"") {
+                *l = "    \"material.rook.mg\": -1e300".into();
+            }
+        }
+    });
+    let msg = refusal(&text);
+    assert!(msg.contains("`material.rook.mg = -1e+300`"), "{msg}");
+    assert!(msg.contains("beyond +-1e9"), "{msg}");
+    // The largest magnitude allowed reads back.
+    let edge = edited(|e| {
+        for l in e.iter_mut() {
+            if l.contains("\"material.rook.mg\"") {
+                *l = format!("    \"material.rook.mg\": {:?}", -eval::MAX_WEIGHT);
+            }
+        }
+    });
+    assert!(weights_from_json(&edge).is_ok());
+
+    let model = Model::new(ModelKind::Psqt);
+    let mut w = model.default_weights();
+    w[model.index_of("pst.pawn.mg.e4").unwrap()] = 2e9;
+    let path = tempdir().join("huge.json");
+    let err = save_weights(&path, &model, &w).unwrap_err().to_string();
+    assert!(err.contains("pst.pawn.mg.e4 = 2e9"), "{err}");
+    assert!(!path.exists());
+}
+
+#[test]
 fn model_field_is_checked() {
     let msg = refusal("{\"model\": \"nnue\", \"params\": {}}");
     assert!(msg.contains("nnue") && msg.contains("psqt, full"), "{msg}");

@@ -182,15 +182,14 @@ impl Comparison {
     }
 
     /// Writes `<stem>.md`, `<stem>.json`, `<stem>-time.svg` and `<stem>-passes.svg` into `dir`;
-    /// returns the paths.
+    /// returns the paths. Each file is replaced atomically.
     pub fn write(&self, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, OptimError> {
         std::fs::create_dir_all(dir).map_err(|e| OptimError::io(dir, e))?;
         let md = dir.join(format!("{stem}.md"));
         let text = format!("{}\n\n{}", self.title, self.markdown());
-        std::fs::write(&md, text).map_err(|e| OptimError::io(&md, e))?;
+        crate::output::write(&md, &text)?;
         let json = dir.join(format!("{stem}.json"));
-        std::fs::write(&json, serde_json::to_string(self)?)
-            .map_err(|e| OptimError::io(&json, e))?;
+        crate::output::write(&json, &serde_json::to_string(self)?)?;
         let t = dir.join(format!("{stem}-time.svg"));
         let ylabel = "best validation loss so far";
         line_plot(

@@ -86,13 +86,20 @@ pub enum OptimError {
     #[error("optimiser: {0}")]
     Argmin(String),
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: std::path::PathBuf,
-        /// The error.
-        source: std::io::Error,
+        /// The error (part of this error's message, so not also its `source`: printing the
+        /// chain does not repeat it).
+        error: std::io::Error,
     },
+    /// A data file could not be read (the error names the file).
+    #[error(transparent)]
+    Data(#[from] data::DataError),
+    /// A weights file could not be read (the error names the file).
+    #[error(transparent)]
+    Weights(#[from] eval::ParamError),
     /// JSON (de)serialisation failed.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
@@ -106,10 +113,10 @@ impl OptimError {
         OptimError::Argmin(e.to_string())
     }
 
-    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: &std::path::Path, error: std::io::Error) -> Self {
         OptimError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 }

@@ -136,7 +136,7 @@ impl Summary {
 
 /// Adds (or replaces) the entry `key` of the `summary.json` in `dir` with `value`, keeping
 /// everything else; e.g. `tune lbfgs --verify` adds the verification match as `verify`. The
-/// file is rewritten through a temporary file and a rename, so it is never left half-written.
+/// file is replaced atomically ([`eval::atomic`]), so it is never left half-written.
 pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result<(), OptimError> {
     let path = dir.join("summary.json");
     let text = std::fs::read_to_string(&path).map_err(|e| OptimError::io(&path, e))?;
@@ -148,9 +148,7 @@ pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result
         )));
     };
     map.insert(key.to_string(), value);
-    let tmp = dir.join(".summary.json.tmp");
-    write(&tmp, &serde_json::to_string_pretty(&doc)?)?;
-    std::fs::rename(&tmp, &path).map_err(|e| OptimError::io(&path, e))
+    write(&path, &serde_json::to_string_pretty(&doc)?)
 }
 
 /// The weights rounded to integers (engines use integers).
@@ -158,12 +156,14 @@ pub fn rounded(w: &[f64]) -> Vec<f64> {
     w.iter().map(|v| v.round()).collect()
 }
 
-fn write(path: &Path, text: &str) -> Result<(), OptimError> {
-    std::fs::write(path, text).map_err(|e| OptimError::io(path, e))
+/// Writes `text` to `path` atomically ([`eval::atomic`]): a temporary file renamed into place.
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), OptimError> {
+    eval::atomic::write(path, text).map_err(|e| OptimError::io(path, e))
 }
 
 /// Writes `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and `summary.json`
-/// into `dir` (the log, `log.jsonl`, is written during the run) and returns the summary.
+/// into `dir` (the log, `log.jsonl`, is written during the run) and returns the summary. Each
+/// file is replaced atomically: an interrupted write leaves the previous file whole.
 #[allow(clippy::too_many_arguments)]
 pub fn write_run(
     dir: &Path,

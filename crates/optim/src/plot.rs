@@ -103,7 +103,7 @@ pub fn line_plot_svg(
     Ok(svg)
 }
 
-/// [`line_plot_svg`] written to `path`.
+/// [`line_plot_svg`] written to `path` (atomically).
 pub fn line_plot(
     path: &Path,
     title: &str,
@@ -112,5 +112,5 @@ pub fn line_plot(
     series: &[Series],
 ) -> Result<(), OptimError> {
     let svg = line_plot_svg(title, x_label, y_label, series)?;
-    std::fs::write(path, svg).map_err(|e| OptimError::io(path, e))
+    crate::output::write(path, &svg)
 }

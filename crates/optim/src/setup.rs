@@ -125,8 +125,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     }
     let (model, start) = match &opts.weights {
         Some(p) => {
-            let (m, w) = eval::load_weights(p)
-                .map_err(|e| OptimError::Config(format!("{}: {e}", p.display())))?;
+            let (m, w) = eval::load_weights(p)?;
             if m.kind() != opts.model {
                 return Err(OptimError::Config(format!(
                     "{} holds {} weights, but the model is {}",
@@ -154,26 +153,32 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     };
     let mut game_offset = 0u32;
     for path in &opts.data {
-        let (mut s, report) = data::load(path, &load_opts)
-            .map_err(|e| OptimError::Config(format!("{}: {e}", path.display())))?;
+        let (mut s, report) = data::load(path, &load_opts)?;
         // Keep games of different files apart.
         let max_game = s.iter().map(|x| x.game).max().map_or(0, |g| g + 1);
         for x in &mut s {
             x.game = x.game.saturating_add(game_offset);
         }
         game_offset = game_offset.saturating_add(max_game);
+        let skipped: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|(why, n)| format!(", {n} skipped: {why}"))
+            .collect();
         notes.push(format!(
-            "{}: {} positions kept ({} errors)",
+            "{}: {} positions kept ({} errors{})",
             path.display(),
             s.len(),
-            report.errors
+            report.errors,
+            skipped.concat()
         ));
         samples.extend(s);
     }
     if samples.is_empty() {
-        return Err(OptimError::Config(
-            "the data holds no positions".to_string(),
-        ));
+        return Err(OptimError::Config(format!(
+            "the data holds no positions: {}",
+            notes.join("; ")
+        )));
     }
     let (mut train_s, mut valid_s) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
     if let Some(limit) = opts.limit {
@@ -184,6 +189,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
             valid_s.truncate((valid_s.len() as f64 * f).round() as usize);
         }
     }
+    notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
     let total = (train_s.len() + valid_s.len()) as u64;
     let (train_set, valid_set, resolver) = if opts.resolvable {
         // Search each root (one step), then record its leaf (another).

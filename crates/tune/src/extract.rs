@@ -200,6 +200,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.merge(&r);
     }
     let extracted = start.elapsed();
+    if samples.is_empty() {
+        // Writing nothing over the output would only destroy what was there.
+        eprint!("{report}");
+        anyhow::bail!(
+            "no positions extracted (see the report above): {} not written",
+            args.output.display()
+        );
+    }
 
     let (train, valid) = match args.valid_fraction {
         Some(f) if f > 0.0 => split_by_game(samples, f, args.seed),
@@ -217,6 +225,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         written += &format!(", {} validation positions to {}", valid.len(), vp.display());
     }
     eprint!("{report}");
+    for w in data::warnings(&train, &valid, args.valid_fraction.unwrap_or(0.0)) {
+        eprintln!("{w}");
+    }
     eprintln!("{written}");
     eprintln!(
         "time: {:.2} s ({:.2} s reading and extracting)",

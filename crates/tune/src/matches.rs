@@ -172,9 +172,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let result = &report.result;
 
     if let Some(path) = &args.pgn {
-        let file = std::fs::File::create(path)
+        let mut w = eval::atomic::AtomicFile::create(path)
             .with_context(|| format!("cannot create {}", path.display()))?;
-        let mut w = std::io::BufWriter::new(file);
         for (i, g) in result.games.iter().enumerate() {
             let (white, black) = if g.a_white {
                 (&name_a, &name_b)
@@ -190,7 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             w.write_all(game_pgn(&g.record, &tags).as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
-        w.flush()
+        w.commit()
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
 

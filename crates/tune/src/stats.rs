@@ -85,5 +85,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     // Ignore a closed pipe (`tune stats x | head`).
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    for w in data::warnings(&samples, &[], 0.0) {
+        eprintln!("{w}");
+    }
     Ok(())
 }

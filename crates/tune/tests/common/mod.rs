@@ -1,0 +1,57 @@
+//! Shared helpers of the CLI tests: run the real `tune` binary and read what it said.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+// `shared(file)`: a file of the shared data folder, as the data crate's tests find it.
+#[path = "../../../data/tests/common/mod.rs"]
+mod data_common;
+pub use data_common::shared;
+
+/// The repository's embedded dataset (216,032 positions, a binary cache).
+pub fn default_data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/default.gtc.zst")
+}
+
+/// The `tune` binary, with no colour and no terminal tricks.
+pub fn tune() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tune"));
+    c.env("NO_COLOR", "1").stdin(Stdio::null());
+    c
+}
+
+/// What a finished `tune` run said.
+#[derive(Debug)]
+pub struct Ran {
+    /// The exit code (`None`: killed by a signal).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `tune args...` to the end.
+pub fn run(args: &[&str]) -> Ran {
+    let out = tune().args(args).output().expect("tune runs");
+    Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A path as a `&str` argument.
+pub fn arg(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temporary path")
+}
+
+/// Sends `signal` (e.g. `INT`) to the process `pid` with `kill(1)`.
+pub fn signal(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("kill(1) runs")
+        .success();
+    assert!(ok, "kill -{signal} {pid} failed");
+}
