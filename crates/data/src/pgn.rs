@@ -68,6 +68,20 @@ pub struct ExtractOptions {
     pub seed: u64,
 }
 
+impl ExtractOptions {
+    /// The extraction that won on the TCEC games (`docs/results.md`, the grid of issue 11):
+    /// Texel's quiet filter (static evaluation equals the quiescence score) and the first 8
+    /// plies skipped, everything else as [`Default`]. What `tune extract` and the tuning
+    /// commands use for PGN unless told otherwise.
+    pub fn recommended() -> Self {
+        ExtractOptions {
+            skip_plies: 8,
+            filter: Filter::Quiet,
+            ..ExtractOptions::default()
+        }
+    }
+}
+
 impl Default for ExtractOptions {
     fn default() -> Self {
         ExtractOptions {

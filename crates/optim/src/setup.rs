@@ -50,6 +50,9 @@ pub struct SetupOptions {
     pub resolvable: bool,
     /// Stop at the first malformed record.
     pub strict: bool,
+    /// How positions are taken from PGN games (`strict` above applies); EPD and caches are
+    /// read as they are. Default: [`data::ExtractOptions::recommended`].
+    pub extract: data::ExtractOptions,
     /// Use at most this many positions (after the split, from each side proportionally).
     pub limit: Option<usize>,
     /// Show progress bars.
@@ -74,6 +77,7 @@ impl Default for SetupOptions {
             leaf: Leaf::Static,
             resolvable: false,
             strict: false,
+            extract: data::ExtractOptions::recommended(),
             limit: None,
             progress: false,
         }
@@ -149,6 +153,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     let mut notes = Vec::new();
     let load_opts = data::LoadOptions {
         strict: opts.strict,
+        extract: opts.extract.clone(),
         ..data::LoadOptions::default()
     };
     let mut game_offset = 0u32;

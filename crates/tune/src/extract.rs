@@ -25,8 +25,9 @@ pub struct Args {
     /// Keep positions of moves marked `{book}` (skipped by default).
     #[arg(long)]
     keep_book: bool,
-    /// Skip the first N plies of every game.
-    #[arg(long, default_value_t = 0)]
+    /// Skip the first N plies of every game. The default, 8, with `--filter quiet`, won on the
+    /// TCEC games (docs/results.md); `--skip-plies 0 --filter none` keeps every position.
+    #[arg(long, default_value_t = 8)]
     skip_plies: u32,
     /// Skip positions with the side to move in check.
     #[arg(long)]
@@ -41,8 +42,9 @@ pub struct Args {
     #[arg(long)]
     dedup: bool,
     /// none: every position; quiet: only positions whose static evaluation equals the
-    /// quiescence score (Texel); qleaf: each position replaced by its quiescence leaf (WukongJS).
-    #[arg(long, default_value = "none")]
+    /// quiescence score (Texel; the default); qleaf: each position replaced by its quiescence
+    /// leaf (WukongJS).
+    #[arg(long, default_value = "quiet")]
     filter: Filter,
     /// Evaluation model the filter searches with (psqt, full).
     #[arg(long, default_value = "psqt")]

@@ -166,6 +166,13 @@ pub struct Args {
     /// Stop at the first malformed record instead of skipping and counting it.
     #[arg(long)]
     pub strict: bool,
+    /// PGN data: which positions to take (none, quiet, qleaf), as `tune extract --filter`.
+    /// The default, quiet with --pgn-skip-plies 8, won on the TCEC games (docs/results.md).
+    #[arg(long, default_value = "quiet", value_name = "FILTER")]
+    pub pgn_filter: data::Filter,
+    /// PGN data: skip the first N plies of every game.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub pgn_skip_plies: u32,
     /// Use at most this many positions.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -240,6 +247,11 @@ impl Args {
             leaf: self.leaf,
             resolvable: self.resolve_every > 0,
             strict: self.strict,
+            extract: data::ExtractOptions {
+                filter: self.pgn_filter,
+                skip_plies: self.pgn_skip_plies,
+                ..data::ExtractOptions::recommended()
+            },
             limit: self.limit,
             progress: !self.quiet,
         })
