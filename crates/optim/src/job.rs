@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use eval::Model;
 
+use crate::objective::ObjectiveConfig;
 use crate::output::{write_run, Summary};
-use crate::regularise::run_l2_path;
+use crate::regularise::{run_l2_path, L2_FALLBACK};
 use crate::run::{RunConfig, RunOutcome};
 use crate::setup::{prepare, Setup, SetupOptions};
 use crate::{Control, OptimError};
@@ -30,7 +31,8 @@ pub struct Job {
     /// replacing it.
     pub append_log: bool,
     /// Choose the L2 strength on the validation split among these (strongest first;
-    /// `setup.l2` is then ignored): see [`run_l2_path`].
+    /// `setup.l2` is then ignored): see [`run_l2_path`]. Without a validation split, or with
+    /// `resolve_every`, the strength is [`L2_FALLBACK`] instead, and the notes say so.
     pub l2_path: Option<Vec<f64>>,
 }
 
@@ -57,7 +59,6 @@ pub fn tune(
     let out = &job.out;
     std::fs::create_dir_all(out).map_err(|e| OptimError::io(out, e))?;
     let mut setup = prepare(&job.setup)?;
-    on_prepared(&setup);
     let log_path = out.join("log.jsonl");
     let mut cfg = job.config.clone();
     // Continuing a run keeps the earlier log: write this run's beside it, then append.
@@ -67,22 +68,31 @@ pub fn tune(
     } else {
         log_path.clone()
     });
-    let (outcome, train, valid) = match (setup.resolver.as_mut(), &job.l2_path) {
-        (Some(_), Some(_)) => {
-            return Err(OptimError::Config(
-                "choosing the L2 strength on validation (--l2 auto) does not combine with \
-                 re-resolving the leaves; give --l2 a number"
-                    .to_string(),
-            ))
+    // The path needs a validation split and one set of leaves; without them the strength is
+    // the fixed fallback, and the notes say so.
+    let mut l2_path = job.l2_path.as_ref();
+    if l2_path.is_some() && (setup.valid.is_none() || setup.resolver.is_some()) {
+        let why = if setup.valid.is_none() {
+            "there is no validation split"
+        } else {
+            "the leaves are re-resolved"
+        };
+        setup.notes.push(format!(
+            "--l2 auto: {why}, so the strength is the fixed {L2_FALLBACK:e}"
+        ));
+        let cfg = ObjectiveConfig {
+            l2: L2_FALLBACK,
+            ..*setup.train.config()
+        };
+        setup.train = Arc::new(setup.train.with_config(cfg)?);
+        if let Some(v) = &setup.valid {
+            setup.valid = Some(Arc::new(setup.train.with_set(v.set().clone())?));
         }
-        (None, Some(grid)) => {
-            let Some(valid) = setup.valid.clone() else {
-                return Err(OptimError::Config(
-                    "choosing the L2 strength on validation (--l2 auto) needs a validation \
-                     split; give --valid-fraction above 0 or --l2 a number"
-                        .to_string(),
-                ));
-            };
+        l2_path = None;
+    }
+    on_prepared(&setup);
+    let (outcome, train, valid) = match (setup.resolver.as_mut(), l2_path, setup.valid.clone()) {
+        (None, Some(grid), Some(valid)) => {
             // The path's runs do not log; the chosen run's iterations go to the log after.
             let mut quiet = cfg.clone();
             quiet.log = None;
@@ -90,7 +100,7 @@ pub fn tune(
             write_history(cfg.log.as_deref(), &p.outcome)?;
             (p.outcome, p.train, Some(p.valid))
         }
-        (Some(resolver), None) => {
+        (Some(resolver), _, _) => {
             let r = crate::run_resolving(
                 setup.train.clone(),
                 setup.valid.clone(),
@@ -102,7 +112,7 @@ pub fn tune(
             )?;
             (r.outcome, r.train, r.valid)
         }
-        (None, None) => (
+        (None, _, _) => (
             crate::run(
                 setup.train.clone(),
                 setup.valid.clone(),

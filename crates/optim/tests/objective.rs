@@ -384,3 +384,53 @@ fn regularisation_is_invariant_under_repeated_data() {
         .fold(0.0, f64::max);
     assert!(worst <= 1e-6, "converged weights differ by {worst} cp");
 }
+
+/// `--l2 auto`: the path runs each strength, strongest first, and keeps the one whose kept
+/// weights have the lowest validation loss; the outcome reports every strength and its losses
+/// are measured from the path's start.
+#[test]
+fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
+    let model = Model::new(ModelKind::Psqt);
+    let w = model.default_weights();
+    let all = common::quiet_1k();
+    let (train_p, valid_p) = all.split_at(800);
+    let link = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 1.0,
+        loss: LossKind::Mse,
+    };
+    let set = |p: &[(shakmaty::Chess, Label)]| {
+        Arc::new(record_positions(&model, p, &w, Leaf::Static, None))
+    };
+    let train = Arc::new(
+        Objective::new(set(train_p), ObjectiveConfig::new(link), w.clone(), None).unwrap(),
+    );
+    let valid = Arc::new(train.with_set(set(valid_p)).unwrap());
+    let cfg = RunConfig {
+        method: Method::Lbfgs,
+        budget: Budget {
+            max_iters: Some(100),
+            ..Budget::default()
+        },
+        ..RunConfig::default()
+    };
+    let grid = [1e-3, 1e-5, 1e-7, 0.0];
+    let p =
+        optim::regularise::run_l2_path(&train, &valid, &w, &cfg, Arc::new(Control::new()), &grid)
+            .unwrap();
+    assert!(p.trials.len() >= 3, "{:?}", p.trials);
+    let lowest = p
+        .trials
+        .iter()
+        .min_by(|a, b| a.valid_loss.total_cmp(&b.valid_loss))
+        .unwrap();
+    assert_eq!(p.l2, lowest.l2);
+    assert_eq!(p.train.config().l2, p.l2);
+    assert_eq!(p.outcome.l2_path, p.trials);
+    let (v0, v1) = p.outcome.valid_loss.unwrap();
+    assert_eq!(v0, valid.data_loss(&w));
+    assert!((v1 - lowest.valid_loss).abs() < 1e-15);
+    // 1,000 positions and 778 parameters overfit without a pull: the strongest strengths lose
+    // less than none at all.
+    assert!(p.l2 > 0.0);
+}
