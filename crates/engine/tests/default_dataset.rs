@@ -11,7 +11,7 @@ fn default_dataset_loads() {
         .len();
     assert!(size < 15 << 20, "{size} bytes");
     let (samples, report) = data::load(&path, &data::LoadOptions::default()).unwrap();
-    assert_eq!(samples.len(), 216_032);
+    assert_eq!(samples.len(), 220_834);
     assert_eq!(report.kept, samples.len() as u64);
     let games = samples.iter().map(|s| s.game).max().unwrap() + 1;
     assert_eq!(games, 2200);

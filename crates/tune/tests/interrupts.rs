@@ -113,7 +113,7 @@ fn kill_9_mid_write_leaves_the_old_file_intact() {
     );
 }
 
-/// The arguments of an L-BFGS run of the `full` model on the embedded data (216,032
+/// The arguments of an L-BFGS run of the `full` model on the embedded data (220,834
 /// positions), long enough to be interrupted, bounded by `--time` should the signal be missed.
 fn long_run(out: &Path) -> Child {
     tune()
@@ -198,7 +198,7 @@ fn a_second_sigint_exits_at_once() {
     let out = dir.path().join("run");
     let mut child = long_run(&out);
     // The output directory is made after the Ctrl-C handler is installed, before the data is
-    // loaded and recorded (seconds of work for 216,032 positions of `full`).
+    // loaded and recorded (seconds of work for 220,834 positions of `full`).
     assert!(wait_for(&mut child, Duration::from_secs(120), || out.is_dir()));
     signal(child.id(), "INT");
     std::thread::sleep(Duration::from_millis(100));

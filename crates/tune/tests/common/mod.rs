@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 mod data_common;
 pub use data_common::shared;
 
-/// The repository's embedded dataset (216,032 positions, a binary cache).
+/// The repository's embedded dataset (220,834 positions, a binary cache).
 pub fn default_data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/default.gtc.zst")
 }
