@@ -405,40 +405,25 @@ impl Linearisation<'_> {
         let set = &obj.set;
         let m = obj.dim();
         let slot = &obj.slot;
-        let mut out = (0..set.len())
-            .into_par_iter()
-            .fold(
-                || vec![0.0; m],
-                |mut acc, i| {
-                    let (idx, coef) = set.row(i, &self.jacobian);
-                    let mut jv = 0.0;
-                    for (&j, &c) in idx.iter().zip(coef) {
-                        let s = slot[j as usize];
-                        if s != u32::MAX {
-                            jv += c * v[s as usize];
-                        }
+        let mut out = chunked_sum(set.len(), m, |acc, i| {
+            let (idx, coef) = set.row(i, &self.jacobian);
+            let mut jv = 0.0;
+            for (&j, &c) in idx.iter().zip(coef) {
+                let s = slot[j as usize];
+                if s != u32::MAX {
+                    jv += c * v[s as usize];
+                }
+            }
+            let f = self.curvature[i] * jv;
+            if f != 0.0 {
+                for (&j, &c) in idx.iter().zip(coef) {
+                    let s = slot[j as usize];
+                    if s != u32::MAX {
+                        acc[s as usize] += f * c;
                     }
-                    let f = self.curvature[i] * jv;
-                    if f != 0.0 {
-                        for (&j, &c) in idx.iter().zip(coef) {
-                            let s = slot[j as usize];
-                            if s != u32::MAX {
-                                acc[s as usize] += f * c;
-                            }
-                        }
-                    }
-                    acc
-                },
-            )
-            .reduce(
-                || vec![0.0; m],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(&b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+                }
+            }
+        });
         for (o, &x) in out.iter_mut().zip(v) {
             *o += 2.0 * obj.cfg.l2 * x;
         }
@@ -451,38 +436,23 @@ impl Linearisation<'_> {
         let set = &obj.set;
         let m = obj.dim();
         let slot = &obj.slot;
-        let mut h = (0..set.len())
-            .into_par_iter()
-            .fold(
-                || vec![0.0; m * m],
-                |mut acc, i| {
-                    let (idx, coef) = set.row(i, &self.jacobian);
-                    let c = self.curvature[i];
-                    for (&a, &ca) in idx.iter().zip(coef) {
-                        let sa = slot[a as usize];
-                        if sa == u32::MAX {
-                            continue;
-                        }
-                        let row = sa as usize * m;
-                        for (&b, &cb) in idx.iter().zip(coef) {
-                            let sb = slot[b as usize];
-                            if sb != u32::MAX {
-                                acc[row + sb as usize] += c * ca * cb;
-                            }
-                        }
+        let mut h = chunked_sum(set.len(), m * m, |acc, i| {
+            let (idx, coef) = set.row(i, &self.jacobian);
+            let c = self.curvature[i];
+            for (&a, &ca) in idx.iter().zip(coef) {
+                let sa = slot[a as usize];
+                if sa == u32::MAX {
+                    continue;
+                }
+                let row = sa as usize * m;
+                for (&b, &cb) in idx.iter().zip(coef) {
+                    let sb = slot[b as usize];
+                    if sb != u32::MAX {
+                        acc[row + sb as usize] += c * ca * cb;
                     }
-                    acc
-                },
-            )
-            .reduce(
-                || vec![0.0; m * m],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(&b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+                }
+            }
+        });
         for k in 0..m {
             h[k * m + k] += 2.0 * obj.cfg.l2;
         }
@@ -495,33 +465,47 @@ impl Linearisation<'_> {
         let set = &obj.set;
         let m = obj.dim();
         let slot = &obj.slot;
-        let mut d = (0..set.len())
-            .into_par_iter()
-            .fold(
-                || vec![0.0; m],
-                |mut acc, i| {
-                    let (idx, coef) = set.row(i, &self.jacobian);
-                    for (&j, &c) in idx.iter().zip(coef) {
-                        let s = slot[j as usize];
-                        if s != u32::MAX {
-                            acc[s as usize] += self.curvature[i] * c * c;
-                        }
-                    }
-                    acc
-                },
-            )
-            .reduce(
-                || vec![0.0; m],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(&b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+        let mut d = chunked_sum(set.len(), m, |acc, i| {
+            let (idx, coef) = set.row(i, &self.jacobian);
+            for (&j, &c) in idx.iter().zip(coef) {
+                let s = slot[j as usize];
+                if s != u32::MAX {
+                    acc[s as usize] += self.curvature[i] * c * c;
+                }
+            }
+        });
         for x in &mut d {
             *x += 2.0 * obj.cfg.l2;
         }
         d
     }
+}
+
+/// `sum over i in 0..n of body(i)` into a vector of `len` zeros: positions in fixed chunks in
+/// parallel, the chunks' sums added in chunk order, so the same data, weights and thread count
+/// give the same bits on every run (rayon's `fold`/`reduce` tree depends on work stealing).
+fn chunked_sum<B>(n: usize, len: usize, body: B) -> Vec<f64>
+where
+    B: Fn(&mut [f64], usize) + Sync,
+{
+    let threads = rayon::current_num_threads().max(1);
+    let chunk = n.div_ceil(threads * 4).max(1024);
+    let parts: Vec<Vec<f64>> = (0..n.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut acc = vec![0.0; len];
+            for i in c * chunk..((c + 1) * chunk).min(n) {
+                body(&mut acc, i);
+            }
+            acc
+        })
+        .collect();
+    let mut parts = parts.into_iter();
+    let mut total = parts.next().unwrap_or_else(|| vec![0.0; len]);
+    for p in parts {
+        for (x, y) in total.iter_mut().zip(&p) {
+            *x += y;
+        }
+    }
+    total
 }

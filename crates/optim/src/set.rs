@@ -608,18 +608,19 @@ impl CompiledSet {
                 }
                 (sum, g)
             })
-            .reduce(
-                || (0.0, Vec::new()),
-                |(s1, mut g1), (s2, g2)| {
-                    if g1.is_empty() {
-                        return (s1 + s2, g2);
-                    }
-                    for (x, y) in g1.iter_mut().zip(&g2) {
-                        *x += y;
-                    }
-                    (s1 + s2, g1)
-                },
-            );
+            .collect::<Vec<_>>()
+            .into_iter()
+            // Added in chunk order, not in whatever tree rayon's work stealing made: the same
+            // data, weights and thread count give the same bits on every run.
+            .fold((0.0, Vec::new()), |(s1, mut g1), (s2, g2)| {
+                if g1.is_empty() {
+                    return (s1 + s2, g2);
+                }
+                for (x, y) in g1.iter_mut().zip(&g2) {
+                    *x += y;
+                }
+                (s1 + s2, g1)
+            });
         if let Some(grad) = grad {
             for (x, y) in grad.iter_mut().zip(&g) {
                 *x += y;
