@@ -328,14 +328,18 @@ fn terms(model: &Model, t: &[f64], w: &[f64], occupancy: &Occupancy) -> Vec<Term
         }
     }
     if model.kind() == ModelKind::Full {
+        // A weight compared as it is, within the effective-value tolerance.
+        let direct = |label: String, name: String| Term {
+            name: label,
+            truth: at(t, &name),
+            got: at(w, &name),
+            tol: EFFECTIVE_TOL,
+        };
         for phase in PHASES {
-            let name = format!("pieces.bishop_pair.{phase}");
-            out.push(Term {
-                name: format!("bishop pair {phase}"),
-                truth: at(t, &name),
-                got: at(w, &name),
-                tol: EFFECTIVE_TOL,
-            });
+            out.push(direct(
+                format!("bishop pair {phase}"),
+                format!("pieces.bishop_pair.{phase}"),
+            ));
             let ranks: Vec<f64> = (2..8).map(f64::from).collect();
             let passed = |v: &[f64]| -> Vec<f64> {
                 (2..8)
@@ -355,13 +359,10 @@ fn terms(model: &Model, t: &[f64], w: &[f64], occupancy: &Occupancy) -> Vec<Term
             });
         }
         for (piece, _) in ATTACK {
-            let name = format!("king_safety.attack.{piece}");
-            out.push(Term {
-                name: format!("king-zone attack {piece}"),
-                truth: at(t, &name),
-                got: at(w, &name),
-                tol: EFFECTIVE_TOL,
-            });
+            out.push(direct(
+                format!("king-zone attack {piece}"),
+                format!("king_safety.attack.{piece}"),
+            ));
         }
     }
     out
