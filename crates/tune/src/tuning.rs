@@ -57,6 +57,15 @@ pub fn default_data() -> anyhow::Result<Vec<PathBuf>> {
     Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)])
 }
 
+/// `--select`: which rule keeps the iterate (`optim::Selection` without its `z`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Select {
+    /// The latest iterate within the noise of the lowest validation loss.
+    WithinNoise,
+    /// The lowest validation loss.
+    Lowest,
+}
+
 /// `--l2`: a fixed strength, or `auto` (chosen on the validation split).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum L2 {
@@ -149,8 +158,8 @@ pub struct Args {
     /// lowest by at most --select-z standard errors of the paired difference (clustered by
     /// game), so an earlier iterate wins only by more than the noise; lowest: the lowest
     /// validation loss, however small the margin.
-    #[arg(long, default_value = "within-noise", value_parser = ["within-noise", "lowest"])]
-    pub select: String,
+    #[arg(long, value_enum, default_value_t = Select::WithinNoise)]
+    pub select: Select,
     /// With --select within-noise: the standard errors an earlier iterate must beat.
     #[arg(long, default_value_t = 2.0, value_name = "Z")]
     pub select_z: f64,
@@ -289,9 +298,9 @@ impl Args {
 
     /// The selection rule of `--select` and `--select-z`.
     pub fn selection(&self) -> optim::Selection {
-        match self.select.as_str() {
-            "lowest" => optim::Selection::Lowest,
-            _ => optim::Selection::WithinNoise { z: self.select_z },
+        match self.select {
+            Select::Lowest => optim::Selection::Lowest,
+            Select::WithinNoise => optim::Selection::WithinNoise { z: self.select_z },
         }
     }
 }
