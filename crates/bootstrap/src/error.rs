@@ -53,7 +53,7 @@ pub enum BootstrapError {
     Data(#[from] data::DataError),
     /// The tuning step failed.
     #[error("tuning")]
-    Tuning(#[from] optim::OptimError),
+    Tuning(#[from] texel::TexelError),
     /// The ladder's plot could not be drawn.
     #[error("plot: {0}")]
     Plot(String),

@@ -6,7 +6,7 @@
 //! 1. plays self-play games with the current best weights ([`engine::datagen`]) and writes
 //!    them to `OUT/genNNN/data.gtc.zst`;
 //! 2. tunes, with L-BFGS from the current best weights, on the data of the last
-//!    [`Settings::window`] generations, the same way `tune lbfgs` does ([`optim::job::tune`],
+//!    [`Settings::window`] generations, the same way `tune lbfgs` does ([`texel::job::tune`],
 //!    files in `OUT/genNNN/tune/`);
 //! 3. plays the tuned candidate against the current best with an SPRT gate
 //!    ([`engine::matches::run_match`], judged between batches of openings so the result does
@@ -43,10 +43,10 @@ use engine::matches::{
 };
 use engine::openings::RandomOpenings;
 use engine::{ModelEvaluator, SearchLimits};
-use optim::job::Job;
-use optim::setup::SetupOptions;
 use optim::{Budget, Control, RunConfig, SolverOptions};
 use serde::{Deserialize, Serialize};
+use texel::job::Job;
+use texel::setup::SetupOptions;
 
 pub use error::BootstrapError;
 use gate::Keep;
@@ -609,7 +609,7 @@ impl Runner<'_> {
             games: 0,
         });
         let control = Arc::new(Control::with_interrupt_flag(self.stop.clone()));
-        let tuned = optim::job::tune(&job, control, &mut |_| {})?;
+        let tuned = texel::job::tune(&job, control, &mut |_| {})?;
         if tuned.outcome.interrupted || self.stopped() {
             return Ok(None);
         }

@@ -11,9 +11,11 @@
 //!   (Levenberg-Marquardt), Adam and Texel's local search as argmin solvers.
 //! * [`run`]: one interface to all of them ([`Method`]), with a validation split, early
 //!   stopping, budgets, Ctrl-C ([`Control`]), a JSON-lines log and the best weights by
-//!   validation loss; [`run_resolving`] searches the quiescence leaves again every `N`
-//!   iterations ([`Resolver`]).
-//! * [`output`], [`compare`], [`plot`]: the files a run writes and the side-by-side comparison.
+//!   validation loss; [`run_resolving`] records the sets again every `N` iterations through a
+//!   [`Rerecord`] hook (the chess tuner's quiescence leaves move with the weights).
+//!
+//! This crate knows nothing of chess: positions, evaluations, files and reports are the
+//! `texel` crate's. It depends on `tape` only among the workspace's crates.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -42,25 +44,19 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod chess;
-pub mod compare;
 mod control;
 mod headed;
-pub mod job;
 mod kfit;
 mod loss;
 mod objective;
 mod observer;
-pub mod output;
 mod params;
 mod phased;
-pub mod plot;
 mod problem;
 pub mod regularise;
 mod resolve;
 mod run;
 mod set;
-pub mod setup;
 pub mod solvers;
 mod validation;
 
@@ -71,7 +67,7 @@ pub use objective::{jacobi_scale, Linearisation, Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
-pub use resolve::{leaf_key, rebind, Recorded, Resolution, Resolver};
+pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, Method, ResolvedRun, RunConfig, RunOutcome, SolverOptions};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
 pub use validation::{Decision, Difference, Selection, Tracker};
@@ -94,18 +90,12 @@ pub enum OptimError {
         /// chain does not repeat it).
         error: std::io::Error,
     },
-    /// A data file could not be read (the error names the file).
-    #[error(transparent)]
-    Data(#[from] data::DataError),
-    /// A weights file could not be read (the error names the file).
-    #[error(transparent)]
-    Weights(#[from] eval::ParamError),
+    /// A [`Rerecord`] hook failed between rounds.
+    #[error("re-recording the sets: {0}")]
+    Hook(#[source] HookError),
     /// JSON (de)serialisation failed.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
-    /// Plotting failed.
-    #[error("plot: {0}")]
-    Plot(String),
 }
 
 impl OptimError {

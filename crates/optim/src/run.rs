@@ -20,7 +20,7 @@ use crate::objective::Objective;
 use crate::observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
 use crate::problem::TexelProblem;
 use crate::regularise::L2Trial;
-use crate::resolve::{rebind, Resolution, Resolver};
+use crate::resolve::{rebind, Rerecord, Resolution};
 use crate::solvers::{
     lbfgs::lbfgs, Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions,
     LocalOptions, LocalSearch, PsoOptions,
@@ -210,7 +210,7 @@ pub fn run(
 /// [`run`] with the quiescence leaves searched again as the weights move: the run proceeds in
 /// rounds of at most `every` iterations of `cfg.method` (each round starts the method afresh
 /// from where the previous one ended). After each round, every training and validation
-/// position's leaf is found again at the latest iterate ([`Resolver::record`]), the sets are
+/// position's leaf is found again at the latest iterate ([`Rerecord::record`]), the sets are
 /// recorded afresh and the objectives rebuilt with the same `K`, regularisation (anchored at
 /// the original starting weights) and free parameters. `every == 0` is [`run`].
 ///
@@ -230,16 +230,14 @@ pub fn run(
 ///
 /// With `every > 0` the run needs a budget (`cfg.budget`: iterations, passes, seconds or
 /// patience). `resolver` must hold the positions of `train` and `valid` with their current
-/// leaves (as
-/// [`prepare`](crate::setup::prepare) builds it with
-/// [`SetupOptions::resolvable`](crate::setup::SetupOptions::resolvable)).
+/// recordings (the chess tuner's `texel::Resolver`, as `texel::setup::prepare` builds it).
 pub fn run_resolving(
     train: Arc<Objective>,
     valid: Option<Arc<Objective>>,
     start: &[f64],
     cfg: &RunConfig,
     control: Arc<Control>,
-    resolver: &mut Resolver,
+    resolver: &mut dyn Rerecord,
     every: u64,
 ) -> Result<ResolvedRun, OptimError> {
     let have = (
@@ -282,7 +280,7 @@ fn drive(
     start: &[f64],
     cfg: &RunConfig,
     control: Arc<Control>,
-    mut resolve: Option<(&mut Resolver, u64)>,
+    mut resolve: Option<(&mut dyn Rerecord, u64)>,
 ) -> Result<ResolvedRun, OptimError> {
     if train.set().is_empty() {
         return Err(OptimError::Config("no training positions".to_string()));
@@ -404,7 +402,7 @@ fn drive(
             }
             Some(_) => break,
         };
-        let round = resolve_round(&shared, resolver, start, &x, done)?;
+        let round = resolve_round(&shared, &mut **resolver, start, &x, done)?;
         let mut res = round.resolution;
         let changed = res.train_changed + res.valid_changed;
         let fingerprint = resolver.fingerprint();
@@ -601,7 +599,7 @@ struct Round {
 /// objectives and re-seeds the tracker with the best of the candidates on the new leaves.
 fn resolve_round(
     shared: &RunShared,
-    resolver: &mut Resolver,
+    resolver: &mut dyn Rerecord,
     start: &[f64],
     x: &[f64],
     done: u64,
@@ -614,7 +612,7 @@ fn resolve_round(
     shared
         .progress
         .set_message(format!("re-resolving {} leaves", n_train + n_valid));
-    let rec = resolver.record(&w, None)?;
+    let rec = resolver.record(&w, None).map_err(OptimError::Hook)?;
     let train = Arc::new(rebind(&shared.train, Arc::new(rec.train))?);
     let valid = match &shared.valid {
         Some(v) => Some(Arc::new(rebind(v, Arc::new(rec.valid))?)),

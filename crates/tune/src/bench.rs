@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use eval::{Model, ModelKind};
-use optim::chess::{param_specs, record_samples, Leaf};
 use optim::{
     fit_k, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, Sigmoid,
 };
 use serde_json::{json, Value};
+use texel::chess::{param_specs, record_samples, Leaf};
 
 /// Options of `tune bench`.
 #[derive(clap::Args)]

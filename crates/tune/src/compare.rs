@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::bail;
-use optim::setup::prepare;
 use optim::{Control, Method};
+use texel::setup::prepare;
 
 use crate::tuning;
 
@@ -36,7 +36,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(json) = &args.render {
-        let cmp = optim::compare::Comparison::read(json)?;
+        let cmp = texel::compare::Comparison::read(json)?;
         let dir = args
             .compare_out
             .clone()
@@ -84,11 +84,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         cfg.budget.max_iters = None;
     }
     let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
-    let cmp = optim::compare::compare(
+    let cmp = texel::compare::compare(
         &setup.train,
         setup.valid.as_ref(),
         &setup.start,
-        &optim::compare::CompareConfig {
+        &texel::compare::CompareConfig {
             methods: args.methods.clone(),
             budget: cfg.budget,
             solvers: cfg.solvers,

@@ -1,6 +1,6 @@
 //! The tuning subcommands: `lbfgs`, `gauss-newton`, `adam`, `local`, `pso`, `hybrid`.
-//! A thin layer over `optim`: options in, `optim::setup::prepare`, `optim::run`,
-//! `optim::output::write_run`, summary out.
+//! A thin layer over `optim`: options in, `texel::setup::prepare`, `optim::run`,
+//! `texel::output::write_run`, summary out.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,9 +12,9 @@ use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
 use engine::openings::RandomOpenings;
 use engine::{ModelEvaluator, SearchLimits};
 use indicatif::{ProgressBar, ProgressStyle};
-use optim::job::Job;
-use optim::setup::SetupOptions;
 use optim::{Budget, Control, RunConfig, SolverOptions};
+use texel::job::Job;
+use texel::setup::SetupOptions;
 
 /// Which optimiser a tuning run uses.
 #[derive(Clone, Copy, Debug)]
@@ -166,7 +166,7 @@ pub struct Args {
     /// static: evaluate each position as given; qsearch: evaluate the end of its quiescence
     /// principal variation at the starting weights (RuyTune).
     #[arg(long, default_value = "static")]
-    pub leaf: optim::chess::Leaf,
+    pub leaf: texel::chess::Leaf,
     /// With --leaf qsearch: search every position's quiescence leaf again at the latest
     /// weights every N iterations (the leaf moves when the weights move), report how many
     /// changed and continue on the new leaves. 0: never.
@@ -224,7 +224,7 @@ pub struct Args {
 impl Args {
     /// The problem definition.
     pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
-        if self.resolve_every > 0 && self.leaf != optim::chess::Leaf::Qsearch {
+        if self.resolve_every > 0 && self.leaf != texel::chess::Leaf::Qsearch {
             bail!("--resolve-every searches the quiescence leaves again: it needs --leaf qsearch");
         }
         if !(self.select_z >= 0.0 && self.select_z.is_finite()) {
@@ -388,7 +388,7 @@ pub fn run(method: Method, all: TuneArgs) -> anyhow::Result<()> {
         l2_path: (args.l2 == L2::Auto).then(|| optim::regularise::L2_GRID.to_vec()),
     };
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
-    let tuned = optim::job::tune(&job, control, &mut |setup| {
+    let tuned = texel::job::tune(&job, control, &mut |setup| {
         for n in &setup.notes {
             eprintln!("{n}");
         }
@@ -446,7 +446,7 @@ pub fn run(method: Method, all: TuneArgs) -> anyhow::Result<()> {
                 return Ok(());
             }
             let record = serde_json::to_value(report.record(&name))?;
-            optim::output::add_to_summary(&out, key, record)?;
+            texel::output::add_to_summary(&out, key, record)?;
         }
     }
     Ok(())

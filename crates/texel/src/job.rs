@@ -1,6 +1,6 @@
 //! [`tune`]: one whole tuning run into a directory, as `tune lbfgs` (and every other tuning
-//! subcommand) does it: [`prepare`], [`run`](crate::run) or
-//! [`run_resolving`](crate::run_resolving), then [`write_run`]. Shared by the `tune` binary
+//! subcommand) does it: [`prepare`], [`run`](optim::run) or
+//! [`run_resolving`](optim::run_resolving), then [`write_run`]. Shared by the `tune` binary
 //! and by libraries that tune as one step of something larger (the `bootstrap` crate).
 
 use std::path::{Path, PathBuf};
@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use eval::Model;
 
-use crate::objective::ObjectiveConfig;
 use crate::output::{write_run, Summary};
-use crate::regularise::{run_l2_path, L2_FALLBACK};
-use crate::run::{RunConfig, RunOutcome};
 use crate::setup::{prepare, Setup, SetupOptions};
-use crate::{Control, OptimError};
+use crate::TexelError;
+use optim::regularise::{run_l2_path, L2_FALLBACK};
+use optim::Control;
+use optim::ObjectiveConfig;
+use optim::{RunConfig, RunOutcome};
 
 /// A tuning run: the problem, how to optimise it, and where its files go.
 #[derive(Clone, Debug)]
@@ -55,9 +56,9 @@ pub fn tune(
     job: &Job,
     control: Arc<Control>,
     on_prepared: &mut dyn FnMut(&Setup),
-) -> Result<Tuned, OptimError> {
+) -> Result<Tuned, TexelError> {
     let out = &job.out;
-    std::fs::create_dir_all(out).map_err(|e| OptimError::io(out, e))?;
+    std::fs::create_dir_all(out).map_err(|e| TexelError::io(out, e))?;
     let mut setup = prepare(&job.setup)?;
     let log_path = out.join("log.jsonl");
     let mut cfg = job.config.clone();
@@ -101,7 +102,7 @@ pub fn tune(
             (p.outcome, p.train, Some(p.valid))
         }
         (Some(resolver), _, _) => {
-            let r = crate::run_resolving(
+            let r = optim::run_resolving(
                 setup.train.clone(),
                 setup.valid.clone(),
                 &setup.start,
@@ -113,7 +114,7 @@ pub fn tune(
             (r.outcome, r.train, r.valid)
         }
         (None, _, _) => (
-            crate::run(
+            optim::run(
                 setup.train.clone(),
                 setup.valid.clone(),
                 &setup.start,
@@ -146,7 +147,7 @@ pub fn tune(
 
 /// Writes the log records of `outcome` to `log` (for runs whose iterations were not logged as
 /// they went).
-fn write_history(log: Option<&Path>, outcome: &RunOutcome) -> Result<(), OptimError> {
+fn write_history(log: Option<&Path>, outcome: &RunOutcome) -> Result<(), TexelError> {
     let Some(path) = log else {
         return Ok(());
     };
@@ -155,20 +156,20 @@ fn write_history(log: Option<&Path>, outcome: &RunOutcome) -> Result<(), OptimEr
         text += &serde_json::to_string(rec)?;
         text.push('\n');
     }
-    std::fs::write(path, text).map_err(|e| OptimError::io(path, e))
+    std::fs::write(path, text).map_err(|e| TexelError::io(path, e))
 }
 
 /// Appends the file `part` to `log` and removes `part`.
-fn append_log(log: &Path, part: &Path) -> Result<(), OptimError> {
+fn append_log(log: &Path, part: &Path) -> Result<(), TexelError> {
     use std::io::Write;
-    let text = std::fs::read_to_string(part).map_err(|e| OptimError::io(part, e))?;
+    let text = std::fs::read_to_string(part).map_err(|e| TexelError::io(part, e))?;
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(log)
-        .map_err(|e| OptimError::io(log, e))?;
+        .map_err(|e| TexelError::io(log, e))?;
     f.write_all(text.as_bytes())
-        .map_err(|e| OptimError::io(log, e))?;
+        .map_err(|e| TexelError::io(log, e))?;
     std::fs::remove_file(part).ok();
     Ok(())
 }

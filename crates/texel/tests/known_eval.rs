@@ -32,13 +32,13 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::chess::{param_specs, record_samples, Leaf};
 use optim::{
     run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
     RunOutcome, Sigmoid, SolverOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use texel::chess::{param_specs, record_samples, Leaf};
 
 const K: f64 = 1.0;
 /// Effective values: tolerance in centipawns.

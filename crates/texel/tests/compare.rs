@@ -5,9 +5,9 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::chess::{record_positions, Leaf};
-use optim::compare::{compare, CompareConfig};
 use optim::{Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig, Sigmoid};
+use texel::chess::{record_positions, Leaf};
+use texel::compare::{compare, CompareConfig};
 
 #[test]
 fn compare_writes_table_json_and_plots() {
@@ -35,7 +35,7 @@ fn compare_writes_table_json_and_plots() {
             )
         })
         .collect();
-    let free = optim::free_indices(&optim::chess::param_specs(&model), &["pst".to_string()]);
+    let free = optim::free_indices(&texel::chess::param_specs(&model), &["pst".to_string()]);
     let train_set = record_positions(&model, &labelled[..1000], &start, Leaf::Static, None);
     let valid_set = record_positions(&model, &labelled[1000..], &start, Leaf::Static, None);
     let train = Arc::new(
@@ -96,7 +96,7 @@ fn compare_writes_table_json_and_plots() {
         }
     }
     // The JSON reads back into the same table.
-    let back = optim::compare::Comparison::read(&files[1]).unwrap();
+    let back = texel::compare::Comparison::read(&files[1]).unwrap();
     assert_eq!(back.markdown(), md);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,8 +6,8 @@ use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
-use crate::params::ParamSpec;
-use crate::set::{CompiledSet, Label, SplitSpec};
+use optim::ParamSpec;
+use optim::{CompiledSet, Label, SplitSpec};
 
 /// Which position's evaluation a sample contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,7 +36,7 @@ impl std::str::FromStr for Leaf {
 ///
 /// ```
 /// let model = eval::Model::new(eval::ModelKind::Psqt);
-/// let specs = optim::chess::param_specs(&model);
+/// let specs = texel::chess::param_specs(&model);
 /// assert_eq!(specs.len(), model.len());
 /// assert_eq!(specs[model.index_of("material.rook.eg").unwrap()].init, 500.0);
 /// ```
@@ -57,7 +57,8 @@ pub fn param_specs(model: &Model) -> Vec<ParamSpec> {
 /// its label. Parallel; `progress` advances by one per position.
 ///
 /// ```
-/// use optim::{chess, Label};
+/// use optim::Label;
+/// use texel::chess;
 /// use shakmaty::Chess;
 ///
 /// let model = eval::Model::new(eval::ModelKind::Psqt);
@@ -144,7 +145,7 @@ where
 ///
 /// ```
 /// let model = eval::Model::new(eval::ModelKind::Psqt);
-/// let eg_of = optim::chess::phase_pairs(&model);
+/// let eg_of = texel::chess::phase_pairs(&model);
 /// let i = model.index_of("material.pawn.mg").unwrap();
 /// assert_eq!(eg_of[i], model.index_of("material.pawn.eg"));
 /// let j = model.index_of("pst.knight.mg.e4").unwrap();

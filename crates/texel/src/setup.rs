@@ -9,12 +9,12 @@ use eval::{Model, ModelKind};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::chess::{param_specs, record_samples, Leaf};
-use crate::kfit::fit_k;
-use crate::loss::{Link, LossKind, Sigmoid};
-use crate::objective::{Objective, ObjectiveConfig};
-use crate::params::free_indices;
 use crate::resolve::Resolver;
-use crate::OptimError;
+use crate::TexelError;
+use optim::fit_k;
+use optim::free_indices;
+use optim::{Link, LossKind, Sigmoid};
+use optim::{Objective, ObjectiveConfig};
 
 /// Everything that defines the problem to tune.
 #[derive(Clone, Debug)]
@@ -98,7 +98,7 @@ pub struct Setup {
     /// Whether `K` was fitted.
     pub k_fitted: bool,
     /// With [`SetupOptions::resolvable`]: the root positions and their current leaves, for
-    /// [`run_resolving`](crate::run_resolving).
+    /// [`run_resolving`](optim::run_resolving).
     pub resolver: Option<Resolver>,
     /// Messages for the user (data reports, skipped records).
     pub notes: Vec<String>,
@@ -120,10 +120,10 @@ fn bar(progress: bool, len: u64, what: &str) -> ProgressBar {
 }
 
 /// Loads the data, splits it by game, records every position and builds the objectives.
-pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
+pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
     let t0 = Instant::now();
     if opts.resolvable && opts.leaf != Leaf::Qsearch {
-        return Err(OptimError::Config(
+        return Err(TexelError::Config(
             "re-resolving leaves needs the quiescence leaf (--leaf qsearch)".to_string(),
         ));
     }
@@ -131,7 +131,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         Some(p) => {
             let (m, w) = eval::load_weights(p)?;
             if m.kind() != opts.model {
-                return Err(OptimError::Config(format!(
+                return Err(TexelError::Config(format!(
                     "{} holds {} weights, but the model is {}",
                     p.display(),
                     m.kind(),
@@ -147,7 +147,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         }
     };
     if opts.data.is_empty() {
-        return Err(OptimError::Config("no data files given".to_string()));
+        return Err(TexelError::Config("no data files given".to_string()));
     }
     let mut samples = Vec::new();
     let mut notes = Vec::new();
@@ -180,7 +180,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         samples.extend(s);
     }
     if samples.is_empty() {
-        return Err(OptimError::Config(format!(
+        return Err(TexelError::Config(format!(
             "the data holds no positions: {}",
             notes.join("; ")
         )));
@@ -200,7 +200,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         // Search each root (one step), then record its leaf (another).
         let pb = bar(opts.progress, 2 * total, "resolving");
         let mut resolver = Resolver::new(model.clone(), train_s, valid_s);
-        let rec = resolver.record(&start, Some(&pb))?;
+        let rec = resolver.resolve(&start, Some(&pb))?;
         pb.finish_and_clear();
         (Arc::new(rec.train), Arc::new(rec.valid), Some(resolver))
     } else {
@@ -223,7 +223,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
         (train_set, valid_set, None)
     };
     if train_set.is_empty() {
-        return Err(OptimError::Config(
+        return Err(TexelError::Config(
             "no training positions after the split".to_string(),
         ));
     }
@@ -235,7 +235,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     };
     let (k, k_fitted) = match opts.k {
         Some(k) if k > 0.0 && k.is_finite() => (k, false),
-        Some(k) => return Err(OptimError::Config(format!("K must be positive, not {k}"))),
+        Some(k) => return Err(TexelError::Config(format!("K must be positive, not {k}"))),
         None => (fit_k(&train_set, &start, link0).0, true),
     };
     let cfg = ObjectiveConfig {
@@ -247,7 +247,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, OptimError> {
     let specs = param_specs(&model);
     let free = free_indices(&specs, &opts.freeze);
     if free.is_empty() {
-        return Err(OptimError::Config("every parameter is frozen".to_string()));
+        return Err(TexelError::Config("every parameter is frozen".to_string()));
     }
     let bounds: Vec<Option<(f64, f64)>> = specs.iter().map(|p| p.bounds).collect();
     let train =

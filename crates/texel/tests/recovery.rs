@@ -18,7 +18,6 @@ mod common;
 use std::sync::{Arc, OnceLock};
 
 use eval::{Model, ModelKind};
-use optim::chess::{record_positions, Leaf};
 use optim::{
     run, Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
     Sigmoid, SolverOptions,
@@ -26,6 +25,7 @@ use optim::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
+use texel::chess::{record_positions, Leaf};
 
 const K: f64 = 1.2;
 

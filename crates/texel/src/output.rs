@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use eval::Model;
 use serde::{Deserialize, Serialize};
 
-use crate::objective::Objective;
-use crate::regularise::L2Trial;
-use crate::resolve::Resolution;
-use crate::run::RunOutcome;
-use crate::validation::Decision;
-use crate::OptimError;
+use crate::TexelError;
+use optim::regularise::L2Trial;
+use optim::Decision;
+use optim::Objective;
+use optim::Resolution;
+use optim::RunOutcome;
 
 /// Everything a run reports at the end (also written as `summary.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -137,12 +137,12 @@ impl Summary {
 /// Adds (or replaces) the entry `key` of the `summary.json` in `dir` with `value`, keeping
 /// everything else; e.g. `tune lbfgs --verify` adds the verification match as `verify`. The
 /// file is replaced atomically ([`eval::atomic`]), so it is never left half-written.
-pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result<(), OptimError> {
+pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result<(), TexelError> {
     let path = dir.join("summary.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| OptimError::io(&path, e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| TexelError::io(&path, e))?;
     let mut doc: serde_json::Value = serde_json::from_str(&text)?;
     let Some(map) = doc.as_object_mut() else {
-        return Err(OptimError::Config(format!(
+        return Err(TexelError::Config(format!(
             "{}: not a JSON object",
             path.display()
         )));
@@ -157,8 +157,8 @@ pub fn rounded(w: &[f64]) -> Vec<f64> {
 }
 
 /// Writes `text` to `path` atomically ([`eval::atomic`]): a temporary file renamed into place.
-pub(crate) fn write(path: &Path, text: &str) -> Result<(), OptimError> {
-    eval::atomic::write(path, text).map_err(|e| OptimError::io(path, e))
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
+    eval::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
 }
 
 /// Writes `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and `summary.json`
@@ -173,12 +173,12 @@ pub fn write_run(
     valid: Option<&Objective>,
     k_fitted: bool,
     log: Option<&Path>,
-) -> Result<Summary, OptimError> {
-    std::fs::create_dir_all(dir).map_err(|e| OptimError::io(dir, e))?;
+) -> Result<Summary, TexelError> {
+    std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     let w = &outcome.weights;
     let wi = rounded(w);
     let mut files = Vec::new();
-    let mut put = |name: &str, what: &str, text: String| -> Result<(), OptimError> {
+    let mut put = |name: &str, what: &str, text: String| -> Result<(), TexelError> {
         let p = dir.join(name);
         write(&p, &text)?;
         files.push((what.to_string(), p));

@@ -10,12 +10,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::chess::{record_samples, Leaf};
-use optim::setup::{prepare, SetupOptions};
-use optim::{run_resolving, Budget, Control, Method, Resolver, RunConfig};
+use optim::{run_resolving, Budget, Control, Method, Rerecord, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
+use texel::chess::{record_samples, Leaf};
+use texel::setup::{prepare, SetupOptions};
+use texel::Resolver;
 
 use common::{close, fresh};
 

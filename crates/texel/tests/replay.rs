@@ -7,12 +7,12 @@ mod common;
 use std::io::Read;
 
 use eval::{Model, ModelKind};
-use optim::chess::{record_positions, Leaf};
 use optim::Label;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
 use tape::Scratch;
+use texel::chess::{record_positions, Leaf};
 
 use common::{close, fresh};
 

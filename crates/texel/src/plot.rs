@@ -4,7 +4,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::OptimError;
+use crate::TexelError;
 
 /// One curve: a label and its `(x, y)` points.
 pub type Series = (String, Vec<(f64, f64)>);
@@ -24,7 +24,7 @@ const COLOURS: [RGBColor; 8] = [
 ///
 /// ```
 /// let s = vec![("a".to_string(), vec![(1.0, 0.3), (10.0, 0.2), (100.0, 0.1)])];
-/// let svg = optim::plot::line_plot_svg("loss", "passes", "validation loss", &s).unwrap();
+/// let svg = texel::plot::line_plot_svg("loss", "passes", "validation loss", &s).unwrap();
 /// assert!(svg.starts_with("<svg"));
 /// ```
 pub fn line_plot_svg(
@@ -32,7 +32,7 @@ pub fn line_plot_svg(
     x_label: &str,
     y_label: &str,
     series: &[Series],
-) -> Result<String, OptimError> {
+) -> Result<String, TexelError> {
     let pts = series
         .iter()
         .flat_map(|s| s.1.iter())
@@ -50,7 +50,7 @@ pub fn line_plot_svg(
         y1 = y1.max(y);
     }
     if !x0.is_finite() || !y0.is_finite() {
-        return Err(OptimError::Plot("nothing to plot".to_string()));
+        return Err(TexelError::Plot("nothing to plot".to_string()));
     }
     if x1 <= x0 {
         x1 = x0 * 10.0;
@@ -60,7 +60,7 @@ pub fn line_plot_svg(
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
-        let err = |e: &dyn std::fmt::Display| OptimError::Plot(e.to_string());
+        let err = |e: &dyn std::fmt::Display| TexelError::Plot(e.to_string());
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 22))
@@ -110,7 +110,7 @@ pub fn line_plot(
     x_label: &str,
     y_label: &str,
     series: &[Series],
-) -> Result<(), OptimError> {
+) -> Result<(), TexelError> {
     let svg = line_plot_svg(title, x_label, y_label, series)?;
     crate::output::write(path, &svg)
 }

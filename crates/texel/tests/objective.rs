@@ -6,13 +6,13 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::chess::{record_positions, Leaf};
 use optim::{
     fit_k, run, Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig,
     RunConfig, Sigmoid, SolverOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use texel::chess::{record_positions, Leaf};
 
 fn real_objective(
     kind: ModelKind,

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::control::Control;
-use crate::objective::Objective;
-use crate::observer::{Budget, LogRecord};
 use crate::plot::{line_plot, Series};
-use crate::run::{run, Method, RunConfig, SolverOptions};
-use crate::validation::Selection;
-use crate::OptimError;
+use crate::TexelError;
+use optim::Control;
+use optim::Objective;
+use optim::Selection;
+use optim::{run, Method, RunConfig, SolverOptions};
+use optim::{Budget, LogRecord};
 
 /// One method's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -74,7 +74,7 @@ pub fn compare(
     start: &[f64],
     cfg: &CompareConfig,
     control: &Arc<Control>,
-) -> Result<Comparison, OptimError> {
+) -> Result<Comparison, TexelError> {
     let (budget, solvers, progress) = (cfg.budget, cfg.solvers, cfg.progress);
     let mut rows = Vec::new();
     for &method in &cfg.methods {
@@ -152,8 +152,8 @@ impl Comparison {
     }
 
     /// Reads a comparison written by [`write`](Self::write) (its `.json`).
-    pub fn read(path: &Path) -> Result<Comparison, OptimError> {
-        let text = std::fs::read_to_string(path).map_err(|e| OptimError::io(path, e))?;
+    pub fn read(path: &Path) -> Result<Comparison, TexelError> {
+        let text = std::fs::read_to_string(path).map_err(|e| TexelError::io(path, e))?;
         Ok(serde_json::from_str(&text)?)
     }
 
@@ -183,8 +183,8 @@ impl Comparison {
 
     /// Writes `<stem>.md`, `<stem>.json`, `<stem>-time.svg` and `<stem>-passes.svg` into `dir`;
     /// returns the paths. Each file is replaced atomically.
-    pub fn write(&self, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, OptimError> {
-        std::fs::create_dir_all(dir).map_err(|e| OptimError::io(dir, e))?;
+    pub fn write(&self, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, TexelError> {
+        std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
         let md = dir.join(format!("{stem}.md"));
         let text = format!("{}\n\n{}", self.title, self.markdown());
         crate::output::write(&md, &text)?;

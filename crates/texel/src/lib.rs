@@ -1,0 +1,68 @@
+//! The chess adapter of gradtune: everything that turns chess data and the project's evaluation
+//! into a problem for the chess-free optimiser ([`optim`]), and its results into files.
+//!
+//! * [`chess`]: parameter descriptions from [`eval::Model`], and positions recorded (as
+//!   sparse rows, the phased store or the sums-and-head split) with their labels.
+//! * [`setup`]: data files loaded, split by game, recorded; `K` fitted; the objectives built
+//!   ([`setup::prepare`]).
+//! * [`Resolver`]: the quiescence leaves searched again as the weights move, the
+//!   [`optim::Rerecord`] hook [`optim::run_resolving`] calls between rounds.
+//! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes.
+//! * [`compare`] and [`plot`]: every method side by side, as markdown, JSON and SVG.
+//!
+//! It may know chess, files and the run directory; it may not know the command line (that is
+//! the `tune` binary's) nor search and matches (the `engine` crate's).
+#![warn(missing_docs)]
+
+pub mod chess;
+pub mod compare;
+pub mod job;
+pub mod output;
+pub mod plot;
+mod resolve;
+pub mod setup;
+
+pub use resolve::{leaf_key, Resolver};
+
+use optim::OptimError;
+
+/// What can go wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum TexelError {
+    /// Inconsistent options or inputs.
+    #[error("{0}")]
+    Config(String),
+    /// The optimiser failed.
+    #[error(transparent)]
+    Optim(#[from] OptimError),
+    /// A file could not be read or written.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The error (part of this error's message, so not also its `source`: printing the
+        /// chain does not repeat it).
+        error: std::io::Error,
+    },
+    /// A data file could not be read (the error names the file).
+    #[error(transparent)]
+    Data(#[from] data::DataError),
+    /// A weights file could not be read (the error names the file).
+    #[error(transparent)]
+    Weights(#[from] eval::ParamError),
+    /// JSON (de)serialisation failed.
+    #[error("json: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Plotting failed.
+    #[error("plot: {0}")]
+    Plot(String),
+}
+
+impl TexelError {
+    pub(crate) fn io(path: &std::path::Path, error: std::io::Error) -> Self {
+        TexelError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
