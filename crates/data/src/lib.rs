@@ -27,6 +27,7 @@ pub mod cache;
 mod check;
 pub mod epd;
 mod error;
+pub mod files;
 pub mod filter;
 mod packed;
 pub mod pgn;
@@ -34,6 +35,7 @@ mod report;
 mod sample;
 pub mod source;
 mod split;
+pub mod stats;
 
 use std::io::{BufRead, Write};
 use std::path::Path;

@@ -48,6 +48,7 @@ mod control;
 mod headed;
 mod kfit;
 mod loss;
+mod method;
 mod objective;
 mod observer;
 mod params;
@@ -55,20 +56,23 @@ mod phased;
 mod problem;
 pub mod regularise;
 mod resolve;
+mod rounds;
 mod run;
 mod set;
 pub mod solvers;
+mod stage;
 mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
 pub use kfit::{fit_k, fit_k_scores, golden_section};
 pub use loss::{Link, LossKind, Sigmoid};
+pub use method::{Method, SolverOptions};
 pub use objective::{jacobi_scale, Linearisation, Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
-pub use run::{run, run_resolving, Method, ResolvedRun, RunConfig, RunOutcome, SolverOptions};
+pub use run::{run, run_resolving, ResolvedRun, RunConfig, RunOutcome};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
 pub use validation::{Decision, Difference, Selection, Tracker};
 
@@ -90,6 +94,10 @@ pub enum OptimError {
         /// chain does not repeat it).
         error: std::io::Error,
     },
+    /// A lock shared by the run's threads was poisoned (a thread panicked holding it): the
+    /// run's state (named) cannot be trusted.
+    #[error("internal error: {0} was left inconsistent by a panic")]
+    Poisoned(&'static str),
     /// A [`Rerecord`] hook failed between rounds.
     #[error("re-recording the sets: {0}")]
     Hook(#[source] HookError),

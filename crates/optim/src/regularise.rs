@@ -22,6 +22,52 @@ pub const L2_GRID: [f64; 6] = [1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 0.0];
 /// or leaves re-resolved during the run): the one that did best on the embedded data.
 pub const L2_FALLBACK: f64 = 1e-8;
 
+/// The L2 strength asked for: a fixed one, or `auto` (chosen on the validation split by
+/// [`run_l2_path`] over [`L2_GRID`]).
+///
+/// ```
+/// use optim::regularise::L2;
+/// assert_eq!("auto".parse::<L2>(), Ok(L2::Auto));
+/// assert_eq!("1e-8".parse::<L2>(), Ok(L2::Fixed(1e-8)));
+/// assert!("-1".parse::<L2>().is_err() && "inf".parse::<L2>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum L2 {
+    /// This strength.
+    Fixed(f64),
+    /// The strength of [`L2_GRID`] with the lowest validation loss.
+    Auto,
+}
+
+impl L2 {
+    /// The grid to search, for `Auto`.
+    pub fn grid(self) -> Option<Vec<f64>> {
+        (self == L2::Auto).then(|| L2_GRID.to_vec())
+    }
+
+    /// The fixed strength (0 for `Auto`, whose strength the path sets).
+    pub fn fixed(self) -> f64 {
+        match self {
+            L2::Fixed(v) => v,
+            L2::Auto => 0.0,
+        }
+    }
+}
+
+impl std::str::FromStr for L2 {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(L2::Auto);
+        }
+        match s.parse::<f64>() {
+            Ok(v) if v >= 0.0 && v.is_finite() => Ok(L2::Fixed(v)),
+            _ => Err(format!("`{s}` is neither `auto` nor a finite number >= 0")),
+        }
+    }
+}
+
 /// One strength of the path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct L2Trial {

@@ -8,101 +8,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use argmin::core::{CostFunction, Executor, Solver, State};
-use argmin::solver::particleswarm::{Particle, ParticleSwarm};
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::control::{Control, Controlled, StallGuard};
+use crate::control::Control;
+use crate::method::{Method, SolverOptions};
 use crate::objective::Objective;
-use crate::observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
-use crate::problem::TexelProblem;
+use crate::observer::{Budget, LogRecord, RunShared};
 use crate::regularise::L2Trial;
-use crate::resolve::{rebind, Rerecord, Resolution};
-use crate::solvers::{
-    lbfgs::lbfgs, Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions,
-    LocalOptions, LocalSearch, PsoOptions,
-};
-use crate::validation::{Decision, Selection, Tracker};
+use crate::resolve::{Rerecord, Resolution};
+use crate::rounds::{new_tracker, resolve_round, same_weights};
+use crate::validation::{Decision, Selection};
 use crate::OptimError;
-
-/// The optimisers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// argmin's L-BFGS with a More-Thuente line search.
-    #[default]
-    Lbfgs,
-    /// Levenberg-Marquardt-damped Gauss-Newton.
-    GaussNewton,
-    /// Adam, full-batch or mini-batch.
-    Adam,
-    /// Texel's integer local search.
-    Local,
-    /// Particle swarm with restarts.
-    Pso,
-    /// Gauss-Newton, then L-BFGS, then local-search polish.
-    Hybrid,
-}
-
-impl Method {
-    /// Every method, in the order `tune compare` runs them.
-    pub const ALL: [Method; 6] = [
-        Method::Lbfgs,
-        Method::GaussNewton,
-        Method::Hybrid,
-        Method::Adam,
-        Method::Local,
-        Method::Pso,
-    ];
-
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Lbfgs => "lbfgs",
-            Method::GaussNewton => "gauss-newton",
-            Method::Adam => "adam",
-            Method::Local => "local",
-            Method::Pso => "pso",
-            Method::Hybrid => "hybrid",
-        }
-    }
-}
-
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown method {s:?}"))
-    }
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Every solver's options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SolverOptions {
-    /// L-BFGS.
-    pub lbfgs: LbfgsOptions,
-    /// Gauss-Newton.
-    pub gauss_newton: GaussNewtonOptions,
-    /// Adam.
-    pub adam: AdamOptions,
-    /// Local search.
-    pub local: LocalOptions,
-    /// Particle swarm.
-    pub pso: PsoOptions,
-    /// Hybrid.
-    pub hybrid: HybridOptions,
-}
 
 /// How to run.
 #[derive(Clone, Debug, Default)]
@@ -119,6 +36,36 @@ pub struct RunConfig {
     pub log: Option<PathBuf>,
     /// Show a progress bar on standard error.
     pub progress: bool,
+}
+
+impl RunConfig {
+    /// Checks the options a run cannot start with: a non-positive Adam step or Gauss-Newton
+    /// damping, a negative local-search step, a negative or infinite selection `z`. [`run`]
+    /// calls it; call it before expensive preparation to fail early.
+    pub fn check(&self) -> Result<(), OptimError> {
+        let o = &self.solvers;
+        let positive = |v: f64| v > 0.0 && v.is_finite();
+        if !positive(o.adam.lr)
+            || !positive(o.gauss_newton.damping)
+            || o.local.step.is_nan()
+            || o.local.step < 0.0
+        {
+            return Err(OptimError::Config(format!(
+                "the Adam step ({}) and the Gauss-Newton damping ({}) must be positive and the \
+                 local-search step ({}) non-negative",
+                o.adam.lr, o.gauss_newton.damping, o.local.step
+            )));
+        }
+        if let Selection::WithinNoise { z } = self.selection {
+            if !(z >= 0.0 && z.is_finite()) {
+                return Err(OptimError::Config(format!(
+                    "the selection rule's z must be a finite number of standard errors >= 0, \
+                     not {z}"
+                )));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What a run produced.
@@ -292,42 +239,14 @@ fn drive(
             train.base().len()
         )));
     }
-    let o = &cfg.solvers;
-    let positive = |v: f64| v > 0.0 && v.is_finite();
-    if !positive(o.adam.lr)
-        || !positive(o.gauss_newton.damping)
-        || o.local.step.is_nan()
-        || o.local.step < 0.0
-    {
-        return Err(OptimError::Config(format!(
-            "the Adam step ({}) and the Gauss-Newton damping ({}) must be positive and the \
-             local-search step ({}) non-negative",
-            o.adam.lr, o.gauss_newton.damping, o.local.step
-        )));
-    }
+    cfg.check()?;
     let log = match &cfg.log {
         Some(p) => Some(BufWriter::new(
             File::create(p).map_err(|e| OptimError::io(p, e))?,
         )),
         None => None,
     };
-    let progress = if cfg.progress {
-        let pb = match cfg.budget.max_iters {
-            Some(m) => ProgressBar::new(m),
-            None => ProgressBar::new_spinner(),
-        };
-        pb.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {prefix} iter {pos}: {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        pb.set_prefix(cfg.method.name());
-        pb.enable_steady_tick(Duration::from_millis(200));
-        pb
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = progress_bar(cfg);
     let started = Instant::now();
     control.set_deadline(
         cfg.budget
@@ -366,6 +285,7 @@ fn drive(
     let x0 = train.reduce(start);
     let e0 = train.value(&x0);
     shared.record("start", &x0, e0, None);
+    let stage = cfg.method.stage(&cfg.solvers);
 
     let mut x = x0;
     let mut reason;
@@ -378,7 +298,7 @@ fn drive(
         .map(|(r, _)| vec![(r.fingerprint(), 0, start.to_vec())])
         .unwrap_or_default();
     loop {
-        let (x1, r) = run_method(&shared, cfg, x)?;
+        let (x1, r) = stage.run(&shared, x, None)?;
         x = x1;
         reason = r;
         let Some((resolver, _)) = resolve.as_mut() else {
@@ -422,7 +342,11 @@ fn drive(
                 shared.progress.println(res.to_text());
             }
         }
-        let mut log = shared.log.lock().ok().and_then(|mut l| l.take());
+        let mut log = shared
+            .log
+            .lock()
+            .map_err(|_| OptimError::Poisoned("the run's log"))?
+            .take();
         if let Some(f) = log.as_mut() {
             if let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(&res) {
                 m.insert("event".to_string(), "resolve".into());
@@ -441,11 +365,12 @@ fn drive(
         valid = round.valid;
         let passes0 = train.passes() - passes;
         control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
-        let history = shared
-            .history
-            .lock()
-            .map(|mut h| std::mem::take(&mut *h))
-            .unwrap_or_default();
+        let history = std::mem::take(
+            &mut *shared
+                .history
+                .lock()
+                .map_err(|_| OptimError::Poisoned("the run's history"))?,
+        );
         shared = Arc::new(RunShared {
             train: train.clone(),
             valid: valid.clone(),
@@ -494,12 +419,26 @@ fn drive(
     if let Some(r) = control.should_stop() {
         reason = r;
     }
+    finish(&shared, cfg, start, reason, resolutions, train, valid)
+}
+
+/// The outcome of a finished run: the kept weights and the losses at the start and there.
+fn finish(
+    shared: &RunShared,
+    cfg: &RunConfig,
+    start: &[f64],
+    reason: String,
+    resolutions: Vec<Resolution>,
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+) -> Result<ResolvedRun, OptimError> {
+    let control = &shared.control;
     shared.progress.finish_and_clear();
     let (best_iter, weights, selection) = {
         let t = shared
             .tracker
             .lock()
-            .map_err(|_| OptimError::Config("tracker poisoned".to_string()))?;
+            .map_err(|_| OptimError::Poisoned("the validation tracker"))?;
         (
             t.best_iter().unwrap_or(0),
             t.best_weights()
@@ -508,7 +447,11 @@ fn drive(
             t.decision(),
         )
     };
-    let history = shared.history.lock().map(|h| h.clone()).unwrap_or_default();
+    let history = shared
+        .history
+        .lock()
+        .map_err(|_| OptimError::Poisoned("the run's history"))?
+        .clone();
     let valid_loss = valid
         .as_ref()
         .map(|v| (v.data_loss(start), v.data_loss(&weights)));
@@ -521,7 +464,7 @@ fn drive(
         selection,
         iterations: shared.iter.load(Ordering::SeqCst).saturating_sub(1),
         passes: train.passes() - shared.passes0,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: shared.start.elapsed().as_secs_f64(),
         reason,
         interrupted: control.interrupted(),
         history,
@@ -535,336 +478,20 @@ fn drive(
     })
 }
 
-/// Whether two weight vectors agree within a thousandth (of a centipawn, for most weights):
-/// re-resolving at either finds the same leaves and starts the same round.
-fn same_weights(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-3)
-}
-
-/// One round of `cfg.method` from `x0`: where it ended and why.
-fn run_method(
-    shared: &Arc<RunShared>,
-    cfg: &RunConfig,
-    x0: Vec<f64>,
-) -> Result<(Vec<f64>, String), OptimError> {
-    let o = &cfg.solvers;
-    let control = &shared.control;
-    Ok(match cfg.method {
-        Method::Lbfgs => lbfgs_stage(shared, &o.lbfgs, x0)?,
-        Method::GaussNewton => gradient_stage(
-            shared,
-            GaussNewton::new(o.gauss_newton),
-            x0,
-            "gauss-newton",
-            None,
-        ),
-        Method::Adam => gradient_stage(shared, Adam::new(o.adam), x0, "adam", None),
-        Method::Local => {
-            let s = LocalSearch::new(o.local, Some(control.clone()));
-            gradient_stage(shared, s, x0, "local", None)
-        }
-        Method::Pso => swarm(shared, x0, &o.pso),
-        Method::Hybrid => {
-            let (x1, r1) = gradient_stage(
-                shared,
-                GaussNewton::new(o.gauss_newton),
-                x0,
-                "gauss-newton",
-                Some(o.hybrid.gn_iters),
-            );
-            if control.should_stop().is_some() {
-                (x1, r1)
-            } else {
-                let (x2, r2) = lbfgs_stage(shared, &o.lbfgs, x1)?;
-                if control.should_stop().is_some() || o.hybrid.polish_sweeps == 0 {
-                    (x2, r2)
-                } else {
-                    let s = LocalSearch::new(o.local, Some(control.clone()));
-                    gradient_stage(shared, s, x2, "local", Some(o.hybrid.polish_sweeps))
-                }
-            }
-        }
-    })
-}
-
-/// What a re-resolution hands the next round.
-struct Round {
-    train: Arc<Objective>,
-    valid: Option<Arc<Objective>>,
-    tracker: Tracker,
-    resolution: Resolution,
-}
-
-/// Re-resolves the leaves at the free values `x` (after `done` iterations), rebuilds the
-/// objectives and re-seeds the tracker with the best of the candidates on the new leaves.
-fn resolve_round(
-    shared: &RunShared,
-    resolver: &mut dyn Rerecord,
-    start: &[f64],
-    x: &[f64],
-    done: u64,
-) -> Result<Round, OptimError> {
-    let t0 = Instant::now();
-    let w = shared.train.expand(x);
-    let train_before = shared.train.data_loss(&w);
-    let valid_before = shared.valid.as_ref().map(|v| v.data_loss(&w));
-    let (n_train, n_valid) = resolver.positions();
-    shared
-        .progress
-        .set_message(format!("re-resolving {} leaves", n_train + n_valid));
-    let rec = resolver.record(&w, None).map_err(OptimError::Hook)?;
-    let train = Arc::new(rebind(&shared.train, Arc::new(rec.train))?);
-    let valid = match &shared.valid {
-        Some(v) => Some(Arc::new(rebind(v, Arc::new(rec.valid))?)),
-        None => None,
+/// The run's progress bar (hidden unless `cfg.progress`).
+fn progress_bar(cfg: &RunConfig) -> ProgressBar {
+    if !cfg.progress {
+        return ProgressBar::hidden();
+    }
+    let pb = match cfg.budget.max_iters {
+        Some(m) => ProgressBar::new(m),
+        None => ProgressBar::new_spinner(),
     };
-    // The candidates for the kept weights (the latest iterate, the kept one, the lowest and
-    // the start), measured again on the new leaves and offered in iteration order, so the
-    // selection rule decides among them as it would have.
-    let mut candidates: Vec<(u64, Vec<f64>)> = vec![(0, start.to_vec()), (done, w.clone())];
-    if let Ok(t) = shared.tracker.lock() {
-        if let (Some(i), Some(b)) = (t.best_iter(), t.best_weights()) {
-            candidates.push((i, b.to_vec()));
-        }
-        if let Some((i, b)) = t.lowest() {
-            candidates.push((i, b.to_vec()));
-        }
-    }
-    candidates.sort_by_key(|c| c.0);
-    candidates.dedup_by_key(|c| c.0);
-    let rule = shared
-        .tracker
-        .lock()
-        .map(|t| t.selection())
-        .unwrap_or_default();
-    let mut tracker = Tracker::new(shared.budget.patience).with_selection(rule);
-    if let Some(v) = &valid {
-        tracker = tracker.with_groups(&games(v));
-    }
-    for (i, c) in &candidates {
-        match &valid {
-            Some(v) => tracker.offer_losses(*i, &v.position_losses(c), c),
-            None => tracker.offer(*i, train.value(&train.reduce(c)), c),
-        };
-    }
-    // Patience counts the iterations since the kept one, across the re-resolution.
-    if let Some(i) = tracker.best_iter() {
-        tracker.skip(done.saturating_sub(i) as usize);
-    }
-    let resolution = Resolution {
-        iter: done,
-        train_changed: rec.train_changed,
-        valid_changed: rec.valid_changed,
-        positions: (n_train, n_valid),
-        fraction: (rec.train_changed + rec.valid_changed) as f64
-            / (n_train + n_valid).max(1) as f64,
-        train_loss: (train_before, train.data_loss(&w)),
-        valid_loss: valid_before.zip(valid.as_ref().map(|v| v.data_loss(&w))),
-        seconds: t0.elapsed().as_secs_f64(),
-        repeats: None,
-    };
-    Ok(Round {
-        train,
-        valid,
-        tracker,
-        resolution,
-    })
-}
-
-/// The game of each position of `obj`'s set, in its order.
-fn games(obj: &Objective) -> Vec<u32> {
-    obj.set().labels().iter().map(|l| l.game).collect()
-}
-
-/// A tracker with the run's selection rule and patience, grouping validation positions by game.
-fn new_tracker(cfg: &RunConfig, valid: Option<&Objective>) -> Tracker {
-    let t = Tracker::new(cfg.budget.patience).with_selection(cfg.selection);
-    match valid {
-        Some(v) => t.with_groups(&games(v)),
-        None => t,
-    }
-}
-
-/// Iterations left in the run's budget.
-fn remaining(shared: &RunShared, cap: Option<u64>) -> u64 {
-    let done = shared.iter.load(Ordering::SeqCst).saturating_sub(1);
-    let left = shared
-        .budget
-        .max_iters
-        .map_or(u64::MAX, |m| m.saturating_sub(done));
-    cap.map_or(left, |c| c.min(left))
-}
-
-/// L-BFGS, preconditioned if asked.
-fn lbfgs_stage(
-    shared: &Arc<RunShared>,
-    o: &LbfgsOptions,
-    x0: Vec<f64>,
-) -> Result<(Vec<f64>, String), OptimError> {
-    let s = lbfgs(o)?;
-    let scale = o
-        .precondition
-        .then(|| crate::objective::jacobi_scale(&shared.train, &x0));
-    Ok(scaled_stage(shared, s, x0, "lbfgs", None, scale))
-}
-
-/// Runs one gradient-state solver; returns its final point and why it stopped.
-fn gradient_stage<S>(
-    shared: &Arc<RunShared>,
-    solver: S,
-    x0: Vec<f64>,
-    stage: &str,
-    cap: Option<u64>,
-) -> (Vec<f64>, String)
-where
-    S: Solver<TexelProblem, GradState> + 'static,
-{
-    scaled_stage(shared, solver, x0, stage, cap, None)
-}
-
-/// [`gradient_stage`] in the variables `x / scale`.
-fn scaled_stage<S>(
-    shared: &Arc<RunShared>,
-    solver: S,
-    x0: Vec<f64>,
-    stage: &str,
-    cap: Option<u64>,
-    scale: Option<Vec<f64>>,
-) -> (Vec<f64>, String)
-where
-    S: Solver<TexelProblem, GradState> + 'static,
-{
-    let iters = remaining(shared, cap);
-    if iters == 0 {
-        return (x0, "iteration budget reached".to_string());
-    }
-    let value_only = matches!(stage, "local");
-    let problem = TexelProblem::new(shared.train.clone())
-        .value_only(value_only)
-        .scaled(scale.clone());
-    let y0 = problem.to_scaled(&x0);
-    let solver = Controlled::new(solver, shared.control.clone());
-    let fallback = x0.clone();
-    let unscale = |y: &[f64]| -> Vec<f64> {
-        match &scale {
-            Some(s) => y.iter().zip(s).map(|(a, b)| a * b).collect(),
-            None => y.to_vec(),
-        }
-    };
-    let result = Executor::new(problem, solver)
-        .configure(|s| s.param(y0).max_iters(iters))
-        .add_observer(
-            Monitor::new(shared.clone(), stage).with_scale(scale.clone()),
-            argmin::core::observers::ObserverMode::Always,
-        )
-        .run();
-    match result {
-        Ok(res) => {
-            let st = res.state();
-            let x = st.get_param().map(|y| unscale(y)).unwrap_or(fallback);
-            let why = st
-                .get_termination_reason()
-                .map_or("finished".to_string(), |r| r.text().to_string());
-            (x, format!("{stage}: {why}"))
-        }
-        Err(e) => (fallback, format!("{stage} stopped: {e}")),
-    }
-}
-
-/// Particle swarm with restarts around the best point found, in shrinking boxes.
-fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions) -> (Vec<f64>, String) {
-    let obj = shared.train.clone();
-    let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
-    let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
-    let mut best = x0.clone();
-    let mut best_cost = match problem_for_costs.cost(&best) {
-        Ok(c) => c,
-        Err(e) => return (best, format!("pso stopped: {e}")),
-    };
-    let mut radius: Vec<f64> = x0
-        .iter()
-        .map(|v| (v.abs() * o.radius_fraction).max(o.radius_min))
-        .collect();
-    let n = o.particles.max(2);
-    let mut restart = 0u64;
-    loop {
-        if shared.control.should_stop().is_some() {
-            return (best, "pso: stopped".to_string());
-        }
-        let iters = remaining(shared, None);
-        if iters == 0 {
-            return (best, "pso: iteration budget reached".to_string());
-        }
-        let lo: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b - r).collect();
-        let hi: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b + r).collect();
-        let mut population = Vec::with_capacity(n);
-        population.push(Particle::new(
-            best.clone(),
-            best_cost,
-            vec![0.0; best.len()],
-        ));
-        for _ in 1..n {
-            let pos: Vec<f64> = lo
-                .iter()
-                .zip(&hi)
-                .map(|(a, b)| rng.gen_range(*a..=*b))
-                .collect();
-            let vel: Vec<f64> = radius
-                .iter()
-                .map(|r| rng.gen_range(-*r..=*r) * 0.1)
-                .collect();
-            let c = match problem_for_costs.cost(&pos) {
-                Ok(c) => c,
-                Err(e) => return (best, format!("pso stopped: {e}")),
-            };
-            population.push(Particle::new(pos, c, vel));
-        }
-        let seed = o.seed.wrapping_add(restart);
-        let pso = ParticleSwarm::new((lo, hi), n)
-            .with_rng_generator(<rand09::rngs::StdRng as rand09::SeedableRng>::seed_from_u64(seed));
-        let pso = match pso
-            .with_inertia_factor(o.factors.0)
-            .and_then(|p| p.with_cognitive_factor(o.factors.1))
-            .and_then(|p| p.with_social_factor(o.factors.2))
-        {
-            Ok(p) => p,
-            Err(e) => return (best, format!("pso stopped: {e}")),
-        };
-        let solver = Controlled::new(
-            StallGuard::new(pso, o.stall.max(1), 1e-9),
-            shared.control.clone(),
-        );
-        let problem = TexelProblem::new(obj.clone()).value_only(true);
-        let result = Executor::new(problem, solver)
-            .configure(|s: SwarmState| s.population(population).max_iters(iters))
-            .add_observer(
-                Monitor::new(shared.clone(), "pso"),
-                argmin::core::observers::ObserverMode::Always,
-            )
-            .run();
-        let improved = match result {
-            Ok(res) => match res.state().get_best_param() {
-                Some(p) if p.cost < best_cost => {
-                    let gain = (best_cost - p.cost) / best_cost.abs().max(f64::MIN_POSITIVE);
-                    best = p.position.clone();
-                    best_cost = p.cost;
-                    gain > 1e-9
-                }
-                _ => false,
-            },
-            Err(e) => return (best, format!("pso stopped: {e}")),
-        };
-        restart += 1;
-        if !improved {
-            for r in &mut radius {
-                *r *= o.shrink;
-            }
-            if radius.iter().all(|r| *r < 0.5) {
-                return (
-                    best,
-                    "pso: converged (box below half a centipawn)".to_string(),
-                );
-            }
-        }
-    }
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix} iter {pos}: {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    pb.set_prefix(cfg.method.name());
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
 }

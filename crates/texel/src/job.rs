@@ -37,6 +37,29 @@ pub struct Job {
     pub l2_path: Option<Vec<f64>>,
 }
 
+/// The run directory used when none is given: `runs/<method>-<unix time>`.
+pub fn default_out(method: optim::Method) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    PathBuf::from("runs").join(format!("{}-{secs}", method.name()))
+}
+
+/// The weights a run continued in `out` starts from (`out/weights.json`), or an error naming
+/// the file when there is none.
+pub fn resume_weights(out: &Path) -> Result<PathBuf, TexelError> {
+    let w = out.join("weights.json");
+    if w.is_file() {
+        Ok(w)
+    } else {
+        Err(TexelError::Config(format!(
+            "cannot continue the run in {}: {} does not exist",
+            out.display(),
+            w.display()
+        )))
+    }
+}
+
 /// A finished tuning run.
 #[derive(Debug)]
 pub struct Tuned {
@@ -58,6 +81,8 @@ pub fn tune(
     on_prepared: &mut dyn FnMut(&Setup),
 ) -> Result<Tuned, TexelError> {
     let out = &job.out;
+    // Bad options fail before the data is loaded.
+    job.config.check()?;
     std::fs::create_dir_all(out).map_err(|e| TexelError::io(out, e))?;
     let mut setup = prepare(&job.setup)?;
     let log_path = out.join("log.jsonl");

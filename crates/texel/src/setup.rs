@@ -16,13 +16,31 @@ use optim::free_indices;
 use optim::{Link, LossKind, Sigmoid};
 use optim::{Objective, ObjectiveConfig};
 
+/// The dataset used when no data is given: made by `tune datagen` / `tune bootstrap` (the
+/// engine's self-play) and committed as `data/default.gtc.zst` (see `data/README.md`).
+pub const DEFAULT_DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc.zst");
+
+/// [`DEFAULT_DATA`], checked to exist.
+pub fn default_data() -> Result<Vec<PathBuf>, TexelError> {
+    let p = PathBuf::from(DEFAULT_DATA);
+    if !p.is_file() {
+        return Err(TexelError::Config(format!(
+            "no data: give data files (EPD, PGN or cache); the default dataset {} is missing \
+             (it ships in the repository's data/ folder)",
+            p.display()
+        )));
+    }
+    Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)])
+}
+
 /// Everything that defines the problem to tune.
 #[derive(Clone, Debug)]
 pub struct SetupOptions {
     /// Data files (EPD, PGN or binary cache; plain, gzip or zstd).
     pub data: Vec<PathBuf>,
-    /// The model.
-    pub model: ModelKind,
+    /// The model; `None`: the starting weights file's, or `psqt` without one. A model that
+    /// differs from the weights file's is an error naming both.
+    pub model: Option<ModelKind>,
     /// Starting weights (JSON by name); the model's defaults if `None`.
     pub weights: Option<PathBuf>,
     /// Fraction of the games held out for validation.
@@ -63,7 +81,7 @@ impl Default for SetupOptions {
     fn default() -> Self {
         SetupOptions {
             data: Vec::new(),
-            model: ModelKind::Psqt,
+            model: None,
             weights: None,
             valid_fraction: 0.1,
             seed: 1,
@@ -130,18 +148,20 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
     let (model, start) = match &opts.weights {
         Some(p) => {
             let (m, w) = eval::load_weights(p)?;
-            if m.kind() != opts.model {
-                return Err(TexelError::Config(format!(
-                    "{} holds {} weights, but the model is {}",
-                    p.display(),
-                    m.kind(),
-                    opts.model
-                )));
+            match opts.model {
+                Some(kind) if kind != m.kind() => {
+                    return Err(TexelError::Config(format!(
+                        "{} holds {} weights, but the model asked for is {kind}: leave the \
+                         model out (the file names its own) or start from {kind} weights",
+                        p.display(),
+                        m.kind(),
+                    )));
+                }
+                _ => (m, w),
             }
-            (m, w)
         }
         None => {
-            let m = Model::new(opts.model);
+            let m = Model::new(opts.model.unwrap_or(ModelKind::Psqt));
             let w = m.default_weights();
             (m, w)
         }
@@ -156,15 +176,8 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
         extract: opts.extract.clone(),
         ..data::LoadOptions::default()
     };
-    let mut game_offset = 0u32;
     for path in &opts.data {
-        let (mut s, report) = data::load(path, &load_opts)?;
-        // Keep games of different files apart.
-        let max_game = s.iter().map(|x| x.game).max().map_or(0, |g| g + 1);
-        for x in &mut s {
-            x.game = x.game.saturating_add(game_offset);
-        }
-        game_offset = game_offset.saturating_add(max_game);
+        let (s, report) = data::load(path, &load_opts)?;
         let skipped: Vec<String> = report
             .skipped
             .iter()
@@ -177,7 +190,8 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
             report.errors,
             skipped.concat()
         ));
-        samples.extend(s);
+        // Keep games of different files apart.
+        data::files::append_games(&mut samples, s);
     }
     if samples.is_empty() {
         return Err(TexelError::Config(format!(

@@ -222,7 +222,7 @@ fn epd() -> PathBuf {
 fn options(data: PathBuf) -> SetupOptions {
     SetupOptions {
         data: vec![data],
-        model: ModelKind::Psqt,
+        model: Some(ModelKind::Psqt),
         valid_fraction: 0.2,
         leaf: Leaf::Qsearch,
         resolvable: true,

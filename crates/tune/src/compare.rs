@@ -14,11 +14,7 @@ use crate::tuning;
 #[derive(clap::Args)]
 pub struct Args {
     /// Methods to compare, comma-separated (default: all).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "lbfgs,gauss-newton,hybrid,adam,local,pso"
-    )]
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = Method::ALL)]
     pub methods: Vec<Method>,
     /// Output directory for compare.md, compare.json, compare-time.svg and compare-passes.svg
     /// (default: runs/compare-<model>).
@@ -31,7 +27,7 @@ pub struct Args {
     #[arg(long, value_name = "JSON")]
     pub render: Option<PathBuf>,
     #[command(flatten)]
-    pub common: tuning::Args,
+    pub common: tuning::RunArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -62,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.time.is_none() && common.max_passes.is_none() {
         common.max_passes = Some(300.0);
     }
-    if common.l2 == tuning::L2::Auto {
+    if common.l2 == optim::regularise::L2::Auto {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
     let setup = prepare(&common.setup_options()?)?;
@@ -78,11 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         k
     );
     eprintln!("{title}");
-    let mut cfg = common.run_config(Method::Lbfgs);
     // The budget is passes or time; iterations are not limited unless asked for.
-    if common.max_iters == 200 {
-        cfg.budget.max_iters = None;
-    }
+    let cfg = common.run_config(Method::Lbfgs, None);
     let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
     let cmp = texel::compare::compare(
         &setup.train,

@@ -1,14 +1,11 @@
 //! `tune extract`: labelled positions from PGN games (or EPD / cache files) to an EPD text file
 //! or a binary cache.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
-use data::{
-    extract_pgn, load, split_by_game, write_cache, write_epd, ExtractOptions, Filter, Format,
-    LoadOptions, Report, Sample,
-};
+use data::files::{read_all, valid_path, write_samples, OutputKind, Progress};
+use data::{split_by_game, ExtractOptions, Filter, LoadOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune extract`.
@@ -68,66 +65,9 @@ pub struct Args {
     strict: bool,
 }
 
-enum OutKind {
-    Epd,
-    Cache,
-}
-
-fn out_kind(path: &Path) -> anyhow::Result<OutKind> {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let base = name
-        .strip_suffix(".zst")
-        .or_else(|| name.strip_suffix(".gz"))
-        .unwrap_or(&name);
-    if base.ends_with(".epd") {
-        Ok(OutKind::Epd)
-    } else if (base.ends_with(".bin") || base.ends_with(".gtc")) && !name.ends_with(".gz") {
-        Ok(OutKind::Cache)
-    } else {
-        anyhow::bail!(
-            "cannot tell the output format from {}: use .epd, .bin or .gtc (optionally .zst)",
-            path.display()
-        )
-    }
-}
-
-/// `x.bin.zst` -> `x.valid.bin.zst`.
-fn valid_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let new = match name.find('.') {
-        Some(i) => format!("{}.valid{}", &name[..i], &name[i..]),
-        None => format!("{name}.valid"),
-    };
-    path.with_file_name(new)
-}
-
-fn write(path: &Path, samples: &[Sample]) -> anyhow::Result<()> {
-    match out_kind(path)? {
-        OutKind::Epd => write_epd(path, samples)?,
-        OutKind::Cache => write_cache(path, samples)?,
-    }
-    Ok(())
-}
-
-fn detect(path: &Path) -> anyhow::Result<Format> {
-    use std::io::BufRead;
-    let (mut r, _) = data::source::open(path)?;
-    let head = r
-        .fill_buf()
-        .with_context(|| format!("reading {}", path.display()))?;
-    Ok(Format::detect(head))
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let start = Instant::now();
-    out_kind(&args.output)?;
+    OutputKind::of(&args.output)?;
     if let Some(f) = args.valid_fraction {
         if !(0.0..1.0).contains(&f) {
             anyhow::bail!("--valid-fraction must be at least 0 and below 1, not {f}");
@@ -155,52 +95,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
     };
 
-    let mut pgns = Vec::new();
-    let mut others = Vec::new();
-    for p in &args.games {
-        match detect(p)? {
-            Format::Pgn => pgns.push(p.clone()),
-            _ => others.push(p.clone()),
-        }
-    }
-
-    let mut samples = Vec::new();
-    let mut report = Report::default();
-    if !pgns.is_empty() {
-        let bar = ProgressBar::new(0).with_style(
-            ProgressStyle::with_template(
-                "{spinner} extracting [{bar:40}] {bytes}/{total_bytes} {msg} ({eta})",
-            )?
-            .progress_chars("=> "),
-        );
-        let progress = |bytes: u64, total: u64, games: u64| {
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "{spinner} extracting [{bar:40}] {bytes}/{total_bytes} {msg} ({eta})",
+        )?
+        .progress_chars("=> "),
+    );
+    let lopts = LoadOptions {
+        strict: args.strict,
+        stm_results: args.stm_results,
+        extract: opts,
+    };
+    let (samples, report) = read_all(&args.games, &lopts, &mut |p| match p {
+        Progress::Pgn {
+            bytes,
+            total,
+            games,
+        } => {
             bar.set_length(total);
             bar.set_position(bytes);
             bar.set_message(format!("{games} games"));
-        };
-        let (s, r) = extract_pgn(&pgns, &opts, Some(&progress))?;
-        bar.finish_and_clear();
-        samples = s;
-        report.merge(&r);
-    }
-    for p in &others {
-        let spinner = ProgressBar::new_spinner().with_message(format!("reading {}", p.display()));
-        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
-        let lopts = LoadOptions {
-            strict: args.strict,
-            stm_results: args.stm_results,
-            extract: opts.clone(),
-        };
-        let (mut s, r) = load(p, &lopts)?;
-        spinner.finish_and_clear();
-        // Keep game ids distinct across inputs.
-        let offset = samples.iter().map(|x| x.game + 1).max().unwrap_or(0);
-        for x in &mut s {
-            x.game = x.game.saturating_add(offset);
         }
-        samples.extend(s);
-        report.merge(&r);
-    }
+        Progress::Reading(path) => {
+            bar.set_style(ProgressStyle::default_spinner());
+            bar.set_message(format!("reading {}", path.display()));
+            bar.tick();
+        }
+    })?;
+    bar.finish_and_clear();
     let extracted = start.elapsed();
     if samples.is_empty() {
         // Writing nothing over the output would only destroy what was there.
@@ -215,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(f) if f > 0.0 => split_by_game(samples, f, args.seed),
         _ => (samples, Vec::new()),
     };
-    write(&args.output, &train)?;
+    write_samples(&args.output, &train)?;
     let mut written = format!(
         "wrote {} positions to {}",
         train.len(),
@@ -223,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     if !valid.is_empty() || args.valid_fraction.is_some_and(|f| f > 0.0) {
         let vp = valid_path(&args.output);
-        write(&vp, &valid)?;
+        write_samples(&vp, &valid)?;
         written += &format!(", {} validation positions to {}", valid.len(), vp.display());
     }
     eprint!("{report}");

@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use optim::Method;
 
 mod bench;
 mod bootstrap;
@@ -23,20 +24,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Tune with L-BFGS (argmin, More-Thuente line search): the default method.
-    Lbfgs(tuning::TuneArgs),
-    /// Tune with Levenberg-Marquardt-damped Gauss-Newton on the residuals.
-    GaussNewton(tuning::TuneArgs),
-    /// Tune with Adam (full-batch or mini-batch), as today's community tuners do.
-    Adam(tuning::TuneArgs),
-    /// Tune with Texel's integer +/-1 local search.
-    Local(tuning::TuneArgs),
-    /// Tune with particle swarm optimisation, restarted when it stalls.
-    Pso(tuning::TuneArgs),
-    /// A few Gauss-Newton iterations, then L-BFGS, then integer local-search polish.
-    Hybrid(tuning::TuneArgs),
     /// Run every optimiser on the same data and budget, and compare them.
-    Compare(compare::Args),
+    Compare(Box<compare::Args>),
     /// Extract labelled positions from PGN games (or EPD files).
     Extract(extract::Args),
     /// Summarise a file of labelled positions.
@@ -57,28 +46,63 @@ enum Command {
     Bench(bench::Args),
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Lbfgs(a) => tuning::run(tuning::Method::Lbfgs, a),
-        Command::GaussNewton(a) => tuning::run(tuning::Method::GaussNewton, a),
-        Command::Adam(a) => tuning::run(tuning::Method::Adam, a),
-        Command::Local(a) => tuning::run(tuning::Method::Local, a),
-        Command::Pso(a) => tuning::run(tuning::Method::Pso, a),
-        Command::Hybrid(a) => tuning::run(tuning::Method::Hybrid, a),
-        Command::Compare(a) => compare::run(a),
+/// The command line: the subcommands above, and one tuning subcommand per optimiser of
+/// `optim::Method` (its name, its `about`, the options of [`tuning::TuneArgs`]), first.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let others: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for (i, name) in others.iter().enumerate() {
+        cmd = cmd.mut_subcommand(name, |s| s.display_order(Method::ALL.len() + i));
+    }
+    for (i, m) in Method::ALL.into_iter().enumerate() {
+        let sub = tuning::TuneArgs::augment_args(clap::Command::new(m.name()));
+        cmd = cmd.subcommand(sub.about(m.about()).display_order(i));
+    }
+    cmd
+}
+
+/// Runs the command line `matches` asks for.
+fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Ok(method) = name.parse::<Method>() {
+            return tuning::run(method, tuning::TuneArgs::from_arg_matches(sub)?);
+        }
+    }
+    match Cli::from_arg_matches(matches)?.command {
+        Command::Compare(a) => compare::run(*a),
         Command::Extract(a) => extract::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Datagen(a) => datagen::run(a),
         Command::Match(a) => matches::run(a),
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
-    };
-    match result {
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = command().get_matches();
+    match dispatch(&matches) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The command line is well formed (unique names, valid defaults) for every subcommand,
+    /// and every optimiser has its subcommand.
+    #[test]
+    fn command_line_is_well_formed() {
+        let cmd = super::command();
+        cmd.clone().debug_assert();
+        for m in optim::Method::ALL {
+            assert!(cmd.find_subcommand(m.name()).is_some(), "{m}");
         }
     }
 }

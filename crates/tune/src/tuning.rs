@@ -1,61 +1,20 @@
-//! The tuning subcommands: `lbfgs`, `gauss-newton`, `adam`, `local`, `pso`, `hybrid`.
-//! A thin layer over `optim`: options in, `texel::setup::prepare`, `optim::run`,
-//! `texel::output::write_run`, summary out.
+//! The tuning subcommands, one per `optim::Method` (`lbfgs`, `gauss-newton`, ...): options in,
+//! `texel::job::tune`, the summary out, then the optional `--verify` match
+//! (`bootstrap::verify`).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::bail;
-use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
-use engine::openings::RandomOpenings;
-use engine::{ModelEvaluator, SearchLimits};
+use bootstrap::verify::{self, Verify};
+use engine::matches::MatchEvent;
 use indicatif::{ProgressBar, ProgressStyle};
 use optim::{Budget, Control, RunConfig, SolverOptions};
 use texel::job::Job;
 use texel::setup::SetupOptions;
 
-/// Which optimiser a tuning run uses.
-#[derive(Clone, Copy, Debug)]
-pub enum Method {
-    Lbfgs,
-    GaussNewton,
-    Adam,
-    Local,
-    Pso,
-    Hybrid,
-}
-
-impl From<Method> for optim::Method {
-    fn from(m: Method) -> Self {
-        match m {
-            Method::Lbfgs => optim::Method::Lbfgs,
-            Method::GaussNewton => optim::Method::GaussNewton,
-            Method::Adam => optim::Method::Adam,
-            Method::Local => optim::Method::Local,
-            Method::Pso => optim::Method::Pso,
-            Method::Hybrid => optim::Method::Hybrid,
-        }
-    }
-}
-
-/// The dataset used when `--data` is not given: made by `tune datagen` (the engine's
-/// self-play) and committed as `data/default.gtc.zst` (see `data/README.md`).
-pub const DEFAULT_DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/default.gtc.zst");
-
-/// The default data file, checked to exist.
-pub fn default_data() -> anyhow::Result<Vec<PathBuf>> {
-    let p = PathBuf::from(DEFAULT_DATA);
-    if !p.is_file() {
-        bail!(
-            "no data: give --data FILE (EPD, PGN or cache); the default dataset {} is missing \
-             (it ships in the repository's data/ folder)",
-            p.display()
-        );
-    }
-    Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)])
-}
+/// The iterations a tuning run gets when `--max-iters` is not given.
+pub const DEFAULT_MAX_ITERS: u64 = 200;
 
 /// `--select`: which rule keeps the iterate (`optim::Selection` without its `z`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -66,39 +25,17 @@ pub enum Select {
     Lowest,
 }
 
-/// `--l2`: a fixed strength, or `auto` (chosen on the validation split).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum L2 {
-    /// This strength.
-    Fixed(f64),
-    /// The strength of [`optim::regularise::L2_GRID`] with the lowest validation loss.
-    Auto,
-}
-
-impl std::str::FromStr for L2 {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s.eq_ignore_ascii_case("auto") {
-            return Ok(L2::Auto);
-        }
-        match s.parse::<f64>() {
-            Ok(v) if v >= 0.0 && v.is_finite() => Ok(L2::Fixed(v)),
-            _ => Err(format!("`{s}` is neither `auto` nor a finite number >= 0")),
-        }
-    }
-}
-
 /// Options shared by every tuning subcommand.
 #[derive(clap::Args, Clone, Debug)]
-pub struct Args {
+pub struct RunArgs {
     /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
     /// Default: the dataset embedded in the repository (data/default.gtc.zst).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub data: Vec<PathBuf>,
-    /// Evaluation model: psqt (material and piece-square tables) or full.
-    #[arg(long, default_value = "psqt")]
-    pub model: eval::ModelKind,
+    /// Evaluation model: psqt (material and piece-square tables) or full. Default: the
+    /// model of --weights when given (naming another is an error), else psqt.
+    #[arg(long)]
+    pub model: Option<eval::ModelKind>,
     /// Starting weights (JSON by name, as written to weights.json); default: the model's.
     #[arg(long, value_name = "START.json")]
     pub weights: Option<PathBuf>,
@@ -133,7 +70,7 @@ pub struct Args {
     /// plays better than the loss-optimal strength on every data set measured (TCEC games,
     /// self-play data: docs/results.md), although it costs held-out loss on large sets.
     #[arg(long, default_value = "1e-8", value_name = "X|auto")]
-    pub l2: L2,
+    pub l2: optim::regularise::L2,
     /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
@@ -141,9 +78,10 @@ pub struct Args {
     /// (pst.*.e4). Repeatable.
     #[arg(long, value_name = "PATTERN")]
     pub freeze: Vec<String>,
-    /// Maximum iterations (epochs for adam, sweeps for local).
-    #[arg(long, default_value_t = 200)]
-    pub max_iters: u64,
+    /// Maximum iterations (epochs for adam, sweeps for local). Default: 200 for a tuning run,
+    /// none for `compare` (its budget is passes or time).
+    #[arg(long)]
+    pub max_iters: Option<u64>,
     /// Maximum passes over the training data.
     #[arg(long)]
     pub max_passes: Option<f64>,
@@ -185,57 +123,19 @@ pub struct Args {
     /// Use at most this many positions.
     #[arg(long)]
     pub limit: Option<usize>,
-    /// adam: positions per mini-batch (0: full batch).
-    #[arg(long, default_value_t = 0)]
-    pub batch_size: usize,
-    /// adam: step size in centipawns.
-    #[arg(long, default_value_t = 1.0)]
-    pub lr: f64,
-    /// lbfgs (and hybrid): correction pairs kept.
-    #[arg(long, default_value_t = 10)]
-    pub memory: usize,
-    /// lbfgs (and hybrid): work in the raw weights instead of Jacobi-scaled ones.
-    #[arg(long)]
-    pub no_precondition: bool,
-    /// gauss-newton (and hybrid): initial Levenberg-Marquardt damping.
-    #[arg(long, default_value_t = 1e-3)]
-    pub damping: f64,
-    /// gauss-newton (and hybrid): solve each step by dense Cholesky up to this many free
-    /// parameters, by matrix-free conjugate gradient above.
-    #[arg(long, default_value_t = 1200)]
-    pub dense_max: usize,
-    /// pso: number of particles.
-    #[arg(long, default_value_t = 24)]
-    pub particles: usize,
-    /// hybrid: Gauss-Newton iterations before L-BFGS.
-    #[arg(long, default_value_t = 3)]
-    pub gn_iters: u64,
-    /// hybrid: local-search sweeps at the end (0: none).
-    #[arg(long, default_value_t = 1)]
-    pub polish_sweeps: u64,
-    /// local (and hybrid polish): the move tried on each parameter.
-    #[arg(long, default_value_t = 1.0)]
-    pub step: f64,
+    #[command(flatten)]
+    pub solvers: SolverOptions,
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
 }
 
-impl Args {
+impl RunArgs {
     /// The problem definition.
     pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
-        if self.resolve_every > 0 && self.leaf != texel::chess::Leaf::Qsearch {
-            bail!("--resolve-every searches the quiescence leaves again: it needs --leaf qsearch");
-        }
-        if !(self.select_z >= 0.0 && self.select_z.is_finite()) {
-            bail!(
-                "--select-z must be a finite number of standard errors >= 0, not {}",
-                self.select_z
-            );
-        }
         Ok(SetupOptions {
             data: if self.data.is_empty() {
-                default_data()?
+                texel::setup::default_data()?
             } else {
                 self.data.clone()
             },
@@ -247,10 +147,7 @@ impl Args {
             sigmoid: self.sigmoid,
             loss: self.loss,
             l1: self.l1,
-            l2: match self.l2 {
-                L2::Fixed(v) => v,
-                L2::Auto => 0.0,
-            },
+            l2: self.l2.fixed(),
             lambda: self.lambda,
             freeze: self.freeze.clone(),
             leaf: self.leaf,
@@ -266,41 +163,23 @@ impl Args {
         })
     }
 
-    /// Budget and solver options.
-    pub fn run_config(&self, method: optim::Method) -> RunConfig {
-        let mut solvers = SolverOptions::default();
-        solvers.adam.lr = self.lr;
-        solvers.adam.batch_size = (self.batch_size > 0).then_some(self.batch_size);
-        solvers.adam.seed = self.seed;
-        solvers.lbfgs.memory = self.memory;
-        solvers.lbfgs.precondition = !self.no_precondition;
-        solvers.gauss_newton.damping = self.damping;
-        solvers.gauss_newton.dense_max = self.dense_max;
-        solvers.pso.particles = self.particles;
-        solvers.pso.seed = self.seed;
-        solvers.hybrid.gn_iters = self.gn_iters;
-        solvers.hybrid.polish_sweeps = self.polish_sweeps;
-        solvers.local.step = self.step;
+    /// Budget and solver options; `max_iters` when `--max-iters` is not given.
+    pub fn run_config(&self, method: optim::Method, max_iters: Option<u64>) -> RunConfig {
         RunConfig {
             method,
             budget: Budget {
-                max_iters: Some(self.max_iters),
+                max_iters: self.max_iters.or(max_iters),
                 max_passes: self.max_passes,
                 seconds: self.time,
                 patience: self.patience,
             },
-            solvers,
-            selection: self.selection(),
+            solvers: self.solvers.with_seed(self.seed),
+            selection: match self.select {
+                Select::Lowest => optim::Selection::Lowest,
+                Select::WithinNoise => optim::Selection::WithinNoise { z: self.select_z },
+            },
             log: None,
             progress: !self.quiet,
-        }
-    }
-
-    /// The selection rule of `--select` and `--select-z`.
-    pub fn selection(&self) -> optim::Selection {
-        match self.select {
-            Select::Lowest => optim::Selection::Lowest,
-            Select::WithinNoise => optim::Selection::WithinNoise { z: self.select_z },
         }
     }
 }
@@ -325,18 +204,11 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-fn default_out(method: optim::Method) -> PathBuf {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    PathBuf::from("runs").join(format!("{}-{secs}", method.name()))
-}
-
 /// A tuning subcommand's options: the run's, then the verification match's.
 #[derive(clap::Args, Clone, Debug)]
 pub struct TuneArgs {
     #[command(flatten)]
-    pub args: Args,
+    pub args: RunArgs,
     #[command(flatten)]
     pub verify: VerifyArgs,
 }
@@ -359,33 +231,28 @@ pub struct VerifyArgs {
     pub reference: Option<PathBuf>,
 }
 
-pub fn run(method: Method, all: TuneArgs) -> anyhow::Result<()> {
+pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
     let TuneArgs { mut args, verify } = all;
-    let method: optim::Method = method.into();
     let out = match (&args.out, args.resume) {
         (Some(o), _) => o.clone(),
-        (None, true) => bail!("--resume needs --out DIR (the run to continue)"),
-        (None, false) => default_out(method),
+        (None, true) => anyhow::bail!("--resume needs --out DIR (the run to continue)"),
+        (None, false) => texel::job::default_out(method),
     };
     if args.resume {
-        let w = out.join("weights.json");
-        if !w.is_file() {
-            bail!("--resume: {} does not exist", w.display());
-        }
-        args.weights = Some(w);
+        args.weights = Some(texel::job::resume_weights(&out)?);
     }
     // Read the reference first: a bad file should not cost a whole run.
     let reference = match &verify.reference {
-        Some(p) if verify.verify > 0 => Some(ModelEvaluator::load(p)?),
+        Some(p) if verify.verify > 0 => Some(verify::reference(p)?),
         _ => None,
     };
     let job = Job {
         setup: args.setup_options()?,
-        config: args.run_config(method),
+        config: args.run_config(method, Some(DEFAULT_MAX_ITERS)),
         resolve_every: args.resolve_every,
         out: out.clone(),
         append_log: args.resume,
-        l2_path: (args.l2 == L2::Auto).then(|| optim::regularise::L2_GRID.to_vec()),
+        l2_path: args.l2.grid(),
     };
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
     let tuned = texel::job::tune(&job, control, &mut |setup| {
@@ -407,27 +274,15 @@ pub fn run(method: Method, all: TuneArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if verify.verify > 0 {
-        let kept = ModelEvaluator::new(tuned.model.clone(), tuned.outcome.weights.clone())?;
-        let start = ModelEvaluator::new(tuned.model.clone(), tuned.start.clone())?;
-        let mut opponents = vec![("verify", "start".to_string(), start)];
-        if let (Some(r), Some(p)) = (reference, &verify.reference) {
-            opponents.push(("verify_reference", p.display().to_string(), r));
+        let plan = Verify {
+            openings: verify.verify,
+            nodes: verify.verify_nodes,
+            seed: args.seed,
         }
-        let plan = MatchPlan {
-            openings: RandomOpenings {
-                seed: args.seed,
-                ..RandomOpenings::default()
-            }
-            .openings(verify.verify, &ModelEvaluator::default_material()),
-            options: MatchOptions {
-                limits: SearchLimits::nodes(verify.verify_nodes.max(1)),
-                ..MatchOptions::default()
-            },
-            sprt: None,
-            sprt_stop: SprtStop::Never,
-        };
+        .plan();
+        let (kept, opponents) = verify::players(&tuned, reference)?;
         let stop = interrupt_flag();
-        for (key, name, opponent) in opponents {
+        for opponent in &opponents {
             let bar = if args.quiet {
                 ProgressBar::hidden()
             } else {
@@ -438,15 +293,13 @@ pub fn run(method: Method, all: TuneArgs) -> anyhow::Result<()> {
                     bar.inc(1);
                 }
             };
-            let report = run_match(&kept, &opponent, &plan, &on_event, &stop);
+            let report = verify::play(&out, &kept, opponent, &plan, &on_event, &stop)?;
             bar.finish_and_clear();
-            print!("{}", report.to_text("kept", &name));
+            print!("{}", report.to_text("kept", &opponent.name));
             if report.interrupted {
                 eprintln!("(interrupted: the verification match is not written)");
                 return Ok(());
             }
-            let record = serde_json::to_value(report.record(&name))?;
-            texel::output::add_to_summary(&out, key, record)?;
         }
     }
     Ok(())
@@ -516,7 +369,7 @@ mod tests {
     fn run_writes_its_files_and_resumes() {
         let out = std::env::temp_dir().join(format!("tune-run-{}", std::process::id()));
         let argv = |extra: &[&str]| quick_args(&out, extra);
-        run(Method::GaussNewton, argv(&[])).unwrap();
+        run(optim::Method::GaussNewton, argv(&[])).unwrap();
         for f in [
             "weights.json",
             "weights-int.json",
@@ -530,7 +383,7 @@ mod tests {
         let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
         let before = lines(&out.join("log.jsonl"));
         assert!(before >= 2, "the start and at least one iteration");
-        run(Method::Lbfgs, argv(&["--resume"])).unwrap();
+        run(optim::Method::Lbfgs, argv(&["--resume"])).unwrap();
         assert!(lines(&out.join("log.jsonl")) > before);
         std::fs::remove_dir_all(&out).ok();
     }
@@ -545,9 +398,9 @@ mod tests {
             all.extend_from_slice(extra);
             quick_args(&out, &all)
         };
-        let e = argv(&[]).args.setup_options().expect_err("static leaves");
+        let e = run(optim::Method::Lbfgs, argv(&[])).expect_err("static leaves");
         assert!(e.to_string().contains("--leaf qsearch"), "{e}");
-        run(Method::Lbfgs, argv(&["--leaf", "qsearch"])).unwrap();
+        run(optim::Method::Lbfgs, argv(&["--leaf", "qsearch"])).unwrap();
         let summary: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
                 .unwrap();
@@ -584,7 +437,7 @@ mod tests {
                 &reference,
             ],
         );
-        run(Method::Lbfgs, args).unwrap();
+        run(optim::Method::Lbfgs, args).unwrap();
         let summary: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
                 .unwrap();

@@ -9,20 +9,27 @@ use crate::problem::GaussNewtonModel;
 
 /// Options of Gauss-Newton.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct GaussNewtonOptions {
     /// Initial Levenberg-Marquardt damping `mu`: the step solves
     /// `(H + mu (diag H + delta)) p = -g`.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().damping, help = "gauss-newton (and hybrid): initial Levenberg-Marquardt damping"))]
     pub damping: f64,
     /// Solve the step with a dense Cholesky factorisation up to this many free parameters, by
     /// matrix-free preconditioned conjugate gradient above.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().dense_max, help = "gauss-newton (and hybrid): solve each step by dense Cholesky up to this many free parameters, by matrix-free conjugate gradient above"))]
     pub dense_max: usize,
     /// Maximum conjugate-gradient iterations per step.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().cg_iters, help = "gauss-newton: conjugate-gradient iterations per step at most"))]
     pub cg_iters: usize,
     /// Conjugate gradient stops when the residual norm falls below this fraction of `|g|`.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().cg_tol, help = "gauss-newton: conjugate gradient stops at this fraction of the gradient norm"))]
     pub cg_tol: f64,
     /// Rejected steps (with growing damping) tried before giving up on an iteration.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().max_retries, help = "gauss-newton: rejected steps tried (with growing damping) before giving up"))]
     pub max_retries: usize,
     /// Converged when an accepted step lowers the objective by less than this fraction.
+    #[cfg_attr(feature = "clap", arg(id = "gn_tol_cost", long = "gn-tol-cost", default_value_t = GaussNewtonOptions::default().tol_cost, value_name = "X", help = "gauss-newton: converged when an accepted step lowers the objective by less than this fraction"))]
     pub tol_cost: f64,
 }
 

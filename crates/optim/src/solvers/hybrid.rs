@@ -5,10 +5,13 @@ use serde::{Deserialize, Serialize};
 
 /// Options of the hybrid method (each stage uses its own solver's options).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct HybridOptions {
     /// Gauss-Newton iterations first.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = HybridOptions::default().gn_iters, help = "hybrid: Gauss-Newton iterations before L-BFGS"))]
     pub gn_iters: u64,
     /// Local-search sweeps at the end (each up to two passes per parameter); 0 for none.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = HybridOptions::default().polish_sweeps, help = "hybrid: local-search sweeps at the end (0: none)"))]
     pub polish_sweeps: u64,
 }
 

@@ -8,15 +8,20 @@ use crate::OptimError;
 
 /// Options of L-BFGS.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct LbfgsOptions {
     /// Number of correction pairs kept (the memory `m`).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = LbfgsOptions::default().memory, help = "lbfgs (and hybrid): correction pairs kept"))]
     pub memory: usize,
     /// Stop when the gradient norm falls below this.
+    #[cfg_attr(feature = "clap", arg(id = "lbfgs_tol_grad", long = "lbfgs-tol-grad", default_value_t = LbfgsOptions::default().tol_grad, value_name = "X", help = "lbfgs: converged when the gradient norm falls below this"))]
     pub tol_grad: f64,
     /// Stop when the objective changes by less than this between iterations.
+    #[cfg_attr(feature = "clap", arg(id = "lbfgs_tol_cost", long = "lbfgs-tol-cost", default_value_t = LbfgsOptions::default().tol_cost, value_name = "X", help = "lbfgs: converged when the objective changes by less than this"))]
     pub tol_cost: f64,
     /// Work in Jacobi-scaled variables (one extra pass at the start): see
     /// [`jacobi_scale`](crate::jacobi_scale).
+    #[cfg_attr(feature = "clap", arg(long = "no-precondition", action = clap::ArgAction::SetFalse, help = "lbfgs (and hybrid): work in the raw weights instead of Jacobi-scaled ones"))]
     pub precondition: bool,
 }
 

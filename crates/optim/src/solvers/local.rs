@@ -10,10 +10,13 @@ use crate::observer::GradState;
 
 /// Options of local search.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct LocalOptions {
     /// The move tried on each parameter, `+step` then `-step` (Texel: 1).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = LocalOptions::default().step, help = "local (and hybrid polish): the move tried on each parameter"))]
     pub step: f64,
     /// Round the starting point to multiples of `step` first (engines use integers).
+    #[cfg_attr(feature = "clap", arg(long = "no-round-start", action = clap::ArgAction::SetFalse, help = "local: do not round the start to multiples of --step"))]
     pub round_start: bool,
 }
 

@@ -1,25 +1,45 @@
 //! Particle swarm: argmin's, restarted around the best point when it stalls (as MadChess does).
 
+use std::sync::Arc;
+
+use argmin::core::{CostFunction, Executor, State};
+use argmin::solver::particleswarm::{Particle, ParticleSwarm};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+use crate::control::{Controlled, StallGuard};
+use crate::observer::{Monitor, RunShared, SwarmState};
+use crate::problem::TexelProblem;
+use crate::stage::{remaining, Stage, StageEnd};
+use crate::OptimError;
 
 /// Options of particle swarm.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct PsoOptions {
     /// Number of particles.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().particles, help = "pso: number of particles"))]
     pub particles: usize,
     /// Half-width of the first swarm's box around the start, as a fraction of each weight's
     /// magnitude ...
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().radius_fraction, help = "pso: half-width of the first box, as a fraction of each weight"))]
     pub radius_fraction: f64,
     /// ... but at least this many centipawns.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().radius_min, help = "pso: ... but at least this many centipawns"))]
     pub radius_min: f64,
     /// Restart when the best cost has not improved (by a relative 1e-9) for this many
     /// iterations.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().stall, help = "pso: restart after this many iterations without improvement"))]
     pub stall: u64,
     /// Each restart multiplies the box's half-width by this.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().shrink, help = "pso: each restart without improvement multiplies the box by this"))]
     pub shrink: f64,
     /// Inertia, cognitive and social factors.
+    #[cfg_attr(feature = "clap", arg(skip = PsoOptions::default().factors))]
     pub factors: (f64, f64, f64),
     /// Seed.
+    #[cfg_attr(feature = "clap", arg(skip = PsoOptions::default().seed))]
     pub seed: u64,
 }
 
@@ -37,6 +57,120 @@ impl Default for PsoOptions {
                 0.5 + std::f64::consts::LN_2,
             ),
             seed: 1,
+        }
+    }
+}
+
+/// Particle swarm with restarts around the best point found, in shrinking boxes (as MadChess
+/// does): argmin's swarm runs until it stalls ([`StallGuard`]), then a new swarm starts in a
+/// box around the best point, half as wide when the last one found nothing better; it has
+/// converged when every half-width is below half a centipawn.
+pub(crate) struct Swarm(pub(crate) PsoOptions);
+
+impl Stage for Swarm {
+    fn run(
+        &self,
+        shared: &Arc<RunShared>,
+        x0: Vec<f64>,
+        cap: Option<u64>,
+    ) -> Result<StageEnd, OptimError> {
+        Ok(swarm(shared, x0, &self.0, cap))
+    }
+}
+
+fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>) -> StageEnd {
+    let obj = shared.train.clone();
+    let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
+    let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
+    let mut best = x0.clone();
+    let mut best_cost = match problem_for_costs.cost(&best) {
+        Ok(c) => c,
+        Err(e) => return (best, format!("pso stopped: {e}")),
+    };
+    let mut radius: Vec<f64> = x0
+        .iter()
+        .map(|v| (v.abs() * o.radius_fraction).max(o.radius_min))
+        .collect();
+    let n = o.particles.max(2);
+    let mut restart = 0u64;
+    loop {
+        if shared.control.should_stop().is_some() {
+            return (best, "pso: stopped".to_string());
+        }
+        let iters = remaining(shared, cap);
+        if iters == 0 {
+            return (best, "pso: iteration budget reached".to_string());
+        }
+        let lo: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b - r).collect();
+        let hi: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b + r).collect();
+        let mut population = Vec::with_capacity(n);
+        population.push(Particle::new(
+            best.clone(),
+            best_cost,
+            vec![0.0; best.len()],
+        ));
+        for _ in 1..n {
+            let pos: Vec<f64> = lo
+                .iter()
+                .zip(&hi)
+                .map(|(a, b)| rng.gen_range(*a..=*b))
+                .collect();
+            let vel: Vec<f64> = radius
+                .iter()
+                .map(|r| rng.gen_range(-*r..=*r) * 0.1)
+                .collect();
+            let c = match problem_for_costs.cost(&pos) {
+                Ok(c) => c,
+                Err(e) => return (best, format!("pso stopped: {e}")),
+            };
+            population.push(Particle::new(pos, c, vel));
+        }
+        let seed = o.seed.wrapping_add(restart);
+        let pso = ParticleSwarm::new((lo, hi), n)
+            .with_rng_generator(<rand09::rngs::StdRng as rand09::SeedableRng>::seed_from_u64(seed));
+        let pso = match pso
+            .with_inertia_factor(o.factors.0)
+            .and_then(|p| p.with_cognitive_factor(o.factors.1))
+            .and_then(|p| p.with_social_factor(o.factors.2))
+        {
+            Ok(p) => p,
+            Err(e) => return (best, format!("pso stopped: {e}")),
+        };
+        let solver = Controlled::new(
+            StallGuard::new(pso, o.stall.max(1), 1e-9),
+            shared.control.clone(),
+        );
+        let problem = TexelProblem::new(obj.clone()).value_only(true);
+        let result = Executor::new(problem, solver)
+            .configure(|s: SwarmState| s.population(population).max_iters(iters))
+            .add_observer(
+                Monitor::new(shared.clone(), "pso"),
+                argmin::core::observers::ObserverMode::Always,
+            )
+            .run();
+        let improved = match result {
+            Ok(res) => match res.state().get_best_param() {
+                Some(p) if p.cost < best_cost => {
+                    let gain = (best_cost - p.cost) / best_cost.abs().max(f64::MIN_POSITIVE);
+                    best = p.position.clone();
+                    best_cost = p.cost;
+                    gain > 1e-9
+                }
+                _ => false,
+            },
+            Err(e) => return (best, format!("pso stopped: {e}")),
+        };
+        restart += 1;
+        if !improved {
+            for r in &mut radius {
+                *r *= o.shrink;
+            }
+            if radius.iter().all(|r| *r < 0.5) {
+                return (
+                    best,
+                    "pso: converged (box below half a centipawn)".to_string(),
+                );
+            }
         }
     }
 }

@@ -1,0 +1,162 @@
+//! [`Settings`]: everything that decides what a bootstrap computes (written to
+//! `state.json`, compared on continuation), and [`Options`]: where and how far.
+
+use std::path::PathBuf;
+
+use engine::elo::Sprt;
+use serde::{Deserialize, Serialize};
+
+use crate::BootstrapError;
+
+/// Everything that decides what a bootstrap computes (written to `state.json`; a
+/// continuation must use the same).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The model's name (`psqt` or `full`).
+    pub model: String,
+    /// Start weights (JSON by name); the model's defaults when `None`.
+    pub weights: Option<PathBuf>,
+    /// Self-play games per generation.
+    pub games: u32,
+    /// Nodes per move in self-play.
+    pub nodes: u64,
+    /// Random plies of each opening (self-play, gate and ladder).
+    pub opening_plies: u32,
+    /// Self-play openings whose quiescence score exceeds this (centipawns) are redrawn.
+    pub opening_max_eval: f64,
+    /// The master seed.
+    pub seed: u64,
+    /// Tune on the data of this many generations, the newest last.
+    pub window: u32,
+    /// L-BFGS iterations per tuning run, at most.
+    pub max_iters: u64,
+    /// L2 pull towards the start weights of each tuning run (as `tune lbfgs --l2`).
+    pub l2: f64,
+    /// Fraction of the games held out for validation in each tuning run.
+    pub valid_fraction: f64,
+    /// The gate's SPRT: H0 Elo.
+    pub elo0: f64,
+    /// The gate's SPRT: H1 Elo.
+    pub elo1: f64,
+    /// The gate's SPRT: false-positive rate.
+    pub alpha: f64,
+    /// The gate's SPRT: false-negative rate.
+    pub beta: f64,
+    /// The gate plays at most this many openings (each with both colours).
+    pub gate_openings: usize,
+    /// The gate judges the SPRT after every this many openings.
+    pub gate_batch: usize,
+    /// Nodes per move in the gate.
+    pub gate_nodes: u64,
+    /// Openings of each ladder match (each with both colours).
+    pub ladder_openings: usize,
+    /// Nodes per move in the ladder matches.
+    pub ladder_nodes: u64,
+    /// Reference weights the ladder also plays against.
+    pub reference: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    /// The defaults of `tune bootstrap`.
+    fn default() -> Self {
+        Settings {
+            model: "psqt".to_string(),
+            weights: None,
+            games: 1000,
+            nodes: 2000,
+            opening_plies: 8,
+            opening_max_eval: 200.0,
+            seed: 1,
+            window: 3,
+            max_iters: 200,
+            l2: 1e-8,
+            valid_fraction: 0.1,
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            gate_openings: 100,
+            gate_batch: 10,
+            gate_nodes: 5000,
+            ladder_openings: 50,
+            ladder_nodes: 5000,
+            reference: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The gate's SPRT.
+    pub fn sprt(&self) -> Sprt {
+        Sprt {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+        }
+    }
+
+    /// Checks every option's range.
+    pub fn validate(&self) -> Result<(), BootstrapError> {
+        let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
+        if self.model.parse::<eval::ModelKind>().is_err() {
+            return bad(&format!("unknown model {:?} (psqt, full)", self.model));
+        }
+        if self.games == 0 {
+            return bad("--games must be at least 1");
+        }
+        if self.nodes == 0 || self.gate_nodes == 0 || self.ladder_nodes == 0 {
+            return bad("node counts must be at least 1");
+        }
+        if self.window == 0 {
+            return bad("--window must be at least 1");
+        }
+        if self.gate_openings == 0 || self.gate_batch == 0 || self.ladder_openings == 0 {
+            return bad("--gate-openings, --gate-batch and --ladder-openings must be at least 1");
+        }
+        if !(0.0..0.5).contains(&self.alpha)
+            || self.alpha == 0.0
+            || !(0.0..0.5).contains(&self.beta)
+            || self.beta == 0.0
+        {
+            return bad("the SPRT's alpha and beta must be in (0, 0.5)");
+        }
+        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
+            return bad("--sprt ELO0,ELO1 needs ELO0 < ELO1");
+        }
+        if !(0.0..1.0).contains(&self.valid_fraction) {
+            return bad("--valid-fraction must be in [0, 1)");
+        }
+        if !(self.l2 >= 0.0 && self.l2.is_finite()) {
+            return bad("--l2 must be a finite number >= 0");
+        }
+        Ok(())
+    }
+
+    /// `name: before -> now` for every setting that differs from `other`'s.
+    pub(crate) fn differences(&self, other: &Settings) -> String {
+        let (a, b) = (
+            serde_json::to_value(self).unwrap_or_default(),
+            serde_json::to_value(other).unwrap_or_default(),
+        );
+        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+            return String::new();
+        };
+        a.iter()
+            .filter(|(k, v)| b.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k}: {v} -> {}", b.get(k).cloned().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A bootstrap: where, how far, and the settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The output directory (continued if it holds a `state.json`).
+    pub out: PathBuf,
+    /// Generations to finish after generation 0 (a continuation may ask for more).
+    pub generations: u32,
+    /// Everything else.
+    pub settings: Settings,
+}

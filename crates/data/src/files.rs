@@ -1,0 +1,181 @@
+//! Many input files to one set of samples, and one set of samples to an output file whose
+//! format its name gives: what `tune extract` does, without the command line.
+//!
+//! ```
+//! use data::files::{valid_path, OutputKind};
+//! use std::path::Path;
+//! assert_eq!(OutputKind::of(Path::new("x.epd.zst")).unwrap(), OutputKind::Epd);
+//! assert_eq!(OutputKind::of(Path::new("x.gtc")).unwrap(), OutputKind::Cache);
+//! assert!(OutputKind::of(Path::new("x.txt")).is_err());
+//! assert_eq!(valid_path(Path::new("d/x.bin.zst")), Path::new("d/x.valid.bin.zst"));
+//! ```
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use crate::{
+    extract_pgn, load, write_cache, write_epd, DataError, ExtractOptions, Format, LoadOptions,
+    Report, Sample,
+};
+
+/// What an output file name asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputKind {
+    /// EPD text (`.epd`, optionally `.gz` or `.zst`).
+    Epd,
+    /// The binary cache (`.bin` or `.gtc`, optionally `.zst`).
+    Cache,
+}
+
+impl OutputKind {
+    /// The kind `path`'s name asks for, or an error naming the file and the names accepted.
+    pub fn of(path: &Path) -> Result<OutputKind, DataError> {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let base = name
+            .strip_suffix(".zst")
+            .or_else(|| name.strip_suffix(".gz"))
+            .unwrap_or(&name);
+        if base.ends_with(".epd") {
+            Ok(OutputKind::Epd)
+        } else if (base.ends_with(".bin") || base.ends_with(".gtc")) && !name.ends_with(".gz") {
+            Ok(OutputKind::Cache)
+        } else {
+            Err(DataError::Invalid(format!(
+                "cannot tell the output format from {}: use .epd, .bin or .gtc (optionally \
+                 .zst; .epd.gz also works)",
+                path.display()
+            )))
+        }
+    }
+}
+
+/// Writes `samples` to `path` in the format its name asks for ([`OutputKind::of`]),
+/// atomically.
+pub fn write_samples(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
+    match OutputKind::of(path)? {
+        OutputKind::Epd => write_epd(path, samples),
+        OutputKind::Cache => write_cache(path, samples),
+    }
+}
+
+/// The validation file beside `path`: `.valid` inserted before the first dot of its name
+/// (`x.bin.zst` -> `x.valid.bin.zst`).
+pub fn valid_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let new = match name.find('.') {
+        Some(i) => format!("{}.valid{}", &name[..i], &name[i..]),
+        None => format!("{name}.valid"),
+    };
+    path.with_file_name(new)
+}
+
+/// The format of `path`, told from its (decompressed) first bytes.
+pub fn detect(path: &Path) -> Result<Format, DataError> {
+    let (mut r, _) = crate::source::open(path)?;
+    let head = r.fill_buf().map_err(|e| DataError::io(path, e))?;
+    Ok(Format::detect(head))
+}
+
+/// What [`read_all`] reports as it goes.
+pub enum Progress<'a> {
+    /// PGN extraction: bytes read of all PGN inputs, their total, games so far.
+    Pgn {
+        /// Bytes read.
+        bytes: u64,
+        /// Bytes in all.
+        total: u64,
+        /// Games read.
+        games: u64,
+    },
+    /// A non-PGN input is being read.
+    Reading(&'a Path),
+}
+
+/// Reads every file of `paths` (PGN games extracted with `opts.extract`, in parallel across
+/// files; EPD text and caches loaded as they are) into one list of samples and one merged
+/// report. Game ids stay distinct across inputs: each non-PGN file's ids are shifted past the
+/// largest id so far.
+///
+/// ```
+/// use data::files::read_all;
+/// use data::{write_epd, LoadOptions, Sample};
+/// use shakmaty::Chess;
+///
+/// let dir = tempfile::tempdir()?;
+/// let (a, b) = (dir.path().join("a.epd"), dir.path().join("b.epd"));
+/// write_epd(&a, &[Sample::from_position(&Chess::default(), 1.0, None, 0)])?;
+/// write_epd(&b, &[Sample::from_position(&Chess::default(), 0.0, None, 0)])?;
+/// let (s, report) = read_all(&[a, b], &LoadOptions::default(), &mut |_| {})?;
+/// assert_eq!((s.len(), report.kept), (2, 2));
+/// assert_ne!(s[0].game, s[1].game, "the files' games are told apart");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_all(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    progress: &mut (dyn FnMut(Progress<'_>) + Send),
+) -> Result<(Vec<Sample>, Report), DataError> {
+    let mut pgns = Vec::new();
+    let mut others = Vec::new();
+    for p in paths {
+        match detect(p)? {
+            Format::Pgn => pgns.push(p.clone()),
+            _ => others.push(p.clone()),
+        }
+    }
+    let mut samples = Vec::new();
+    let mut report = Report::default();
+    if !pgns.is_empty() {
+        let extract = ExtractOptions {
+            strict: opts.strict,
+            ..opts.extract.clone()
+        };
+        let progress = std::sync::Mutex::new(&mut *progress);
+        let on_bytes = |bytes: u64, total: u64, games: u64| {
+            if let Ok(mut p) = progress.lock() {
+                p(Progress::Pgn {
+                    bytes,
+                    total,
+                    games,
+                });
+            }
+        };
+        let (s, r) = extract_pgn(&pgns, &extract, Some(&on_bytes))?;
+        samples = s;
+        report.merge(&r);
+    }
+    for p in &others {
+        progress(Progress::Reading(p));
+        let (s, r) = load(p, opts)?;
+        append_games(&mut samples, s);
+        report.merge(&r);
+    }
+    Ok((samples, report))
+}
+
+/// Appends `more` (one file's samples) to `samples`, shifting its game ids past the largest
+/// id in `samples` so that the files' games stay apart (the split is by game).
+///
+/// ```
+/// use data::{files::append_games, Sample};
+/// use shakmaty::Chess;
+/// let s = |g| Sample::from_position(&Chess::default(), 0.5, None, g);
+/// let mut all = vec![s(0), s(3)];
+/// append_games(&mut all, vec![s(0), s(1)]);
+/// let games: Vec<u32> = all.iter().map(|x| x.game).collect();
+/// assert_eq!(games, [0, 3, 4, 5]);
+/// ```
+pub fn append_games(samples: &mut Vec<Sample>, mut more: Vec<Sample>) {
+    let offset = samples.iter().map(|x| x.game + 1).max().unwrap_or(0);
+    for x in &mut more {
+        x.game = x.game.saturating_add(offset);
+    }
+    samples.extend(more);
+}

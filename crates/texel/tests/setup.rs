@@ -1,0 +1,38 @@
+//! `prepare`: the model comes from the starting weights file when none is asked for, and a
+//! clash between the two is an error naming both.
+
+mod common;
+
+use eval::{Model, ModelKind};
+use texel::setup::{prepare, SetupOptions};
+
+fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions {
+    SetupOptions {
+        data: vec![common::shared_data().join("quiet-labeled-1k.epd")],
+        model,
+        weights: Some(weights.to_path_buf()),
+        k: Some(1.0),
+        ..SetupOptions::default()
+    }
+}
+
+#[test]
+fn the_model_is_read_from_the_weights_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("full.json");
+    let full = Model::new(ModelKind::Full);
+    eval::save_weights(&path, &full, &full.default_weights()).unwrap();
+
+    let setup = prepare(&options(None, &path)).expect("the file's model");
+    assert_eq!(setup.model.kind(), ModelKind::Full);
+    let same = prepare(&options(Some(ModelKind::Full), &path)).expect("the same model");
+    assert_eq!(same.model.kind(), ModelKind::Full);
+
+    let err = prepare(&options(Some(ModelKind::Psqt), &path))
+        .expect_err("a clash")
+        .to_string();
+    assert!(
+        err.contains("full.json") && err.contains("full") && err.contains("psqt"),
+        "{err}"
+    );
+}
