@@ -9,9 +9,9 @@ use crate::model::Model;
 use crate::params::{ParamInfo, PHASE_NAMES, ROLE_NAMES};
 
 /// Whether a parameter is a dimensionless shape constant rather than centipawns (printed with
-/// decimals, and as `f64` in Rust source).
+/// decimals, and as `f64` in Rust source): see [`ParamInfo::integer`].
 fn is_fractional(p: &ParamInfo) -> bool {
-    p.group == "phase" || p.name == "king_safety.quadratic"
+    !p.integer
 }
 
 fn weight(model: &Model, w: &[f64], name: &str) -> f64 {

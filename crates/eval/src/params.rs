@@ -29,6 +29,46 @@ pub struct ParamInfo {
     pub init: f64,
     /// Inclusive lower and upper bounds, if the parameter is bounded.
     pub bounds: Option<(f64, f64)>,
+    /// Whether the parameter is a whole number by nature (centipawns: material, tables,
+    /// mobility, ...), or a shape constant that is not (the phase weights,
+    /// `king_safety.quadratic`). Integer output rounds the first to integers and the second to
+    /// fixed point ([`round_weights`]).
+    pub integer: bool,
+}
+
+/// The fixed-point scale of the parameters that are not integers by nature
+/// ([`ParamInfo::integer`]): integer output rounds them to multiples of `1 / FIXED_POINT_SCALE`,
+/// which an engine stores as the integer `value * FIXED_POINT_SCALE`.
+pub const FIXED_POINT_SCALE: f64 = 1024.0;
+
+/// The weights as an engine stores them: integer parameters rounded to integers, the others to
+/// fixed point (multiples of `1 / FIXED_POINT_SCALE`).
+///
+/// ```
+/// use eval::{round_weights, Model, ModelKind, FIXED_POINT_SCALE};
+/// let model = Model::new(ModelKind::Full);
+/// let mut w = model.default_weights();
+/// let rook = model.index_of("material.rook.mg").unwrap();
+/// let knight = model.index_of("phase.knight").unwrap();
+/// w[rook] = 500.4;
+/// w[knight] = 1.2345;
+/// let r = round_weights(&model, &w);
+/// assert_eq!(r[rook], 500.0);
+/// assert_eq!(r[knight] * FIXED_POINT_SCALE, (1.2345 * FIXED_POINT_SCALE).round());
+/// ```
+pub fn round_weights(model: &crate::Model, w: &[f64]) -> Vec<f64> {
+    model
+        .params()
+        .iter()
+        .zip(w)
+        .map(|(p, &v)| {
+            if p.integer {
+                v.round()
+            } else {
+                (v * FIXED_POINT_SCALE).round() / FIXED_POINT_SCALE
+            }
+        })
+        .collect()
 }
 
 /// Lower-case names of the six piece types, indexed by `role_index`.
@@ -122,7 +162,16 @@ impl Builder {
             group: group.to_string(),
             init,
             bounds,
+            integer: true,
         });
+        index
+    }
+
+    /// Marks parameter `index` as not an integer by nature.
+    fn fractional(&mut self, index: u32) -> u32 {
+        if let Some(p) = self.params.get_mut(index as usize) {
+            p.integer = false;
+        }
         index
     }
 
@@ -238,23 +287,25 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
     for name in KING_SAFETY_EXTRA {
         b.push(format!("king_safety.{name}"), "king_safety", 0.0, None);
     }
-    layout.ks_quadratic = b.push(
+    let quadratic = b.push(
         "king_safety.quadratic".to_string(),
         "king_safety",
         1.0,
         Some((0.0, 10.0)),
     );
+    layout.ks_quadratic = b.fractional(quadratic);
 
     layout.tempo = b.pair("tempo", "tempo", 0.0);
 
     layout.phase = b.params.len() as u32;
     for (r, &init) in PHASE_INIT.iter().enumerate() {
-        b.push(
+        let i = b.push(
             format!("phase.{}", ROLE_NAMES[r]),
             "phase",
             init,
             Some((0.0, 8.0)),
         );
+        b.fractional(i);
     }
     (layout, b.params)
 }

@@ -31,7 +31,8 @@ pub struct Summary {
     pub train_loss: (f64, f64),
     /// Validation loss before and after.
     pub valid_loss: Option<(f64, f64)>,
-    /// Training and validation loss of the integer-rounded weights.
+    /// Training and validation loss of the integer weights (`weights-int.json`: integer
+    /// parameters rounded, the others to fixed point, [`eval::round_weights`]).
     pub rounded_loss: (f64, Option<f64>),
     /// Seconds spent optimising.
     pub seconds: f64,
@@ -151,11 +152,6 @@ pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result
     write(&path, &serde_json::to_string_pretty(&doc)?)
 }
 
-/// The weights rounded to integers (engines use integers).
-pub fn rounded(w: &[f64]) -> Vec<f64> {
-    w.iter().map(|v| v.round()).collect()
-}
-
 /// Writes `text` to `path` atomically ([`eval::atomic`]): a temporary file renamed into place.
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
     eval::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
@@ -176,7 +172,7 @@ pub fn write_run(
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     let w = &outcome.weights;
-    let wi = rounded(w);
+    let wi = eval::round_weights(model, w);
     let mut files = Vec::new();
     let mut put = |name: &str, what: &str, text: String| -> Result<(), TexelError> {
         let p = dir.join(name);
