@@ -385,6 +385,8 @@ impl Runner<'_> {
                     max_iters: Some(s.max_iters),
                     ..Budget::default()
                 },
+                // The same rules as every tuning command.
+                stopping: optim::Stopping::default(),
                 solvers: SolverOptions::default(),
                 // The same rule as every tuning command: the latest iterate within the noise.
                 selection: optim::Selection::default(),

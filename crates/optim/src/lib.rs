@@ -61,6 +61,7 @@ mod run;
 mod set;
 pub mod solvers;
 mod stage;
+mod stopping;
 mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
@@ -74,6 +75,7 @@ pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, ResolvedRun, RunConfig, RunOutcome};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
+pub use stopping::{Stopping, CONVERGED};
 pub use validation::{Decision, Difference, Selection, Tracker};
 
 /// What can go wrong.

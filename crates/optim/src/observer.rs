@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::control::Control;
 use crate::objective::Objective;
+use crate::stopping::Stopping;
 use crate::validation::Tracker;
 
 /// The argmin state of the gradient-based solvers.
@@ -61,6 +62,10 @@ pub struct RunShared {
     pub(crate) valid: Option<Arc<Objective>>,
     pub(crate) control: Arc<Control>,
     pub(crate) budget: Budget,
+    /// The relative stopping rules.
+    pub(crate) stopping: Stopping,
+    /// The first iteration of this round (the stopping rules look at no earlier record).
+    pub(crate) since: u64,
     pub(crate) start: Instant,
     /// Training passes made before the run started (the log counts from here).
     pub(crate) passes0: f64,
@@ -131,8 +136,19 @@ impl RunShared {
             "{stage} train {train_loss:.6} valid {} passes {passes:.1}",
             valid_loss.map_or("-".to_string(), |v| format!("{v:.6}"))
         ));
-        if let Ok(mut h) = self.history.lock() {
-            h.push(rec);
+        let converged = match self.history.lock() {
+            Ok(mut h) => {
+                h.push(rec);
+                self.stopping.converged(&h, self.since)
+            }
+            Err(_) => {
+                self.control
+                    .stop("internal error: the history's lock was poisoned");
+                None
+            }
+        };
+        if let Some(reason) = converged {
+            self.control.stop(reason);
         }
         if stop_early {
             self.control.stop(

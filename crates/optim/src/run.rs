@@ -18,6 +18,7 @@ use crate::observer::{Budget, LogRecord, RunShared};
 use crate::regularise::L2Trial;
 use crate::resolve::{Rerecord, Resolution};
 use crate::rounds::{new_tracker, resolve_round, same_weights};
+use crate::stopping::{Stopping, CONVERGED};
 use crate::validation::{Decision, Selection};
 use crate::OptimError;
 
@@ -28,6 +29,8 @@ pub struct RunConfig {
     pub method: Method,
     /// Budgets and early stopping.
     pub budget: Budget,
+    /// The relative convergence rules every method stops on.
+    pub stopping: Stopping,
     /// Solver options.
     pub solvers: SolverOptions,
     /// How the kept iterate is chosen.
@@ -274,6 +277,8 @@ fn drive(
         valid: valid.clone(),
         control: control.clone(),
         budget: round_budget(0),
+        stopping: cfg.stopping,
+        since: 0,
         start: started,
         passes0,
         iter: AtomicU64::new(0),
@@ -319,6 +324,14 @@ fn drive(
                     break;
                 }
                 true
+            }
+            // Converged by the relative rules: as if the method had stopped by itself.
+            Some(r) if r.starts_with(CONVERGED) && !control.interrupted() => {
+                control.clear_reason();
+                if control.should_stop().is_some() {
+                    break;
+                }
+                false
             }
             Some(_) => break,
         };
@@ -376,6 +389,8 @@ fn drive(
             valid: valid.clone(),
             control: control.clone(),
             budget: round_budget(done),
+            stopping: cfg.stopping,
+            since: done + 1,
             start: started,
             passes0,
             iter: AtomicU64::new(done + 1),

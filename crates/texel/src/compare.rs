@@ -9,9 +9,9 @@ use crate::plot::{line_plot, Series};
 use crate::TexelError;
 use optim::Control;
 use optim::Objective;
-use optim::Selection;
 use optim::{run, Method, RunConfig, SolverOptions};
 use optim::{Budget, LogRecord};
+use optim::{Selection, Stopping};
 
 /// One method's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -57,6 +57,8 @@ pub struct CompareConfig {
     pub methods: Vec<Method>,
     /// The budget each one gets.
     pub budget: Budget,
+    /// The relative convergence rules.
+    pub stopping: Stopping,
     /// Solver options.
     pub solvers: SolverOptions,
     /// How each run chooses the iterate it keeps.
@@ -85,6 +87,7 @@ pub fn compare(
         let cfg = RunConfig {
             method,
             budget,
+            stopping: cfg.stopping,
             solvers,
             selection: cfg.selection,
             log: None,

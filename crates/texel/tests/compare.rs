@@ -54,6 +54,7 @@ fn compare_writes_table_json_and_plots() {
             max_passes: Some(40.0),
             ..Budget::default()
         },
+        stopping: Default::default(),
         solvers: Default::default(),
         selection: Default::default(),
         progress: false,

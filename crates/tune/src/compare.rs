@@ -84,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &texel::compare::CompareConfig {
             methods: args.methods.clone(),
             budget: cfg.budget,
+            stopping: cfg.stopping,
             solvers: cfg.solvers,
             selection: cfg.selection,
             progress: !common.quiet,

@@ -124,6 +124,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub limit: Option<usize>,
     #[command(flatten)]
+    pub stopping: optim::Stopping,
+    #[command(flatten)]
     pub solvers: SolverOptions,
     /// No progress bars.
     #[arg(long)]
@@ -173,6 +175,7 @@ impl RunArgs {
                 seconds: self.time,
                 patience: self.patience,
             },
+            stopping: self.stopping,
             solvers: self.solvers.with_seed(self.seed),
             selection: match self.select {
                 Select::Lowest => optim::Selection::Lowest,
