@@ -45,19 +45,18 @@
 #![warn(missing_docs)]
 
 mod control;
-mod headed;
 mod kfit;
 mod loss;
 mod objective;
 mod observer;
 mod params;
-mod phased;
 mod problem;
 pub mod regularise;
 mod resolve;
 mod run;
 mod set;
 pub mod solvers;
+mod store;
 mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
@@ -70,6 +69,7 @@ pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, Method, ResolvedRun, RunConfig, RunOutcome, SolverOptions};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
+pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};
 
 /// What can go wrong.
