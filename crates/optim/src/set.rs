@@ -286,10 +286,10 @@ impl CompiledSet {
     /// One pass over positions `range`: `f(i, q_i)` returns the position's loss and `dL/dq_i`;
     /// returns the sum of the losses and, if `grad` is given, adds `sum dL/dq_i dq_i/dw` into it.
     /// Parallel over chunks, with one gradient buffer and one scratch per chunk; each store
-    /// sweeps its part of a chunk with its own loop ([`Store::sweep`]).
+    /// sweeps its part of a chunk with its own loop (`Store::sweep`).
     ///
     /// With `order`, the pass visits positions `order[k]` for `k` in `range` instead, one at a
-    /// time ([`Store::visit`]).
+    /// time (`Store::visit`).
     pub fn pass<F>(
         &self,
         w: &[f64],
