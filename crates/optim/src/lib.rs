@@ -45,14 +45,12 @@
 #![warn(missing_docs)]
 
 mod control;
-mod headed;
 mod kfit;
 mod loss;
 mod method;
 mod objective;
 mod observer;
 mod params;
-mod phased;
 mod problem;
 pub mod regularise;
 mod resolve;
@@ -62,6 +60,7 @@ mod set;
 pub mod solvers;
 mod stage;
 mod stopping;
+mod store;
 mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
@@ -76,6 +75,7 @@ pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, ResolvedRun, RunConfig, RunOutcome};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
 pub use stopping::{Stopping, CONVERGED};
+pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};
 
 /// What can go wrong.

@@ -241,6 +241,11 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
             "no training positions after the split".to_string(),
         ));
     }
+    // Positions the compact stores refused: same values, more memory, slower passes.
+    for (what, set) in [("training", &train_set), ("validation", &valid_set)] {
+        let warnings = set.layout().warnings().into_iter();
+        notes.extend(warnings.map(|w| format!("{what} set: {w}")));
+    }
 
     let link0 = Link {
         sigmoid: opts.sigmoid,

@@ -7,12 +7,14 @@ mod common;
 use std::io::Read;
 
 use eval::{Model, ModelKind};
-use optim::Label;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use optim::{CompiledSet, Fallback, Label, Reason, SplitSpec, StoreKind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
 use tape::Scratch;
-use texel::chess::{record_positions, Leaf};
+use texel::chess::{phase_pairs, record_positions, Leaf};
 
 use common::{close, fresh};
 
@@ -33,26 +35,26 @@ fn positions() -> Vec<Chess> {
     out
 }
 
+/// Position `i`'s label: the score carries its number through the set's renumbering.
+fn label(i: usize) -> Label {
+    Label {
+        result: 0.5,
+        score: Some(i as f32),
+        game: 0,
+    }
+}
+
 fn check(kind: ModelKind) {
     let model = Model::new(kind);
     let w0 = model.default_weights();
     let pos = positions();
-    // The score carries each position's number through the set's renumbering.
     let labelled: Vec<(Chess, Label)> = pos
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            (
-                p.clone(),
-                Label {
-                    result: 0.5,
-                    score: Some(i as f32),
-                    game: 0,
-                },
-            )
-        })
+        .map(|(i, p)| (p.clone(), label(i)))
         .collect();
     let set = record_positions(&model, &labelled, &w0, Leaf::Static, None);
+    assert_eq!(set.layout().fallbacks, [], "no {kind} position falls back");
     assert_eq!(set.len(), pos.len());
     match kind {
         ModelKind::Psqt => assert_eq!(set.phased_len(), set.len(), "every psqt row is phased"),
@@ -62,19 +64,23 @@ fn check(kind: ModelKind) {
             "every full position is in the sums-and-head store"
         ),
     }
-    // Replay at the recording point (where many positions sit on the phase clamp's kink) and
-    // at weights away from it.
+    check_around(kind, &model, &set, &pos, &w0);
+}
+
+/// Replay at the recording point `w0` (where many positions sit on the phase clamp's kink) and
+/// at weights away from it.
+fn check_around(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w0: &[f64]) {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let moved: Vec<f64> = w0
         .iter()
         .map(|&v| v * rng.gen_range(0.9..1.1) + rng.gen_range(-5.0..5.0))
         .collect();
-    for w in [w0.clone(), moved] {
-        check_at(kind, &model, &set, &pos, &w);
+    for w in [w0.to_vec(), moved] {
+        check_at(kind, model, set, pos, &w);
     }
 }
 
-fn check_at(kind: ModelKind, model: &Model, set: &optim::CompiledSet, pos: &[Chess], w: &[f64]) {
+fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w: &[f64]) {
     let n = w.len();
     let seed = |i: usize| 1.0 + (i % 7) as f64 * 0.25;
     let mut scratch = Scratch::default();
@@ -164,4 +170,69 @@ fn psqt_replay_matches_fresh_recording() {
 #[test]
 fn full_replay_matches_fresh_recording() {
     check(ModelKind::Full);
+}
+
+/// A position whose sums do not fit the sums-and-head store falls back to a general program,
+/// counted with its reason, and replays as exactly as the others: every fourth position's last
+/// sum has a term split into a non-integer part and the rest (the same value).
+#[test]
+fn fallback_is_counted_with_its_reason_and_replays() {
+    let model = Model::new(ModelKind::Full);
+    let w0 = model.default_weights();
+    let pos = positions();
+    let split = model.split().expect("full splits");
+    let spec = SplitSpec {
+        sums: split.sums,
+        twins: split.twins.expect("twins"),
+        head_params: split.head_params,
+        eg_of: phase_pairs(&model),
+        head_gradient: Some(split.head_gradient),
+    };
+    let refused = AtomicUsize::new(0);
+    let set = CompiledSet::record_split(
+        &w0,
+        &pos,
+        |i, _| label(i),
+        |i, p, out| {
+            let ok = model.sums(p, out);
+            match out.last_mut() {
+                Some(last) if ok && i % 4 == 0 && !last.is_empty() => {
+                    let (k, c) = last[0];
+                    last[0] = (k, c - 0.5);
+                    last.push((k, 0.5));
+                    refused.fetch_add(1, Ordering::Relaxed);
+                }
+                _ => {}
+            }
+            ok
+        },
+        &spec,
+        |s, h| model.head(s, h),
+        None,
+    );
+    let refused = refused.into_inner();
+    assert!(refused > 500, "{refused} positions refused");
+    let layout = set.layout();
+    let want = Fallback {
+        store: StoreKind::Program,
+        reason: Reason::NonIntegerCoefficient,
+        positions: refused,
+    };
+    assert_eq!(layout.fallbacks, [want]);
+    assert_eq!(layout.positions(StoreKind::Program), refused);
+    assert_eq!(set.headed_len(), set.len() - refused);
+    let warnings = layout.warnings();
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0].starts_with(&format!("{refused} positions kept as general programs"))
+            && warnings[0].ends_with("non-integer coefficient"),
+        "{}",
+        warnings[0]
+    );
+    check_around(ModelKind::Full, &model, &set, &pos, &w0);
+    // A subset keeps each position's reason.
+    let sub = set.subset(&(0..set.len()).step_by(2).collect::<Vec<_>>());
+    let kept = sub.layout().positions(StoreKind::Program);
+    assert_eq!(sub.layout().fallbacks[0].positions, kept);
+    assert!(kept > 0);
 }

@@ -1,5 +1,5 @@
 //! [`Headed`]: a compact store for evaluations split into linear sums and one shared
-//! non-linear head (the `full` model, see [`eval::Model::split`]).
+//! non-linear head (the chess tuner's `full` model).
 //!
 //! A position's evaluation is `head(s_0 .. s_k, h)`: each `s_j` a sparse linear sum of the
 //! weights that depends on the position, `h` a few weights the head reads directly. The head
@@ -7,7 +7,7 @@
 //! stores only its sums, in one flat `u16` arena:
 //!
 //! * the twin sums (the middlegame and endgame terms of (middlegame, endgame) parameter pairs
-//!   with equal coefficients) as one `u16` per pair, packed like [`crate::phased`]: pairs with
+//!   with equal coefficients) as one `u16` per pair, packed like [`super::phased`]: pairs with
 //!   coefficient +-1 as *unit* features (pair number and sign, an index into a table of
 //!   signed by-pair weights: no multiplication), the others as *general* features (9-bit pair
 //!   number, signed 7-bit integer coefficient); both sums come out of one sweep;
@@ -15,15 +15,16 @@
 //!   and the integer coefficient.
 //!
 //! Positions whose sums do not fit (a non-integer coefficient, more than 16-bit indices) are
-//! refused by [`Headed::try_push`] and kept as general programs by the caller.
+//! refused by [`Headed::try_push`], which names the [`Reason`], and kept as general programs
+//! by the caller. `replay.rs` holds the value, gradient and the pass.
 
-use tape::{Program, Scratch};
+use tape::Program;
 
 use crate::set::HeadGradient;
 
-use crate::phased::{
-    dot, pack, pack_unit, pair_table, unpack, unpack_unit, PairBuf, Signed, MAX_PAIRS, S_MAX, S_MIN,
-};
+use super::pairs::pair_table;
+use super::phased::{dot, pack, pack_unit, unpack, unpack_unit, S_MAX, S_MIN};
+use super::Reason;
 
 /// Most head inputs (sums and head weights together) a store takes.
 pub(crate) const MAX_HEAD_INPUTS: usize = 16;
@@ -155,25 +156,28 @@ impl Headed {
         }
     }
 
-    /// Appends a position given its sums' terms; returns `false` (and stores nothing) if they
-    /// do not fit the compact form.
-    pub(crate) fn try_push(&mut self, sums: &[Vec<(u32, f64)>]) -> bool {
+    /// Appends a position given its sums' terms; if they do not fit the compact form, stores
+    /// nothing and says why not.
+    pub(crate) fn try_push(&mut self, sums: &[Vec<(u32, f64)>]) -> Result<(), Reason> {
         if sums.len() != self.sums {
-            return false;
+            return Err(Reason::UnusableSplit);
         }
         let (a, b) = (&sums[self.twins.0], &sums[self.twins.1]);
         if a.len() != b.len() {
-            return false;
+            return Err(Reason::NoTwinPair);
         }
         // (pair, coefficient), merged by pair.
         let mut pairs: Vec<(u32, f64)> = Vec::with_capacity(a.len());
         for (&(m, c), &(e, d)) in a.iter().zip(b) {
             let p = match self.pair_of.get(m as usize) {
                 Some(&p) if p != u32::MAX => p,
-                _ => return false,
+                _ => return Err(Reason::NoTwinPair),
             };
-            if self.mg[p as usize] != m || self.eg[p as usize] != e || c != d || c.fract() != 0.0 {
-                return false;
+            if self.mg[p as usize] != m || self.eg[p as usize] != e || c != d {
+                return Err(Reason::NoTwinPair);
+            }
+            if c.fract() != 0.0 {
+                return Err(Reason::NonIntegerCoefficient);
             }
             match pairs.iter_mut().find(|x| x.0 == p) {
                 Some(x) => x.1 += c,
@@ -183,7 +187,7 @@ impl Headed {
         pairs.retain(|x| x.1 != 0.0);
         pairs.sort_unstable_by_key(|x| x.0);
         if pairs.iter().any(|x| !(S_MIN..=S_MAX).contains(&x.1)) {
-            return false;
+            return Err(Reason::CoefficientOutOfRange);
         }
         let others = self.others.clone();
         let is_unit = |c: f64| c == 1.0 || c == -1.0;
@@ -194,18 +198,21 @@ impl Headed {
         for j in others {
             counts.push(sums[j].len());
             for &(i, c) in &sums[j] {
-                if i > u32::from(u16::MAX)
-                    || c.fract() != 0.0
-                    || !(f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(&c)
-                {
-                    return false;
+                if i > u32::from(u16::MAX) {
+                    return Err(Reason::IndexOutOfRange);
+                }
+                if c.fract() != 0.0 {
+                    return Err(Reason::NonIntegerCoefficient);
+                }
+                if !(f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(&c) {
+                    return Err(Reason::CoefficientOutOfRange);
                 }
                 terms.push(i as u16);
                 terms.push(c as i16 as u16);
             }
         }
         if counts.iter().any(|&c| c > usize::from(u16::MAX)) {
-            return false;
+            return Err(Reason::IndexOutOfRange);
         }
         let start = self.arena.len();
         self.arena.extend(counts.iter().map(|&c| c as u16));
@@ -218,10 +225,10 @@ impl Headed {
         self.arena.extend_from_slice(&terms);
         if self.arena.len() > u32::MAX as usize {
             self.arena.truncate(start);
-            return false;
+            return Err(Reason::StoreFull);
         }
         self.offsets.push(self.arena.len() as u32);
-        true
+        Ok(())
     }
 
     /// Appends position `i` of `other` (a store made by [`empty_like`](Self::empty_like) of
@@ -240,8 +247,9 @@ impl Headed {
             return false;
         }
         self.arena.extend_from_slice(&other.arena);
-        self.offsets
-            .extend(other.offsets[1..].iter().map(|&o| o + base as u32));
+        // (An empty default store, as for an unusable split, has no offsets at all.)
+        let ends = other.offsets.iter().skip(1);
+        self.offsets.extend(ends.map(|&o| o + base as u32));
         true
     }
 
@@ -360,14 +368,6 @@ impl Headed {
         hw
     }
 
-    /// Position `i`'s value at `w`, keeping what [`add_gradient`](Self::add_gradient) needs in
-    /// `scratch`.
-    pub(crate) fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
-        let x = self.inputs_at(&self.row(i), w);
-        self.head
-            .forward(&x[..self.sums + self.head_params.len()], scratch)
-    }
-
     /// The head's inputs for a row at the full weights `w`.
     #[inline(always)]
     fn inputs_at(&self, row: &Row<'_>, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
@@ -399,217 +399,8 @@ impl Headed {
             grad[k as usize] += d;
         }
     }
-
-    /// Adds `seed * dq_i/dw` into `grad`, at the weights of the last [`score`](Self::score)
-    /// of position `i` with this scratch.
-    pub(crate) fn add_gradient(
-        &self,
-        i: usize,
-        seed: f64,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) {
-        let mut gx = [0.0; MAX_HEAD_INPUTS];
-        self.head.backward(seed, scratch, &mut gx);
-        self.add_direct(&self.row(i), &gx, 1.0, grad);
-    }
-
-    /// Position `i` on its own (for passes in a given order): `f(i, q_i)` gives the loss and
-    /// `dL/dq_i`; returns the loss and, if `want`, adds `dL/dq_i dq_i/dw` into `grad`. Uses
-    /// the hand-written head if there is one, else the recorded head with `scratch`.
-    pub(crate) fn visit<F>(
-        &self,
-        i: usize,
-        w: &[f64],
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
-        let Some(fast) = self.fast else {
-            let (l, d) = f(i, self.score(i, w, scratch));
-            if want && d != 0.0 {
-                self.add_gradient(i, d, scratch, grad);
-            }
-            return l;
-        };
-        let row = self.row(i);
-        let x = self.inputs_at(&row, w);
-        let mut gx = [0.0; MAX_HEAD_INPUTS];
-        let inputs = self.sums + self.head_params.len();
-        let q = fast(&x[..self.sums], &x[self.sums..inputs], &mut gx);
-        let (l, d) = f(i, q);
-        if want && d != 0.0 {
-            self.add_direct(&row, &gx, d, grad);
-        }
-        l
-    }
-
-    /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`].
-    pub(crate) fn gather(&self, w: &[f64]) -> Box<PairBuf> {
-        let mut wp = Box::new([[0.0; 2]; MAX_PAIRS]);
-        for ((x, &m), &e) in wp.iter_mut().zip(&self.mg).zip(&self.eg) {
-            *x = [w[m as usize], w[e as usize]];
-        }
-        wp
-    }
-
-    /// Positions `range` in one sweep at weights `w` (by pair: `wp`, from
-    /// [`gather`](Self::gather)): `f(i, q_i)` gives the loss and `dL/dq_i`; returns the sum of
-    /// the losses and, if `want`, adds `dL/dq_i dq_i/dw` into `grad` (the pairs' share by pair
-    /// into `gp`, to be scattered by the caller with [`scatter`](Self::scatter)).
-    // Out of line (called once per chunk) so that profiles name it.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    pub(crate) fn sweep<F>(
-        &self,
-        w: &[f64],
-        wp: &PairBuf,
-        range: std::ops::Range<usize>,
-        want: bool,
-        f: &F,
-        gp: &mut PairBuf,
-        grad: &mut [f64],
-        scratch: &mut Scratch,
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
-        let hw = self.head_weights(w);
-        let hw = &hw[..self.head_params.len()];
-        let inputs = self.sums + hw.len();
-        let mut ghead = [0.0; MAX_HEAD_INPUTS];
-        // The by-pair weights and their negations, indexed by a unit feature; the unit
-        // features' gradient is summed by sign (into `gs`) and folded into `gp` at the end.
-        let ws = Signed::new(wp);
-        let mut gs = Signed::zeros();
-        let mut sum = 0.0;
-        // Adds one position's gradient (its head gradient `gx` times `scale`).
-        let mut add = |row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]| {
-            let unit = |k: u16, v: [f64; 2], _: &mut [f64]| gs.add(k, v);
-            let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
-                let g = &mut gp[p];
-                g[0] += dm;
-                g[1] += de;
-            };
-            self.distribute(row, gx, scale, grad, &mut ghead, unit, pair);
-        };
-        if let Some(fast) = self.fast {
-            // In blocks: the sums of a block, then its heads and losses (independent of one
-            // another, so their latency chains overlap), then its gradients.
-            let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
-            for x in &mut x {
-                x[self.sums..inputs].copy_from_slice(hw);
-            }
-            let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
-            let mut d = [0.0; BLOCK];
-            let mut rows = [Row::default(); BLOCK];
-            let mut start = range.start;
-            while start < range.end {
-                let end = (start + BLOCK).min(range.end);
-                for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
-                    *row = self.row(i);
-                    let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
-                    self.sums_into(row, twin, w, x);
-                }
-                for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
-                    let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
-                    let (l, dl) = f(i, q);
-                    sum += l;
-                    *d = dl;
-                }
-                if want {
-                    for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
-                        if d != 0.0 {
-                            add(row, gx, d, grad);
-                        }
-                    }
-                }
-                start = end;
-            }
-        } else {
-            for i in range {
-                let row = self.row(i);
-                let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
-                let x = self.inputs(&row, twin, w, hw);
-                let q = self.head.forward(&x[..inputs], scratch);
-                let (l, d) = f(i, q);
-                sum += l;
-                if want && d != 0.0 {
-                    let mut gx = [0.0; MAX_HEAD_INPUTS];
-                    self.head.backward(d, scratch, &mut gx[..inputs]);
-                    add(&row, &gx, 1.0, grad);
-                }
-            }
-        }
-        if want {
-            gs.fold_into(gp);
-            for (&k, &d) in self.head_params.iter().zip(&ghead) {
-                grad[k as usize] += d;
-            }
-        }
-        sum
-    }
-
-    /// Adds a by-pair gradient into the full gradient `g`.
-    pub(crate) fn scatter(&self, gp: &PairBuf, g: &mut [f64]) {
-        for ((x, &m), &e) in gp.iter().zip(&self.mg).zip(&self.eg) {
-            g[m as usize] += x[0];
-            g[e as usize] += x[1];
-        }
-    }
 }
 
+mod replay;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use tape::Tape;
-
-    /// head(s0, s1, s2; h0) = s0 * h0 + s1 + s2^2: sums 0 and 1 are the twins.
-    fn store() -> Headed {
-        let mut tape = Tape::new();
-        let mut rec = tape.record();
-        let x = rec.inputs(&[0.0, 0.0, 0.0, 1.0]);
-        let y = x[0] * x[3] + x[1] + x[2] * x[2];
-        let head = rec.compile(y);
-        // params: 0/1 a pair, 2/3 a pair, 4 a danger input, 5 the head weight
-        let eg_of = [Some(1), None, Some(3), None, None, None];
-        Headed::new(&eg_of, 3, (0, 1), head, vec![5], None).unwrap()
-    }
-
-    #[test]
-    fn replays_sums_and_head() {
-        let mut h = store();
-        let sums = vec![
-            vec![(0, 2.0), (2, -1.0), (0, 1.0)],
-            vec![(1, 2.0), (3, -1.0), (1, 1.0)],
-            vec![(4, 3.0)],
-        ];
-        assert!(h.try_push(&sums));
-        let w = [10.0, 20.0, 30.0, 40.0, 2.0, 0.5];
-        let (s0, s1, s2) = (3.0 * 10.0 - 30.0, 3.0 * 20.0 - 40.0, 6.0);
-        let mut scratch = Scratch::default();
-        assert_eq!(h.score(0, &w, &mut scratch), s0 * 0.5 + s1 + s2 * s2);
-        let mut g = [0.0; 6];
-        h.add_gradient(0, 1.0, &mut scratch, &mut g);
-        assert_eq!(g, [3.0 * 0.5, 3.0, -0.5, -1.0, 2.0 * s2 * 3.0, s0]);
-        // Not twins (coefficients differ), an unpaired parameter in the twins, a fraction.
-        assert!(!h.try_push(&[vec![(0, 1.0)], vec![(1, 2.0)], vec![]]));
-        assert!(!h.try_push(&[vec![(4, 1.0)], vec![(4, 1.0)], vec![]]));
-        assert!(!h.try_push(&[vec![], vec![], vec![(4, 0.5)]]));
-        assert_eq!(h.len(), 1);
-        let back = h.sums_of(0);
-        // Unit features (coefficient +-1) first, then the general ones.
-        assert_eq!(
-            back,
-            vec![
-                vec![(2, -1.0), (0, 3.0)],
-                vec![(3, -1.0), (1, 3.0)],
-                vec![(4, 3.0)]
-            ]
-        );
-    }
-}
+mod tests;

@@ -11,6 +11,11 @@
 //! 7-bit integer in the high bits. Rows that do not decompose exactly stay in the general
 //! sparse form.
 
+use tape::Scratch;
+
+use super::pairs::{self, pair_table};
+use super::{Reason, Store, StoreKind};
+
 /// Bits of a feature that hold the pair number.
 const PAIR_BITS: u32 = 9;
 /// Most pairs a compact store can address.
@@ -155,31 +160,6 @@ pub(crate) fn dot(
     ]
 }
 
-/// The pairs of `eg_of` (`eg_of[i] = Some(e)`: parameter `i` is a middlegame parameter whose
-/// endgame twin is `e`): the middlegame and endgame index of each pair, and the pair number of
-/// each parameter (`u32::MAX` if none). `None` if there are no pairs, too many to address, or
-/// the pairing is inconsistent (an index in two pairs or out of range).
-#[allow(clippy::type_complexity)]
-pub(crate) fn pair_table(eg_of: &[Option<usize>]) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
-    let n = eg_of.len();
-    let (mut mg, mut eg) = (Vec::new(), Vec::new());
-    let mut pair_of = vec![u32::MAX; n];
-    for (i, e) in eg_of.iter().enumerate() {
-        let Some(e) = *e else { continue };
-        if e >= n || e == i || pair_of[i] != u32::MAX || pair_of[e] != u32::MAX {
-            return None;
-        }
-        pair_of[i] = mg.len() as u32;
-        pair_of[e] = mg.len() as u32;
-        mg.push(i as u32);
-        eg.push(e as u32);
-    }
-    if mg.is_empty() || mg.len() > MAX_PAIRS {
-        return None;
-    }
-    Some((mg, eg, pair_of))
-}
-
 /// Compact rows: per row a phase `rho`, its unit features, then its general features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
@@ -242,19 +222,20 @@ impl Phased {
     }
 
     /// Appends the linear row `konst + sum coef[k] w[idx[k]]` (indices ascending) if it
-    /// decomposes exactly (up to the rounding of its coefficients); returns whether it did.
-    pub(crate) fn try_push(&mut self, konst: f64, idx: &[u32], coef: &[f64]) -> bool {
+    /// decomposes exactly (up to the rounding of its coefficients); otherwise stores nothing
+    /// and says why not.
+    pub(crate) fn try_push(&mut self, konst: f64, idx: &[u32], coef: &[f64]) -> Result<(), Reason> {
         if konst != 0.0 {
-            return false;
+            return Err(Reason::ConstantTerm);
         }
         // (pair, middlegame coefficient, endgame coefficient)
         let mut groups: Vec<(u32, f64, f64)> = Vec::with_capacity(idx.len());
         for (&i, &c) in idx.iter().zip(coef) {
             let Some(&p) = self.pair_of.get(i as usize) else {
-                return false;
+                return Err(Reason::NoTwinPair);
             };
             if p == u32::MAX {
-                return false;
+                return Err(Reason::NoTwinPair);
             }
             let k = match groups.iter().position(|g| g.0 == p) {
                 Some(k) => k,
@@ -277,13 +258,15 @@ impl Phased {
             let sum = cm + ce;
             let s = sum.round();
             let tol = 1e-12 * s.abs().max(1.0);
-            let mut ok = (S_MIN..=S_MAX).contains(&s) && s != 0.0 && (sum - s).abs() <= tol;
-            if ok {
-                let r = *rho.get_or_insert(cm / s);
-                ok = (s * r - cm).abs() <= tol && (s * (1.0 - r) - ce).abs() <= tol;
+            if (sum - s).abs() > tol {
+                return Err(Reason::NonIntegerCoefficient);
             }
-            if !ok {
-                return false;
+            if !(S_MIN..=S_MAX).contains(&s) || s == 0.0 {
+                return Err(Reason::CoefficientOutOfRange);
+            }
+            let r = *rho.get_or_insert(cm / s);
+            if (s * r - cm).abs() > tol || (s * (1.0 - r) - ce).abs() > tol {
+                return Err(Reason::MixedPhases);
             }
             pairs.push((p as usize, s as i16));
         }
@@ -302,7 +285,7 @@ impl Phased {
         self.units.push(units as u8);
         self.rho.push(rho.unwrap_or(0.0));
         self.offsets.push(self.feats.len() as u32);
-        true
+        Ok(())
     }
 
     /// Appends row `i` of `other` (a store over the same parameters).
@@ -365,19 +348,12 @@ impl Phased {
     /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`] (so that a
     /// feature's pair number needs no bounds check).
     pub(crate) fn gather(&self, w: &[f64]) -> Box<PairBuf> {
-        let mut wp = Box::new([[0.0; 2]; MAX_PAIRS]);
-        for ((x, &m), &e) in wp.iter_mut().zip(&self.mg).zip(&self.eg) {
-            *x = [w[m as usize], w[e as usize]];
-        }
-        wp
+        pairs::gather(&self.mg, &self.eg, w)
     }
 
     /// Adds a by-pair gradient into the full gradient `g`.
     pub(crate) fn scatter(&self, gp: &PairBuf, g: &mut [f64]) {
-        for ((x, &m), &e) in gp.iter().zip(&self.mg).zip(&self.eg) {
-            g[m as usize] += x[0];
-            g[e as usize] += x[1];
-        }
+        pairs::scatter(&self.mg, &self.eg, gp, g);
     }
 
     /// Rows `range` in one sweep at the by-pair weights `wp` ([`gather`](Self::gather)):
@@ -444,124 +420,70 @@ impl Phased {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The store's interface: the by-pair sweep for passes, the compact row expanded for the
+/// Jacobian.
+impl Store for Phased {
+    const KIND: StoreKind = StoreKind::Phased;
 
-    #[test]
-    fn packs_signed_coefficients() {
-        for s in -64i16..=63 {
-            for p in [0usize, 1, 388, 511] {
-                assert_eq!(unpack(pack(p, s)), (p, f64::from(s)));
-            }
-        }
-        for p in [0usize, 1, 388, 511] {
-            assert_eq!(unpack_unit(pack_unit(p, false)), (p, 1.0));
-            assert_eq!(unpack_unit(pack_unit(p, true)), (p, -1.0));
-            assert_eq!(
-                usize::from(pack_unit(p, true) & UNIT_MASK),
-                2 * (p + MAX_PAIRS)
-            );
-        }
+    fn len(&self) -> usize {
+        Phased::len(self)
     }
 
-    #[test]
-    fn decomposes_tapered_rows_and_rejects_others() {
-        let eg_of = [Some(1), None, Some(3), None, None];
-        let mut ph = Phased::new(&eg_of).unwrap();
-        let r = 7.0 / 24.0;
-        // 2 * taper(w0, w1) - taper(w2, w3)
-        assert!(ph.try_push(0.0, &[0, 1, 2, 3], &[2.0 * r, 2.0 * (1.0 - r), -r, r - 1.0]));
-        let w = [10.0, 20.0, 30.0, 40.0, 50.0];
-        let want = 2.0 * (r * 10.0 + (1.0 - r) * 20.0) - (r * 30.0 + (1.0 - r) * 40.0);
-        assert!((ph.score(0, &w) - want).abs() < 1e-12);
-        let mut g = [0.0; 5];
-        ph.add_gradient(0, 1.0, &mut g);
-        assert!((g[0] - 2.0 * r).abs() < 1e-15 && (g[3] - (r - 1.0)).abs() < 1e-15);
-        // an unpaired parameter, a constant, a second phase, a non-integer count
-        assert!(!ph.try_push(0.0, &[4], &[1.0]));
-        assert!(!ph.try_push(1.0, &[0, 1], &[r, 1.0 - r]));
-        assert!(!ph.try_push(0.0, &[0, 1, 2, 3], &[r, 1.0 - r, 0.5, 0.5]));
-        assert!(!ph.try_push(0.0, &[0, 1], &[0.5 * r, 0.5 * (1.0 - r)]));
-        assert_eq!(ph.len(), 1);
-        assert_eq!(ph.feats.len(), 2);
+    fn heap_bytes(&self) -> usize {
+        Phased::heap_bytes(self)
     }
 
-    /// Rows of `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair
-    /// `p`) with coefficients drawn from `s`.
-    /// A sparse row: (indices, coefficients).
-    type Row = (Vec<u32>, Vec<f64>);
-
-    fn rows(n: usize, len: usize, s: &[f64]) -> (Phased, Vec<Row>) {
-        let eg_of: Vec<Option<usize>> = (0..2 * n).map(|i| (i % 2 == 0).then_some(i + 1)).collect();
-        let mut ph = Phased::new(&eg_of).unwrap();
-        let mut out = Vec::new();
-        let mut state = 12345u64;
-        let mut next = |m: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % m
-        };
-        for row in 0..len {
-            let r = (row % 25) as f64 / 24.0;
-            let k = 1 + next(n);
-            let start = next(n);
-            let (mut idx, mut coef) = (Vec::new(), Vec::new());
-            for j in 0..k {
-                let p = ((start + 7 * j) % n) as u32;
-                let c = s[next(s.len())];
-                idx.extend([2 * p, 2 * p + 1]);
-                coef.extend([c * r, c * (1.0 - r)]);
-            }
-            // ascending indices, as a recorded row has them
-            let mut v: Vec<(u32, f64)> = idx.into_iter().zip(coef).collect();
-            v.sort_by_key(|x| x.0);
-            v.dedup_by_key(|x| x.0);
-            let (idx, coef): (Vec<u32>, Vec<f64>) = v.into_iter().unzip();
-            if ph.try_push(0.0, &idx, &coef) {
-                out.push((idx, coef));
-            }
-        }
-        (ph, out)
+    #[inline(always)]
+    fn score(&self, i: usize, w: &[f64], _: &mut Scratch) -> f64 {
+        Phased::score(self, i, w)
     }
 
-    #[test]
-    fn sweep_matches_score_gradient_and_rows() {
-        // mixed unit and general features; rows of more than MAX_UNITS units
-        for (n, s) in [(20, &[1.0, -1.0, 2.0, -3.0][..]), (400, &[1.0, -1.0][..])] {
-            let (ph, rows) = rows(n, 300, s);
-            assert_eq!(ph.len(), rows.len());
-            assert!(ph.len() > 200);
-            let w: Vec<f64> = (0..2 * n).map(|i| ((i * 37) % 101) as f64 - 50.0).collect();
-            let wp = ph.gather(&w);
-            let y = |i: usize| (i % 3) as f64 * 10.0;
-            let f = |i: usize, q: f64| ((q - y(i)) * (q - y(i)), 2.0 * (q - y(i)));
-            let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
-            let sum = ph.sweep(&wp, 0..ph.len(), true, &f, &mut gp);
-            let mut g = vec![0.0; 2 * n];
-            ph.scatter(&gp, &mut g);
-            let (mut sum2, mut g2) = (0.0, vec![0.0; 2 * n]);
-            for (i, (idx, coef)) in rows.iter().enumerate() {
-                let q: f64 = idx.iter().zip(coef).map(|(&j, c)| c * w[j as usize]).sum();
-                assert!((ph.score(i, &w) - q).abs() <= 1e-9 * (1.0 + q.abs()));
-                let (l, d) = f(i, ph.score(i, &w));
-                sum2 += l;
-                ph.add_gradient(i, d, &mut g2);
-                let (mut ri, mut rc) = (Vec::new(), Vec::new());
-                ph.row_into(i, &mut ri, &mut rc);
-                let mut got: Vec<(u32, f64)> = ri.into_iter().zip(rc).collect();
-                got.sort_by_key(|x| x.0);
-                for ((a, b), (&c, &d)) in got.iter().zip(idx.iter().zip(coef)) {
-                    assert_eq!(*a, c);
-                    assert!((b - d).abs() < 1e-12);
-                }
-            }
-            assert!((sum - sum2).abs() <= 1e-12 * sum2.abs());
-            let scale = g2.iter().map(|x| x.abs()).fold(0.0, f64::max);
-            for (a, b) in g.iter().zip(&g2) {
-                assert!((a - b).abs() <= 1e-12 * scale, "{a} {b}");
-            }
+    #[inline(always)]
+    fn add_gradient(&self, i: usize, seed: f64, _: &mut Scratch, grad: &mut [f64]) {
+        Phased::add_gradient(self, i, seed, grad);
+    }
+
+    #[inline]
+    fn sweep<F>(
+        &self,
+        w: &[f64],
+        range: std::ops::Range<usize>,
+        want: bool,
+        f: &F,
+        _: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        let sum = Phased::sweep(self, &self.gather(w), range, want, f, &mut gp);
+        if want {
+            self.scatter(&gp, grad);
         }
+        sum
+    }
+
+    fn subset(&self, keep: &[usize]) -> Phased {
+        let mut out = self.empty_like();
+        for &i in keep {
+            out.push_from(self, i);
+        }
+        out
+    }
+
+    fn jacobian_row(
+        &self,
+        i: usize,
+        _: &[f64],
+        _: &mut Scratch,
+        _: &mut [f64],
+        idx: &mut Vec<u32>,
+        coef: &mut Vec<f64>,
+    ) {
+        self.row_into(i, idx, coef);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,180 @@
+//! The segment list: passes, rows, subsets and the layout over a set that holds every store.
+
+use tape::{Scalar, Var};
+
+use super::*;
+use crate::{Reason, SplitSpec};
+
+fn label(i: usize) -> Label {
+    Label {
+        result: 0.5,
+        score: Some(i as f32),
+        game: 0,
+    }
+}
+
+/// Parameters 0/1 and 2/3: (middlegame, endgame) pairs; 4: unpaired. Item `k`'s evaluation:
+/// tapered phased rows, a row with a constant, a non-integer row, and non-linear ones.
+fn eval(k: usize, w: &[Var]) -> Var {
+    let r = (k % 5) as f64 / 4.0;
+    match k % 4 {
+        0 => Var::dot(
+            w,
+            &[(0, 2.0 * r), (1, 2.0 * (1.0 - r)), (2, -r), (3, r - 1.0)],
+        ),
+        1 => w[4] * 3.0,
+        2 => Var::dot(w, &[(0, 0.5 * r), (1, 0.5 * (1.0 - r))]),
+        _ => w[0] * w[4] + w[2] * (k as f64),
+    }
+}
+
+fn mixed() -> CompiledSet {
+    let items: Vec<usize> = (0..40).collect();
+    let mut set = CompiledSet::record(
+        &[1.0; 5],
+        &items,
+        |i, _| label(i),
+        |_, &k, w| Some(eval(k, w)),
+        None,
+    );
+    set.compact_phased(&[Some(1), None, Some(3), None, None]);
+    set
+}
+
+#[test]
+fn layout_counts_every_store_and_reason() {
+    let set = mixed();
+    let l = set.layout();
+    let kinds: Vec<(StoreKind, usize)> = l.stores.iter().map(|s| (s.store, s.positions)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (StoreKind::Phased, 10),
+            (StoreKind::Sparse, 20),
+            (StoreKind::Program, 10)
+        ]
+    );
+    let reasons: Vec<(StoreKind, Reason, usize)> = l
+        .fallbacks
+        .iter()
+        .map(|f| (f.store, f.reason, f.positions))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (StoreKind::Sparse, Reason::NoTwinPair, 10),
+            (StoreKind::Sparse, Reason::NonIntegerCoefficient, 10),
+            (StoreKind::Program, Reason::NonLinearWithoutSplit, 10),
+        ]
+    );
+    assert_eq!(l.warnings().len(), 3);
+    assert_eq!(
+        set.heap_bytes(),
+        l.label_bytes + l.stores.iter().map(|s| s.bytes).sum::<usize>()
+    );
+    assert_eq!(
+        (set.phased_len(), set.linear_len(), set.headed_len()),
+        (10, 30, 0)
+    );
+}
+
+#[test]
+fn passes_rows_and_subsets_agree_with_fresh_recordings() {
+    let set = mixed();
+    let w = [3.0, -2.0, 5.0, 7.0, 0.5];
+    let mut scratch = Scratch::default();
+    let mut tape = tape::Tape::new();
+    let jac = set.jacobian(&w);
+    let (mut want_sum, mut want_grad) = (0.0, [0.0; 5]);
+    for i in 0..set.len() {
+        let k = set.labels()[i].score.unwrap() as usize;
+        let mut rec = tape.record();
+        let x = rec.inputs(&w);
+        let q = eval(k, &x);
+        let program = rec.compile(q);
+        let want = program.forward(&w, &mut scratch);
+        let mut g = [0.0; 5];
+        program.backward(1.0, &mut scratch, &mut g);
+        assert!((set.score(i, &w, &mut scratch) - want).abs() < 1e-12, "{k}");
+        let mut got = [0.0; 5];
+        set.add_gradient(i, 1.0, &mut scratch, &mut got);
+        let (idx, coef) = set.row(i, &jac);
+        let mut from_row = [0.0; 5];
+        for (&j, &c) in idx.iter().zip(coef) {
+            from_row[j as usize] += c;
+        }
+        for j in 0..5 {
+            assert!((got[j] - g[j]).abs() < 1e-12 && (from_row[j] - g[j]).abs() < 1e-12);
+        }
+        want_sum += (k as f64) * want;
+        for j in 0..5 {
+            want_grad[j] += (k as f64) * g[j];
+        }
+    }
+    let labels = set.labels();
+    let f = |i: usize, q: f64| {
+        let k = labels[i].score.unwrap() as f64;
+        (k * q, k)
+    };
+    let order: Vec<usize> = (0..set.len()).rev().collect();
+    for order in [None, Some(&order[..])] {
+        let mut grad = [0.0; 5];
+        let sum = set.pass(&w, 0..set.len(), order, Some(&mut grad), f);
+        assert!((sum - want_sum).abs() < 1e-9 * want_sum.abs());
+        for j in 0..5 {
+            assert!((grad[j] - want_grad[j]).abs() < 1e-9 * want_grad[j].abs().max(1.0));
+        }
+    }
+    // Ranges that start and end inside segments.
+    let (mut parts, mut pgrad) = (0.0, [0.0; 5]);
+    for r in [0..7, 7..25, 25..33, 33..40] {
+        parts += set.pass(&w, r, None, Some(&mut pgrad), f);
+    }
+    assert!((parts - want_sum).abs() < 1e-9 * want_sum.abs());
+    // A subset keeps positions, labels and reasons together, the stores in section order.
+    let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();
+    let sub = set.subset(&keep);
+    assert_eq!(sub.len(), keep.len());
+    for m in 0..sub.len() {
+        let i = keep
+            .iter()
+            .position(|&i| set.labels()[i] == sub.labels()[m])
+            .unwrap();
+        let a = sub.score(m, &w, &mut scratch);
+        assert_eq!(a, set.score(keep[i], &w, &mut scratch));
+    }
+    let n: usize = sub.layout().fallbacks.iter().map(|f| f.positions).sum();
+    assert_eq!(n, sub.len() - sub.phased_len());
+}
+
+#[test]
+fn an_unusable_split_falls_back_whole() {
+    // The twins are one sum twice: no position can enter the sums-and-head store.
+    let spec = SplitSpec {
+        sums: 2,
+        twins: (0, 0),
+        head_params: vec![],
+        eg_of: vec![Some(1), None],
+        head_gradient: None,
+    };
+    let items = [1.0, 2.0, 3.0];
+    let set = CompiledSet::record_split(
+        &[1.0, 2.0],
+        &items,
+        |i, _| label(i),
+        |_, &c, out| {
+            *out = vec![vec![(0, c)], vec![(1, c)]];
+            true
+        },
+        &spec,
+        |s: &[Var], _: &[Var]| s[0] * s[1],
+        None,
+    );
+    let f = set.layout().fallbacks;
+    assert_eq!((f[0].reason, f[0].positions), (Reason::UnusableSplit, 3));
+    let mut scratch = Scratch::default();
+    assert_eq!(
+        set.score(2, &[2.0, 5.0], &mut scratch),
+        3.0 * 2.0 * 3.0 * 5.0
+    );
+}

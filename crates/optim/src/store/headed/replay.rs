@@ -1,0 +1,167 @@
+//! The sums-and-head store's replay: value and gradient of one position through the recorded
+//! head, and the pass, in blocks through the hand-written head if the model gives one.
+
+use tape::Scratch;
+
+use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
+use crate::store::phased::{dot, Signed, MAX_PAIRS};
+use crate::store::{pairs, Store, StoreKind};
+
+impl Store for Headed {
+    const KIND: StoreKind = StoreKind::SumsAndHead;
+
+    fn len(&self) -> usize {
+        Headed::len(self)
+    }
+
+    fn heap_bytes(&self) -> usize {
+        Headed::heap_bytes(self)
+    }
+
+    fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
+        let x = self.inputs_at(&self.row(i), w);
+        self.head
+            .forward(&x[..self.sums + self.head_params.len()], scratch)
+    }
+
+    fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
+        let mut gx = [0.0; MAX_HEAD_INPUTS];
+        self.head.backward(seed, scratch, &mut gx);
+        self.add_direct(&self.row(i), &gx, 1.0, grad);
+    }
+
+    /// Uses the hand-written head if there is one, else the recorded head with `scratch`.
+    fn visit<F>(
+        &self,
+        i: usize,
+        w: &[f64],
+        want: bool,
+        f: &F,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let Some(fast) = self.fast else {
+            let (l, d) = f(i, self.score(i, w, scratch));
+            if want && d != 0.0 {
+                self.add_gradient(i, d, scratch, grad);
+            }
+            return l;
+        };
+        let row = self.row(i);
+        let x = self.inputs_at(&row, w);
+        let mut gx = [0.0; MAX_HEAD_INPUTS];
+        let inputs = self.sums + self.head_params.len();
+        let q = fast(&x[..self.sums], &x[self.sums..inputs], &mut gx);
+        let (l, d) = f(i, q);
+        if want && d != 0.0 {
+            self.add_direct(&row, &gx, d, grad);
+        }
+        l
+    }
+
+    /// The pairs' share of the gradient is summed by pair (the unit features' by sign first)
+    /// and scattered at the end.
+    // Out of line (called once per chunk) so that profiles name it.
+    #[inline(never)]
+    fn sweep<F>(
+        &self,
+        w: &[f64],
+        range: std::ops::Range<usize>,
+        want: bool,
+        f: &F,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let hw = self.head_weights(w);
+        let hw = &hw[..self.head_params.len()];
+        let inputs = self.sums + hw.len();
+        let mut ghead = [0.0; MAX_HEAD_INPUTS];
+        // The by-pair weights and their negations, indexed by a unit feature; the unit
+        // features' gradient is summed by sign (into `gs`) and folded into `gp` at the end.
+        let wp = &*pairs::gather(&self.mg, &self.eg, w);
+        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        let ws = Signed::new(wp);
+        let mut gs = Signed::zeros();
+        let mut sum = 0.0;
+        // Adds one position's gradient (its head gradient `gx` times `scale`).
+        let mut add = |row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]| {
+            let unit = |k: u16, v: [f64; 2], _: &mut [f64]| gs.add(k, v);
+            let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
+                let g = &mut gp[p];
+                g[0] += dm;
+                g[1] += de;
+            };
+            self.distribute(row, gx, scale, grad, &mut ghead, unit, pair);
+        };
+        if let Some(fast) = self.fast {
+            // In blocks: the sums of a block, then its heads and losses (independent of one
+            // another, so their latency chains overlap), then its gradients.
+            let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+            for x in &mut x {
+                x[self.sums..inputs].copy_from_slice(hw);
+            }
+            let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+            let mut d = [0.0; BLOCK];
+            let mut rows = [Row::default(); BLOCK];
+            let mut start = range.start;
+            while start < range.end {
+                let end = (start + BLOCK).min(range.end);
+                for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
+                    *row = self.row(i);
+                    let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
+                    self.sums_into(row, twin, w, x);
+                }
+                for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
+                    let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
+                    let (l, dl) = f(i, q);
+                    sum += l;
+                    *d = dl;
+                }
+                if want {
+                    for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
+                        if d != 0.0 {
+                            add(row, gx, d, grad);
+                        }
+                    }
+                }
+                start = end;
+            }
+        } else {
+            for i in range {
+                let row = self.row(i);
+                let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
+                let x = self.inputs(&row, twin, w, hw);
+                let q = self.head.forward(&x[..inputs], scratch);
+                let (l, d) = f(i, q);
+                sum += l;
+                if want && d != 0.0 {
+                    let mut gx = [0.0; MAX_HEAD_INPUTS];
+                    self.head.backward(d, scratch, &mut gx[..inputs]);
+                    add(&row, &gx, 1.0, grad);
+                }
+            }
+        }
+        if want {
+            gs.fold_into(&mut gp);
+            for (&k, &d) in self.head_params.iter().zip(&ghead) {
+                grad[k as usize] += d;
+            }
+            pairs::scatter(&self.mg, &self.eg, &gp, grad);
+        }
+        sum
+    }
+
+    fn subset(&self, keep: &[usize]) -> Headed {
+        let mut out = self.empty_like();
+        for &i in keep {
+            out.push_from(self, i);
+        }
+        out
+    }
+}

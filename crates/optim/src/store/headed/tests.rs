@@ -1,0 +1,63 @@
+//! Tests of the sums-and-head store.
+
+use super::*;
+use crate::store::Store;
+use tape::{Scratch, Tape};
+
+/// head(s0, s1, s2; h0) = s0 * h0 + s1 + s2^2: sums 0 and 1 are the twins.
+fn store() -> Headed {
+    let mut tape = Tape::new();
+    let mut rec = tape.record();
+    let x = rec.inputs(&[0.0, 0.0, 0.0, 1.0]);
+    let y = x[0] * x[3] + x[1] + x[2] * x[2];
+    let head = rec.compile(y);
+    // params: 0/1 a pair, 2/3 a pair, 4 a danger input, 5 the head weight
+    let eg_of = [Some(1), None, Some(3), None, None, None];
+    Headed::new(&eg_of, 3, (0, 1), head, vec![5], None).unwrap()
+}
+
+#[test]
+fn replays_sums_and_head() {
+    let mut h = store();
+    let sums = vec![
+        vec![(0, 2.0), (2, -1.0), (0, 1.0)],
+        vec![(1, 2.0), (3, -1.0), (1, 1.0)],
+        vec![(4, 3.0)],
+    ];
+    assert_eq!(h.try_push(&sums), Ok(()));
+    let w = [10.0, 20.0, 30.0, 40.0, 2.0, 0.5];
+    let (s0, s1, s2) = (3.0 * 10.0 - 30.0, 3.0 * 20.0 - 40.0, 6.0);
+    let mut scratch = Scratch::default();
+    assert_eq!(h.score(0, &w, &mut scratch), s0 * 0.5 + s1 + s2 * s2);
+    let mut g = [0.0; 6];
+    h.add_gradient(0, 1.0, &mut scratch, &mut g);
+    assert_eq!(g, [3.0 * 0.5, 3.0, -0.5, -1.0, 2.0 * s2 * 3.0, s0]);
+    // Not twins (coefficients differ), an unpaired parameter in the twins, a fraction.
+    let twins = |m: f64, e: f64| [vec![(0, m)], vec![(1, e)], vec![]];
+    assert_eq!(h.try_push(&twins(1.0, 2.0)), Err(Reason::NoTwinPair));
+    assert_eq!(
+        h.try_push(&twins(0.5, 0.5)),
+        Err(Reason::NonIntegerCoefficient)
+    );
+    assert_eq!(
+        h.try_push(&twins(99.0, 99.0)),
+        Err(Reason::CoefficientOutOfRange)
+    );
+    let unpaired = [vec![(4, 1.0)], vec![(4, 1.0)], vec![]];
+    assert_eq!(h.try_push(&unpaired), Err(Reason::NoTwinPair));
+    let fraction = [vec![], vec![], vec![(4, 0.5)]];
+    assert_eq!(h.try_push(&fraction), Err(Reason::NonIntegerCoefficient));
+    let wide = [vec![], vec![], vec![(70_000, 1.0)]];
+    assert_eq!(h.try_push(&wide), Err(Reason::IndexOutOfRange));
+    assert_eq!(h.len(), 1);
+    let back = h.sums_of(0);
+    // Unit features (coefficient +-1) first, then the general ones.
+    assert_eq!(
+        back,
+        vec![
+            vec![(2, -1.0), (0, 3.0)],
+            vec![(3, -1.0), (1, 3.0)],
+            vec![(4, 3.0)]
+        ]
+    );
+}

@@ -1,0 +1,138 @@
+//! Tests of the phased store.
+
+use super::*;
+use crate::store::Reason;
+
+#[test]
+fn packs_signed_coefficients() {
+    for s in -64i16..=63 {
+        for p in [0usize, 1, 388, 511] {
+            assert_eq!(unpack(pack(p, s)), (p, f64::from(s)));
+        }
+    }
+    for p in [0usize, 1, 388, 511] {
+        assert_eq!(unpack_unit(pack_unit(p, false)), (p, 1.0));
+        assert_eq!(unpack_unit(pack_unit(p, true)), (p, -1.0));
+        assert_eq!(
+            usize::from(pack_unit(p, true) & UNIT_MASK),
+            2 * (p + MAX_PAIRS)
+        );
+    }
+}
+
+#[test]
+fn decomposes_tapered_rows_and_rejects_others() {
+    let eg_of = [Some(1), None, Some(3), None, None];
+    let mut ph = Phased::new(&eg_of).unwrap();
+    let r = 7.0 / 24.0;
+    // 2 * taper(w0, w1) - taper(w2, w3)
+    let row = [2.0 * r, 2.0 * (1.0 - r), -r, r - 1.0];
+    assert_eq!(ph.try_push(0.0, &[0, 1, 2, 3], &row), Ok(()));
+    let w = [10.0, 20.0, 30.0, 40.0, 50.0];
+    let want = 2.0 * (r * 10.0 + (1.0 - r) * 20.0) - (r * 30.0 + (1.0 - r) * 40.0);
+    assert!((ph.score(0, &w) - want).abs() < 1e-12);
+    let mut g = [0.0; 5];
+    ph.add_gradient(0, 1.0, &mut g);
+    assert!((g[0] - 2.0 * r).abs() < 1e-15 && (g[3] - (r - 1.0)).abs() < 1e-15);
+    // an unpaired parameter, a constant, a second phase, a non-integer count
+    let refused = |konst: f64, idx: &[u32], coef: &[f64]| ph.clone().try_push(konst, idx, coef);
+    assert_eq!(refused(0.0, &[4], &[1.0]), Err(Reason::NoTwinPair));
+    assert_eq!(
+        refused(1.0, &[0, 1], &[r, 1.0 - r]),
+        Err(Reason::ConstantTerm)
+    );
+    let two_phases = [r, 1.0 - r, 0.5, 0.5];
+    assert_eq!(
+        refused(0.0, &[0, 1, 2, 3], &two_phases),
+        Err(Reason::MixedPhases)
+    );
+    let half = [0.5 * r, 0.5 * (1.0 - r)];
+    assert_eq!(
+        refused(0.0, &[0, 1], &half),
+        Err(Reason::NonIntegerCoefficient)
+    );
+    assert_eq!(
+        refused(0.0, &[0, 1], &[99.0 * r, 99.0 * (1.0 - r)]),
+        Err(Reason::CoefficientOutOfRange)
+    );
+    assert_eq!(ph.len(), 1);
+    assert_eq!(ph.feats.len(), 2);
+}
+
+/// Rows of `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair
+/// `p`) with coefficients drawn from `s`.
+/// A sparse row: (indices, coefficients).
+type Row = (Vec<u32>, Vec<f64>);
+
+fn rows(n: usize, len: usize, s: &[f64]) -> (Phased, Vec<Row>) {
+    let eg_of: Vec<Option<usize>> = (0..2 * n).map(|i| (i % 2 == 0).then_some(i + 1)).collect();
+    let mut ph = Phased::new(&eg_of).unwrap();
+    let mut out = Vec::new();
+    let mut state = 12345u64;
+    let mut next = |m: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % m
+    };
+    for row in 0..len {
+        let r = (row % 25) as f64 / 24.0;
+        let k = 1 + next(n);
+        let start = next(n);
+        let (mut idx, mut coef) = (Vec::new(), Vec::new());
+        for j in 0..k {
+            let p = ((start + 7 * j) % n) as u32;
+            let c = s[next(s.len())];
+            idx.extend([2 * p, 2 * p + 1]);
+            coef.extend([c * r, c * (1.0 - r)]);
+        }
+        // ascending indices, as a recorded row has them
+        let mut v: Vec<(u32, f64)> = idx.into_iter().zip(coef).collect();
+        v.sort_by_key(|x| x.0);
+        v.dedup_by_key(|x| x.0);
+        let (idx, coef): (Vec<u32>, Vec<f64>) = v.into_iter().unzip();
+        if ph.try_push(0.0, &idx, &coef).is_ok() {
+            out.push((idx, coef));
+        }
+    }
+    (ph, out)
+}
+
+#[test]
+fn sweep_matches_score_gradient_and_rows() {
+    // mixed unit and general features; rows of more than MAX_UNITS units
+    for (n, s) in [(20, &[1.0, -1.0, 2.0, -3.0][..]), (400, &[1.0, -1.0][..])] {
+        let (ph, rows) = rows(n, 300, s);
+        assert_eq!(ph.len(), rows.len());
+        assert!(ph.len() > 200);
+        let w: Vec<f64> = (0..2 * n).map(|i| ((i * 37) % 101) as f64 - 50.0).collect();
+        let wp = ph.gather(&w);
+        let y = |i: usize| (i % 3) as f64 * 10.0;
+        let f = |i: usize, q: f64| ((q - y(i)) * (q - y(i)), 2.0 * (q - y(i)));
+        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        let sum = ph.sweep(&wp, 0..ph.len(), true, &f, &mut gp);
+        let mut g = vec![0.0; 2 * n];
+        ph.scatter(&gp, &mut g);
+        let (mut sum2, mut g2) = (0.0, vec![0.0; 2 * n]);
+        for (i, (idx, coef)) in rows.iter().enumerate() {
+            let q: f64 = idx.iter().zip(coef).map(|(&j, c)| c * w[j as usize]).sum();
+            assert!((ph.score(i, &w) - q).abs() <= 1e-9 * (1.0 + q.abs()));
+            let (l, d) = f(i, ph.score(i, &w));
+            sum2 += l;
+            ph.add_gradient(i, d, &mut g2);
+            let (mut ri, mut rc) = (Vec::new(), Vec::new());
+            ph.row_into(i, &mut ri, &mut rc);
+            let mut got: Vec<(u32, f64)> = ri.into_iter().zip(rc).collect();
+            got.sort_by_key(|x| x.0);
+            for ((a, b), (&c, &d)) in got.iter().zip(idx.iter().zip(coef)) {
+                assert_eq!(*a, c);
+                assert!((b - d).abs() < 1e-12);
+            }
+        }
+        assert!((sum - sum2).abs() <= 1e-12 * sum2.abs());
+        let scale = g2.iter().map(|x| x.abs()).fold(0.0, f64::max);
+        for (a, b) in g.iter().zip(&g2) {
+            assert!((a - b).abs() <= 1e-12 * scale, "{a} {b}");
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! [`Programs`]: general compiled [`tape::Program`]s, one per position, for the evaluations no
+//! compact store takes.
+
+use tape::{Program, Scratch};
+
+use super::{count_reasons, Reason, Store, StoreKind};
+
+/// One [`Program`] per position, with the reason a faster store refused it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Programs {
+    programs: Vec<Program>,
+    reasons: Vec<Reason>,
+}
+
+impl Programs {
+    /// Appends a position's program, refused by a faster store for `reason`.
+    pub(crate) fn push(&mut self, program: Program, reason: Reason) {
+        self.programs.push(program);
+        self.reasons.push(reason);
+    }
+}
+
+impl Store for Programs {
+    const KIND: StoreKind = StoreKind::Program;
+
+    fn len(&self) -> usize {
+        self.programs.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.programs.iter().map(Program::heap_bytes).sum::<usize>()
+            + self.programs.capacity() * std::mem::size_of::<Program>()
+            + self.reasons.capacity()
+    }
+
+    #[inline(always)]
+    fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
+        self.programs[i].forward(w, scratch)
+    }
+
+    #[inline(always)]
+    fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
+        self.programs[i].backward(seed, scratch, grad);
+    }
+
+    fn subset(&self, keep: &[usize]) -> Programs {
+        Programs {
+            programs: keep.iter().map(|&i| self.programs[i].clone()).collect(),
+            reasons: keep.iter().map(|&i| self.reasons[i]).collect(),
+        }
+    }
+
+    fn fallbacks(&self) -> Vec<(Reason, usize)> {
+        count_reasons(self.reasons.iter().map(|&r| Some(r)))
+    }
+}

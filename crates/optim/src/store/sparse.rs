@@ -1,0 +1,119 @@
+//! [`Sparse`]: linear rows as they are recorded, `q = konst + sum coef[k] w[idx[k]]` (CSR).
+
+use tape::Scratch;
+
+use super::{count_reasons, Reason, Store, StoreKind};
+
+/// Linear rows in compressed sparse row form; row `i` is terms `offsets[i]..offsets[i + 1]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Sparse {
+    offsets: Vec<u32>,
+    idx: Vec<u32>,
+    coef: Vec<f64>,
+    konst: Vec<f64>,
+    /// Per row, why the phased store refused it (`None`: not tried).
+    reasons: Vec<Option<Reason>>,
+}
+
+impl Default for Sparse {
+    fn default() -> Self {
+        Sparse {
+            offsets: vec![0],
+            idx: Vec::new(),
+            coef: Vec::new(),
+            konst: Vec::new(),
+            reasons: Vec::new(),
+        }
+    }
+}
+
+impl Sparse {
+    /// Appends the row `konst + sum c w[i]` over `terms`, refused by a faster store for
+    /// `reason` (if any).
+    pub(crate) fn push(
+        &mut self,
+        konst: f64,
+        terms: impl IntoIterator<Item = (u32, f64)>,
+        reason: Option<Reason>,
+    ) {
+        for (i, c) in terms {
+            self.idx.push(i);
+            self.coef.push(c);
+        }
+        self.offsets.push(self.idx.len() as u32);
+        self.konst.push(konst);
+        self.reasons.push(reason);
+    }
+
+    /// Row `i`: its constant, indices and coefficients.
+    #[inline(always)]
+    pub(crate) fn row(&self, i: usize) -> (f64, &[u32], &[f64]) {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        (self.konst[i], &self.idx[a..b], &self.coef[a..b])
+    }
+
+    /// Row `i` again, refused by a faster store for `reason`, into `out`.
+    pub(crate) fn push_row_to(&self, i: usize, out: &mut Sparse, reason: Option<Reason>) {
+        let (k, idx, coef) = self.row(i);
+        out.push(k, idx.iter().copied().zip(coef.iter().copied()), reason);
+    }
+
+    /// Releases spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        self.offsets.shrink_to_fit();
+        self.idx.shrink_to_fit();
+        self.coef.shrink_to_fit();
+        self.konst.shrink_to_fit();
+        self.reasons.shrink_to_fit();
+    }
+}
+
+impl Store for Sparse {
+    const KIND: StoreKind = StoreKind::Sparse;
+
+    fn len(&self) -> usize {
+        self.konst.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.offsets.capacity() * 4
+            + self.idx.capacity() * 4
+            + self.coef.capacity() * 8
+            + self.konst.capacity() * 8
+            + self.reasons.capacity() * std::mem::size_of::<Option<Reason>>()
+    }
+
+    #[inline(always)]
+    fn score(&self, i: usize, w: &[f64], _: &mut Scratch) -> f64 {
+        let (mut s, idx, coef) = self.row(i);
+        for (&j, &c) in idx.iter().zip(coef) {
+            s += c * w[j as usize];
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn add_gradient(&self, i: usize, seed: f64, _: &mut Scratch, grad: &mut [f64]) {
+        let (_, idx, coef) = self.row(i);
+        for (&j, &c) in idx.iter().zip(coef) {
+            grad[j as usize] += seed * c;
+        }
+    }
+
+    fn subset(&self, keep: &[usize]) -> Sparse {
+        let mut out = Sparse::default();
+        for &i in keep {
+            self.push_row_to(i, &mut out, self.reasons[i]);
+        }
+        out
+    }
+
+    fn stored_row(&self, i: usize) -> Option<(&[u32], &[f64])> {
+        let (_, idx, coef) = self.row(i);
+        Some((idx, coef))
+    }
+
+    fn fallbacks(&self) -> Vec<(Reason, usize)> {
+        count_reasons(self.reasons.iter().copied())
+    }
+}
