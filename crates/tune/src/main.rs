@@ -8,6 +8,7 @@ mod bench;
 mod bootstrap;
 mod compare;
 mod datagen;
+mod emit;
 mod extract;
 mod matches;
 mod stats;
@@ -55,6 +56,8 @@ enum Command {
     Bootstrap(bootstrap::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
+    /// Write a weights file as source code for an engine: a C header or Rust constants.
+    Emit(emit::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Match(a) => matches::run(a),
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Emit(a) => emit::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

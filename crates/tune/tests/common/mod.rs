@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 // `shared(file)`: a file of the shared data folder, as the data crate's tests find it.
 #[path = "../../../data/tests/common/mod.rs"]
 mod data_common;
+#[allow(unused_imports)] // not every test file reads the shared data
 pub use data_common::shared;
 
 /// The repository's embedded dataset (220,834 positions, a binary cache).
