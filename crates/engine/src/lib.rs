@@ -35,3 +35,4 @@ pub mod matches;
 pub mod openings;
 pub mod pgn_out;
 pub mod uci;
+pub mod uci_client;
