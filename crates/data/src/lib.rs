@@ -295,6 +295,56 @@ pub fn write_epd(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
     file.commit().map_err(io)
 }
 
+/// What [`write_samples`] writes, told by the file's name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OutputFormat {
+    /// EPD text (`.epd`, `.epd.gz`, `.epd.zst`): [`write_epd`].
+    Epd,
+    /// A binary cache (`.gtc`, `.bin`, optionally `.zst`): [`write_cache`].
+    Cache,
+}
+
+impl OutputFormat {
+    /// The format a file name asks for, or an error naming the file and the endings known.
+    ///
+    /// ```
+    /// use data::OutputFormat;
+    /// assert_eq!(OutputFormat::from_path("a.epd.zst".as_ref()).unwrap(), OutputFormat::Epd);
+    /// assert_eq!(OutputFormat::from_path("a.gtc".as_ref()).unwrap(), OutputFormat::Cache);
+    /// assert!(OutputFormat::from_path("a.txt".as_ref()).unwrap_err().to_string().contains("a.txt"));
+    /// ```
+    pub fn from_path(path: &Path) -> Result<OutputFormat, DataError> {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let base = name
+            .strip_suffix(".zst")
+            .or_else(|| name.strip_suffix(".gz"))
+            .unwrap_or(&name);
+        if base.ends_with(".epd") {
+            Ok(OutputFormat::Epd)
+        } else if (base.ends_with(".bin") || base.ends_with(".gtc")) && !name.ends_with(".gz") {
+            Ok(OutputFormat::Cache)
+        } else {
+            Err(DataError::Invalid(format!(
+                "cannot tell the output format from {}: use .epd, .bin or .gtc (optionally .zst)",
+                path.display()
+            )))
+        }
+    }
+}
+
+/// Writes samples as EPD text or a binary cache, as the file's name asks
+/// ([`OutputFormat::from_path`]), atomically.
+pub fn write_samples(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
+    match OutputFormat::from_path(path)? {
+        OutputFormat::Epd => write_epd(path, samples),
+        OutputFormat::Cache => write_cache(path, samples),
+    }
+}
+
 fn write_epd_lines(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<()> {
     for s in samples {
         let line = s.to_epd();

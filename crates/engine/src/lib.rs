@@ -31,6 +31,7 @@ pub use search::{hash, SearchResult, Searcher};
 pub mod datagen;
 pub mod elo;
 pub mod game;
+pub mod label;
 pub mod matches;
 pub mod openings;
 pub mod pgn_out;

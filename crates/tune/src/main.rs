@@ -10,6 +10,7 @@ mod compare;
 mod datagen;
 mod emit;
 mod extract;
+mod label;
 mod matches;
 mod stats;
 mod tuning;
@@ -58,6 +59,9 @@ enum Command {
     Bench(bench::Args),
     /// Write a weights file as source code for an engine: a C header or Rust constants.
     Emit(emit::Args),
+    /// Label positions with an external UCI engine's search scores (White's view), the score
+    /// labels --lambda blends; several engines in parallel; resumable.
+    Label(label::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Emit(a) => emit::run(a),
+        Command::Label(a) => label::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
