@@ -35,5 +35,6 @@ pub mod label;
 pub mod matches;
 pub mod openings;
 pub mod pgn_out;
+pub mod player;
 pub mod uci;
 pub mod uci_client;
