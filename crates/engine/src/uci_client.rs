@@ -67,13 +67,13 @@ pub enum UciError {
         /// How long it waited.
         after: Duration,
     },
-    /// The engine's output ended (it exited or crashed) while an answer was expected.
-    #[error("engine `{command}` exited ({status}) while `{expected}` was expected{stderr}")]
+    /// The engine ended (it exited or crashed) while an answer was expected or a command sent.
+    #[error("engine `{command}` exited ({status}) {during}{stderr}")]
     Exited {
         /// The command.
         command: String,
-        /// The answer waited for.
-        expected: &'static str,
+        /// `while `uciok` was expected` or `when sent `uci``.
+        during: String,
         /// The exit status, as far as known (`exit status: 3`, `signal: 9`, `still running`).
         status: String,
         /// The last lines of its standard error, `: ...`, or empty.
@@ -524,13 +524,22 @@ impl UciEngine {
         self.name.as_deref()
     }
 
-    /// Sends one line.
+    /// Sends one line. An engine that has gone is [`UciError::Exited`] (with its status and
+    /// last words), another failure [`UciError::Write`].
     pub fn send(&mut self, line: &str) -> Result<(), UciError> {
         let r = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
-        r.map_err(|error| UciError::Write {
-            command: self.command.clone(),
-            sent: line.to_string(),
-            error,
+        r.map_err(|error| {
+            let exited = self.exited(format!("when sent `{}`", quote(line)));
+            match exited {
+                UciError::Exited { ref status, .. } if !status.starts_with("output closed") => {
+                    exited
+                }
+                _ => UciError::Write {
+                    command: self.command.clone(),
+                    sent: quote(line),
+                    error,
+                },
+            }
         })
     }
 
@@ -591,13 +600,15 @@ impl UciEngine {
                     }
                 },
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Err(self.exited(expected)),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.exited(format!("while `{expected}` was expected")))
+                }
             }
         }
     }
 
     /// The error for an engine whose output ended.
-    fn exited(&mut self, expected: &'static str) -> UciError {
+    fn exited(&mut self, during: String) -> UciError {
         // The output ends just before the process does: give it a moment.
         let until = Instant::now() + QUIT_GRACE;
         let status = loop {
@@ -617,7 +628,7 @@ impl UciEngine {
             .unwrap_or_default();
         UciError::Exited {
             command: self.command.clone(),
-            expected,
+            during,
             status,
             stderr: if stderr.is_empty() {
                 String::new()

@@ -239,15 +239,13 @@ fn starting_fails_clearly() {
 
     // A program that is no engine at all: its output ends at once.
     let err = EngineSpec::new("true").start().unwrap_err();
+    // It exits before or after `uci` is sent: either way, an exit with its status.
+    let text = err.to_string();
+    assert!(matches!(err, UciError::Exited { .. }), "{text}");
+    assert!(text.contains("exit status: 0"), "{text}");
     assert!(
-        matches!(
-            err,
-            UciError::Exited {
-                expected: "uciok",
-                ..
-            }
-        ),
-        "{err}"
+        text.contains("while `uciok` was expected") || text.contains("when sent `uci`"),
+        "{text}"
     );
 }
 
