@@ -50,7 +50,8 @@ pub struct Args {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
     /// Keep the engine's hash table between positions (faster; labels then depend on the
-    /// order and --jobs). By default each position is searched after `ucinewgame`.
+    /// order and --jobs). By default each position is searched after `ucinewgame`, which
+    /// clears the engine's table: a small one (`--option Hash=1`) makes that cheap.
     #[arg(long)]
     keep_hash: bool,
     /// EPD results are from the side to move's point of view.
