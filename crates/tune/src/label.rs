@@ -140,8 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let go = go_command(&settings.limits).unwrap_or_default();
     println!(
-        "labelled {} positions with `{}` ({go}) in {:.1} s: {:.1} positions/s with {} engine{}",
+        "labelled {} position{} with `{}` ({go}) in {:.1} s: {:.1} positions/s with {} engine{}",
         out.labelled,
+        if out.labelled == 1 { "" } else { "s" },
         args.engine,
         out.elapsed.as_secs_f64(),
         out.rate(),

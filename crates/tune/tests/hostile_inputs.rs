@@ -256,6 +256,7 @@ fn a_missing_file_is_named_once() {
     let weights = dir.path().join("w.json");
     let data = shared("quiet-labeled-1k.epd");
     let header = dir.path().join("w.h");
+    let out = dir.path().join("labels.epd");
     for (args, file) in [
         (vec!["stats", arg(&missing)], &missing),
         (quick_lbfgs(&missing, dir.path(), &[]), &missing),
@@ -268,6 +269,19 @@ fn a_missing_file_is_named_once() {
         (vec!["match", arg(&weights), "default"], &weights),
         (
             vec!["match", "default", "default", "--epd", arg(&missing)],
+            &missing,
+        ),
+        (
+            vec![
+                "label",
+                arg(&missing),
+                "--engine",
+                "x",
+                "--depth",
+                "1",
+                "-o",
+                arg(&out),
+            ],
             &missing,
         ),
     ] {
