@@ -431,18 +431,18 @@ pub fn label(
                 }
             }
         });
-        outcome.interrupted = stop.load(Ordering::Relaxed);
-        let searched = outcome.labelled + outcome.skipped.len();
+        // A Ctrl-C after the last search interrupts nothing: the output is written.
+        let unfinished = outcome.labelled + outcome.skipped.len() < pending.len();
+        outcome.interrupted = unfinished && stop.load(Ordering::Relaxed);
         if let Some(e) = fatal {
             // Unless the others finished the work without the dead worker.
-            if !outcome.interrupted && searched < pending.len() {
+            if unfinished && !outcome.interrupted {
                 let _ = journal.sync_all();
                 return Err(e);
             }
         }
-        if !outcome.interrupted && searched < pending.len() {
-            outcome.interrupted = true;
-        }
+        // Every worker gone with work left and no error: count it as an interruption.
+        outcome.interrupted |= unfinished;
     }
     if let Some(journal) = journal {
         journal
