@@ -8,32 +8,14 @@ mod common;
 mod fake_engine;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{arg, run, shared, signal, tune, Ran};
+use common::{arg, gradtune_uci, run, shared, signal, tune, Ran};
 use data::{load, LoadOptions, Sample};
 use engine::{ModelEvaluator, SearchLimits, Searcher};
 use fake_engine::{fake_engine, fake_score};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
-
-/// The `gradtune-uci` binary beside `tune`, built first if this test run did not build it.
-fn gradtune_uci() -> PathBuf {
-    let tune = PathBuf::from(env!("CARGO_BIN_EXE_tune"));
-    let path = tune.with_file_name(format!("gradtune-uci{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "engine", "--bin", "gradtune-uci"]);
-        if tune.parent().and_then(Path::file_name) == Some("release".as_ref()) {
-            cmd.arg("--release");
-        }
-        let ok = cmd.status().expect("cargo runs").success();
-        assert!(ok && path.exists(), "cannot build {}", path.display());
-    }
-    path
-}
 
 /// The first `n` positions of the shared 1k EPD, as a file in `dir`.
 fn some_positions(dir: &Path, n: usize) -> PathBuf {
