@@ -1,5 +1,6 @@
-//! Matches between two evaluations: paired games (each opening with both colours), in
-//! parallel, scored from the first player's point of view.
+//! Matches between two players (evaluations searched by gradtune, or external UCI engines:
+//! [`crate::player`]): paired games (each opening with both colours), in parallel, scored
+//! from the first player's point of view.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
