@@ -397,6 +397,7 @@ impl Runner<'_> {
             out: dir.join("tune"),
             append_log: false,
             l2_path: None,
+            emit: Vec::new(),
         };
         (self.on_event)(Event::Stage {
             stage: Stage::Tuning,

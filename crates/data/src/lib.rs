@@ -44,6 +44,7 @@ pub use cache::write_cache;
 pub use check::{warnings, MIN_POSITIONS};
 pub use epd::{read_epd, EpdOptions, EpdReader, EpdRecord};
 pub use error::DataError;
+pub use files::{write_samples, OutputKind};
 pub use filter::Filter;
 pub use packed::PackedBoard;
 pub use pgn::{extract_pgn, extract_pgn_reader, ExtractOptions};

@@ -44,6 +44,18 @@ pub enum EngineError {
     /// An option value is out of range or inconsistent.
     #[error("invalid option: {0}")]
     Options(String),
+    /// An external engine failed (it names its command and what happened).
+    #[error(transparent)]
+    Uci(#[from] crate::uci_client::UciError),
+    /// A progress file (of `tune label`) that cannot be continued: corrupt, or written with
+    /// other settings or inputs.
+    #[error("{path}: {message}")]
+    Progress {
+        /// The progress file.
+        path: PathBuf,
+        /// What is wrong (with the line number when it is one line).
+        message: String,
+    },
 }
 
 impl EngineError {

@@ -193,6 +193,20 @@ pub fn play_game(
     adjudication: &Adjudication,
     mut choose: impl FnMut(&Chess, &[u64]) -> SearchResult,
 ) -> GameRecord {
+    play_game_from(opening, adjudication, |pos, history, _| {
+        choose(pos, history)
+    })
+}
+
+/// [`play_game`] for choosers that need the game's moves (an external engine is sent the
+/// root and the moves, `position fen ROOT moves ...`): `choose(position, history, line)`,
+/// `line` being every move from `opening.root` (the opening's, then the game's).
+pub fn play_game_from(
+    opening: &Opening,
+    adjudication: &Adjudication,
+    mut choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
+) -> GameRecord {
+    let mut line = opening.moves.clone();
     let mut history = Vec::with_capacity(256);
     let mut pos = opening.root.clone();
     for &m in &opening.moves {
@@ -209,7 +223,7 @@ pub fn play_game(
         if moves.len() as u32 >= adjudication.max_plies {
             break (KnownOutcome::Draw, Termination::MaxPlies);
         }
-        let r = choose(&pos, &history);
+        let r = choose(&pos, &history, &line);
         let Some(m) = r.best_move.filter(|&m| pos.is_legal(m)) else {
             // A chooser that returns no legal move forfeits.
             break (
@@ -228,6 +242,7 @@ pub fn play_game(
         });
         history.push(hash(&pos));
         pos.play_unchecked(m);
+        line.push(m);
 
         let sign = white.signum();
         if white.abs() >= adjudication.resign_score && sign == resign_run.1 {

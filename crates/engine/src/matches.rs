@@ -1,5 +1,6 @@
-//! Matches between two evaluations: paired games (each opening with both colours), in
-//! parallel, scored from the first player's point of view.
+//! Matches between two players (evaluations searched by gradtune, or external UCI engines:
+//! [`crate::player`]): paired games (each opening with both colours), in parallel, scored
+//! from the first player's point of view.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -11,11 +12,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Position};
 
 use crate::elo::{pentanomial, trinomial, EloEstimate, Sprt, SprtVerdict};
-use crate::evaluator::Evaluator;
-use crate::game::{play_game, Adjudication, GameRecord};
+use crate::game::{play_game_from, Adjudication, GameRecord};
 use crate::limits::SearchLimits;
 use crate::openings::Opening;
-use crate::search::Searcher;
+use crate::player::Player;
 
 /// Options of a match.
 #[derive(Clone, Debug)]
@@ -126,22 +126,24 @@ impl MatchResult {
     }
 }
 
-/// Play one game: `a` against `b` from `opening`, A with White if `a_white`.
-pub fn play_pair_game<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+/// Play one game: `a` against `b` from `opening`, A with White if `a_white`. Players are
+/// evaluations searched by gradtune (a fresh table per game) or external engines
+/// ([`Player`]).
+pub fn play_pair_game<A: Player + ?Sized, B: Player + ?Sized>(
     a: &A,
     b: &B,
     opening: &Opening,
     a_white: bool,
     options: &MatchOptions,
 ) -> GameRecord {
-    let mut sa = Searcher::new(a, options.hash_mb);
-    let mut sb = Searcher::new(b, options.hash_mb);
-    play_game(opening, &options.adjudication, |pos, history| {
+    let mut sa = a.mover(&opening.root, options);
+    let mut sb = b.mover(&opening.root, options);
+    play_game_from(opening, &options.adjudication, |pos, history, line| {
         let a_to_move = (pos.turn() == Color::White) == a_white;
         if a_to_move {
-            sa.search(pos, history, &options.limits)
+            sa.choose(pos, history, line)
         } else {
-            sb.search(pos, history, &options.limits)
+            sb.choose(pos, history, line)
         }
     })
 }
@@ -158,7 +160,7 @@ pub fn play_pair_game<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
 /// assert_eq!(r.wins + r.draws + r.losses, 4);
 /// assert_eq!(r.pairs.iter().sum::<u64>(), 2);
 /// ```
-pub fn play_match<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+pub fn play_match<A: Player + ?Sized, B: Player + ?Sized>(
     a: &A,
     b: &B,
     openings: &[Opening],
@@ -184,7 +186,7 @@ pub fn play_match<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
 /// let r = play_match_until(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &on_game, &stop);
 /// assert!(r.games.len() < 40 && r.games.len() % 2 == 0);
 /// ```
-pub fn play_match_until<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+pub fn play_match_until<A: Player + ?Sized, B: Player + ?Sized>(
     a: &A,
     b: &B,
     openings: &[Opening],
@@ -311,7 +313,7 @@ pub struct MatchReport {
 /// assert_eq!(r.sprt.unwrap().verdict, SprtVerdict::Continue);
 /// assert!(!r.interrupted);
 /// ```
-pub fn run_match<A: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
     a: &A,
     b: &B,
     plan: &MatchPlan,

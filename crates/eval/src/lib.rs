@@ -7,7 +7,7 @@
 //!   non-linear king safety, tempo and tunable phase weights).
 //! * Parameters have stable readable names ([`ParamInfo`]), read and written as JSON by name
 //!   ([`weights_to_json`], [`weights_from_json`], [`load_weights`], [`save_weights`]) and printed
-//!   for people ([`tables`]) and engines ([`rust_source`]).
+//!   for people ([`tables`]) and engines ([`emit`]: [`rust_source`], [`c_source`]).
 //! * [`quiesce`]: quiescence search on `f64` returning the score and the position at the end of
 //!   its principal variation, where RuyTune takes the gradient.
 //!
@@ -39,6 +39,7 @@
 
 pub mod atomic;
 mod display;
+pub mod emit;
 mod error;
 mod features;
 mod full;
@@ -48,7 +49,8 @@ mod params;
 mod psqt;
 mod qsearch;
 
-pub use crate::display::{rust_source, tables};
+pub use crate::display::tables;
+pub use crate::emit::{c_source, rust_source};
 pub use crate::error::ParamError;
 pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT};
 pub use crate::model::{HeadGradient, Model, ModelKind, Split};

@@ -35,6 +35,8 @@ pub struct Job {
     /// `setup.l2` is then ignored): see [`run_l2_path`]. Without a validation split, or with
     /// `resolve_every`, the strength is [`L2_FALLBACK`] instead, and the notes say so.
     pub l2_path: Option<Vec<f64>>,
+    /// Source code to write besides `weights.rs` (e.g. C: `weights.h`).
+    pub emit: Vec<eval::emit::Lang>,
 }
 
 /// The run directory used when none is given: `runs/<method>-<unix time>`.
@@ -161,6 +163,7 @@ pub fn tune(
         valid.as_deref(),
         setup.k_fitted,
         Some(&log_path),
+        &job.emit,
     )?;
     Ok(Tuned {
         summary,

@@ -157,7 +157,8 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
     eval::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
 }
 
-/// Writes `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and `summary.json`
+/// Writes `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` (and the source of
+/// every other language in `emit`, e.g. `weights.h`) and `summary.json`
 /// into `dir` (the log, `log.jsonl`, is written during the run) and returns the summary. Each
 /// file is replaced atomically: an interrupted write leaves the previous file whole.
 #[allow(clippy::too_many_arguments)]
@@ -169,6 +170,7 @@ pub fn write_run(
     valid: Option<&Objective>,
     k_fitted: bool,
     log: Option<&Path>,
+    emit: &[eval::emit::Lang],
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     let w = &outcome.weights;
@@ -187,7 +189,16 @@ pub fn write_run(
         eval::weights_to_json(model, &wi),
     )?;
     put("tables.txt", "tables", eval::tables(model, &wi))?;
-    put("weights.rs", "rust", eval::rust_source(model, &wi))?;
+    // Rust source always (`weights.rs`), and every other language asked for.
+    let rust = eval::emit::Lang::Rust;
+    let others = emit.iter().copied().filter(|&l| l != rust);
+    for lang in std::iter::once(rust).chain(others) {
+        put(
+            lang.file_name(),
+            lang.name(),
+            eval::emit::source(model, &wi, lang),
+        )?;
+    }
     if let Some(l) = log {
         files.push(("log".to_string(), l.to_path_buf()));
     }

@@ -32,6 +32,7 @@ fn rounding_full_weights_costs_at_most_1e5_of_training_loss() {
         out: out.path().to_path_buf(),
         append_log: false,
         l2_path: None,
+        emit: Vec::new(),
     };
     let tuned = tune(&job, Arc::new(Control::new()), &mut |_| {}).expect("the run");
     let s = &tuned.summary;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use eval::{Model, ModelKind};
 use optim::{
     fit_k, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, Sigmoid,
@@ -131,8 +131,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     eprintln!("loading {}", path.display());
     let t0 = Instant::now();
-    let (mut samples, _) = data::load(&path, &data::LoadOptions::default())
-        .with_context(|| format!("loading {}", path.display()))?;
+    // The error names the file already (`x.epd: No such file ...`): no context repeating it.
+    let (mut samples, _) = data::load(&path, &data::LoadOptions::default())?;
     samples.truncate(args.positions);
     if samples.is_empty() {
         bail!("{} holds no positions", path.display());

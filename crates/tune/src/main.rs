@@ -9,7 +9,9 @@ mod bench;
 mod bootstrap;
 mod compare;
 mod datagen;
+mod emit;
 mod extract;
+mod label;
 mod matches;
 mod stats;
 mod tuning;
@@ -44,6 +46,11 @@ enum Command {
     Bootstrap(bootstrap::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
+    /// Write a weights file as source code for an engine: a C header or Rust constants.
+    Emit(emit::Args),
+    /// Label positions with an external UCI engine's search scores (White's view), the score
+    /// labels --lambda blends; several engines in parallel; resumable.
+    Label(label::Args),
 }
 
 /// The command line: the subcommands above, and one tuning subcommand per optimiser of
@@ -79,6 +86,8 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Match(a) => matches::run(a),
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Emit(a) => emit::run(a),
+        Command::Label(a) => label::run(a),
     }
 }
 

@@ -1,5 +1,6 @@
-//! `tune match`: paired games between two weight files, with the Elo difference (the logic is
-//! in `engine::matches` and `engine::elo`).
+//! `tune match`: paired games between two weight files or external UCI engines (`uci:CMD`),
+//! with the Elo difference (the logic is in `engine::matches`, `engine::player` and
+//! `engine::elo`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,16 +12,18 @@ use engine::elo::Sprt;
 use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
+use engine::player::MatchPlayer;
 use engine::{ModelEvaluator, SearchLimits};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune match`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Weights of player A (JSON from `tune`), or `default` for material only.
-    a: PathBuf,
-    /// Weights of player B, or `default`.
-    b: PathBuf,
+    /// Player A: weights (JSON from `tune`) searched by gradtune, `default` for material only,
+    /// or `uci:CMD ARGS` for an external UCI engine searching with the same limit.
+    a: String,
+    /// Player B, as A.
+    b: String,
     /// Number of openings; each is played twice, with colours swapped.
     #[arg(long, default_value_t = 100)]
     openings: usize,
@@ -60,23 +63,31 @@ pub struct Args {
     /// SPRT false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores); each game under way runs its `uci:` engines as
+    /// processes of their own.
     #[arg(long)]
     threads: Option<usize>,
+    /// A UCI option for the `uci:` players, e.g. `--uci-option Hash=16` (repeatable).
+    #[arg(long = "uci-option", value_name = "NAME=VALUE")]
+    uci_options: Vec<String>,
+    /// Seconds a `uci:` engine may take for one move before it counts as hung (default: 10,
+    /// plus three times --movetime).
+    #[arg(long, value_name = "SECS")]
+    uci_timeout: Option<f64>,
 }
 
-fn load(path: &Path) -> anyhow::Result<ModelEvaluator> {
-    if path.as_os_str() == "default" {
-        return Ok(ModelEvaluator::default_material());
+/// A player's name: the engine's `id name` for `uci:`, else the weights file's stem.
+fn name(text: &str, player: &MatchPlayer) -> String {
+    match player {
+        MatchPlayer::Uci(u) => u.name().to_string(),
+        MatchPlayer::Search(_) => {
+            let path = Path::new(text);
+            path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        }
     }
-    Ok(ModelEvaluator::load(path)?)
-}
-
-fn name(path: &Path) -> String {
-    path.file_stem().map_or_else(
-        || path.display().to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    )
 }
 
 /// `--sprt ELO0,ELO1` (also `tune bootstrap --sprt`).
@@ -93,9 +104,21 @@ pub fn parse_sprt(text: &str) -> anyhow::Result<(f64, f64)> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let a = load(&args.a)?;
-    let b = load(&args.b)?;
-    let (mut name_a, mut name_b) = (name(&args.a), name(&args.b));
+    let mut uci_options = Vec::new();
+    for o in &args.uci_options {
+        let Some((name, value)) = o.split_once('=') else {
+            anyhow::bail!("--uci-option takes NAME=VALUE, not `{o}`");
+        };
+        uci_options.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let uci_timeout = match args.uci_timeout {
+        Some(t) if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
+        Some(t) => anyhow::bail!("--uci-timeout must be a positive number of seconds, not {t}"),
+        None => Duration::from_secs(10) + 3 * Duration::from_millis(args.movetime.unwrap_or(0)),
+    };
+    let a = MatchPlayer::open(&args.a, &uci_options, uci_timeout)?;
+    let b = MatchPlayer::open(&args.b, &uci_options, uci_timeout)?;
+    let (mut name_a, mut name_b) = (name(&args.a, &a), name(&args.b, &b));
     if name_a == name_b {
         name_a = format!("A:{name_a}");
         name_b = format!("B:{name_b}");
@@ -194,6 +217,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 
     print!("{}", report.to_text(&name_a, &name_b));
+    for (name, player) in [(&name_a, &a), (&name_b, &b)] {
+        let failures = player.failures();
+        if let Some(first) = failures.first() {
+            println!(
+                "{name}: {} engine failures (the first: {first})",
+                failures.len()
+            );
+        }
+    }
     if let Some(path) = &args.pgn {
         println!("games written to {}", path.display());
     }

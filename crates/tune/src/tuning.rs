@@ -127,6 +127,10 @@ pub struct RunArgs {
     pub stopping: optim::Stopping,
     #[command(flatten)]
     pub solvers: SolverOptions,
+    /// Also write the integer weights as source code in this language besides weights.rs:
+    /// c (weights.h). Repeatable.
+    #[arg(long, value_name = "LANG")]
+    pub emit: Vec<eval::emit::Lang>,
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
@@ -256,6 +260,7 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
         out: out.clone(),
         append_log: args.resume,
         l2_path: args.l2.grid(),
+        emit: args.emit.clone(),
     };
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
     let tuned = texel::job::tune(&job, control, &mut |setup| {
@@ -372,8 +377,9 @@ mod tests {
     fn run_writes_its_files_and_resumes() {
         let out = std::env::temp_dir().join(format!("tune-run-{}", std::process::id()));
         let argv = |extra: &[&str]| quick_args(&out, extra);
-        run(optim::Method::GaussNewton, argv(&[])).unwrap();
+        run(optim::Method::GaussNewton, argv(&["--emit", "c"])).unwrap();
         for f in [
+            "weights.h",
             "weights.json",
             "weights-int.json",
             "tables.txt",

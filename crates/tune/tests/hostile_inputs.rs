@@ -255,12 +255,34 @@ fn a_missing_file_is_named_once() {
     let missing = dir.path().join("x.epd");
     let weights = dir.path().join("w.json");
     let data = shared("quiet-labeled-1k.epd");
+    let header = dir.path().join("w.h");
+    let out = dir.path().join("labels.epd");
     for (args, file) in [
         (vec!["stats", arg(&missing)], &missing),
         (quick_lbfgs(&missing, dir.path(), &[]), &missing),
         (
             quick_lbfgs(&data, dir.path(), &["--weights", arg(&weights)]),
             &weights,
+        ),
+        (vec!["bench", "--data", arg(&missing)], &missing),
+        (vec!["emit", arg(&weights), "-o", arg(&header)], &weights),
+        (vec!["match", arg(&weights), "default"], &weights),
+        (
+            vec!["match", "default", "default", "--epd", arg(&missing)],
+            &missing,
+        ),
+        (
+            vec![
+                "label",
+                arg(&missing),
+                "--engine",
+                "x",
+                "--depth",
+                "1",
+                "-o",
+                arg(&out),
+            ],
+            &missing,
         ),
     ] {
         let r = check("missing", &args, Expect::Error("No such file"));

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 // `shared(file)`: a file of the shared data folder, as the data crate's tests find it.
 #[path = "../../../data/tests/common/mod.rs"]
 mod data_common;
+#[allow(unused_imports)] // not every test file reads the shared data
 pub use data_common::shared;
 
 /// The repository's embedded dataset (220,834 positions, a binary cache).
@@ -54,4 +55,21 @@ pub fn signal(pid: u32, signal: &str) {
         .expect("kill(1) runs")
         .success();
     assert!(ok, "kill -{signal} {pid} failed");
+}
+
+/// The `gradtune-uci` binary beside `tune`, built first if this test run did not build it.
+pub fn gradtune_uci() -> PathBuf {
+    let tune = PathBuf::from(env!("CARGO_BIN_EXE_tune"));
+    let path = tune.with_file_name(format!("gradtune-uci{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-p", "engine", "--bin", "gradtune-uci"]);
+        if tune.parent().and_then(Path::file_name) == Some("release".as_ref()) {
+            cmd.arg("--release");
+        }
+        let ok = cmd.status().expect("cargo runs").success();
+        assert!(ok && path.exists(), "cannot build {}", path.display());
+    }
+    path
 }

@@ -1,0 +1,225 @@
+//! Who plays a match: gradtune's own search over an evaluation, or an external UCI engine.
+//!
+//! A [`Player`] hands out one [`Mover`] per game. Every [`Evaluator`] is a player (a fresh
+//! [`Searcher`] per game, as matches always played); a [`UciPlayer`] is an external engine
+//! searching with the same limits; [`MatchPlayer`] is either, as `tune match A B` reads them
+//! (`A.json` or `uci:CMD`).
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use shakmaty::{Chess, Move};
+
+use crate::error::EngineError;
+use crate::evaluator::{Evaluator, ModelEvaluator};
+use crate::limits::SearchLimits;
+use crate::matches::MatchOptions;
+use crate::search::{SearchResult, Searcher};
+use crate::uci_client::{EngineSpec, UciEngine, UciError};
+
+/// Chooses the moves of one side in one game.
+pub trait Mover {
+    /// The move in `pos`, reached from the game's root by `line`; `history` holds the hashes
+    /// of the earlier positions.
+    fn choose(&mut self, pos: &Chess, history: &[u64], line: &[Move]) -> SearchResult;
+}
+
+/// A match player: one [`Mover`] per game.
+pub trait Player: Sync {
+    /// A mover for a new game between `root` and the end, with the match's options.
+    fn mover<'a>(&'a self, root: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a>;
+}
+
+/// gradtune's search, a fresh table per game.
+struct SearchMover<'a, E: Evaluator + ?Sized> {
+    searcher: Searcher<&'a E>,
+    limits: &'a SearchLimits,
+}
+
+impl<E: Evaluator + ?Sized> Mover for SearchMover<'_, E> {
+    fn choose(&mut self, pos: &Chess, history: &[u64], _: &[Move]) -> SearchResult {
+        self.searcher.search(pos, history, self.limits)
+    }
+}
+
+impl<E: Evaluator + ?Sized> Player for E {
+    fn mover<'a>(&'a self, _: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a> {
+        Box::new(SearchMover {
+            searcher: Searcher::new(self, options.hash_mb),
+            limits: &options.limits,
+        })
+    }
+}
+
+/// An external UCI engine as a match player: each game gets an engine process (kept in a pool
+/// between games), `ucinewgame`, then `position fen ROOT moves ...` and `go` with the match's
+/// limits for each move. An engine that fails (a time-out, a crash, a malformed answer) is
+/// restarted and asked again once; failing again, it forfeits the game. Every failure is
+/// recorded ([`UciPlayer::failures`]).
+pub struct UciPlayer {
+    spec: EngineSpec,
+    timeout: Duration,
+    pool: Mutex<Vec<UciEngine>>,
+    failures: Mutex<Vec<String>>,
+    name: String,
+}
+
+impl UciPlayer {
+    /// Starts one engine (so that a bad command is an error now, not a forfeit per game);
+    /// `timeout` is how long one move may take before the engine counts as hung.
+    pub fn start(spec: EngineSpec, timeout: Duration) -> Result<UciPlayer, UciError> {
+        let engine = spec.start()?;
+        let name = engine
+            .name()
+            .map_or_else(|| spec.command().to_string(), str::to_string);
+        Ok(UciPlayer {
+            spec,
+            timeout,
+            pool: Mutex::new(vec![engine]),
+            failures: Mutex::new(Vec::new()),
+            name,
+        })
+    }
+
+    /// The name the engine gave (`id name`), else its command.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The failures so far, each naming the engine and what happened.
+    pub fn failures(&self) -> Vec<String> {
+        self.failures.lock().map(|f| f.clone()).unwrap_or_default()
+    }
+
+    fn record(&self, error: &UciError, what: &str) {
+        if let Ok(mut f) = self.failures.lock() {
+            f.push(format!("{error} ({what})"));
+        }
+    }
+
+    /// An engine ready for a new game: one from the pool, else a new one.
+    fn engine(&self) -> Result<UciEngine, UciError> {
+        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
+        let mut engine = match pooled {
+            Some(e) => e,
+            None => self.spec.start()?,
+        };
+        engine.new_game()?;
+        Ok(engine)
+    }
+}
+
+/// One game of a [`UciPlayer`].
+struct UciMover<'a> {
+    player: &'a UciPlayer,
+    engine: Option<UciEngine>,
+    root: Chess,
+    limits: &'a SearchLimits,
+}
+
+impl UciMover<'_> {
+    fn ask(&mut self, line: &[Move]) -> Result<SearchResult, UciError> {
+        let engine = match &mut self.engine {
+            Some(e) => e,
+            None => self.engine.insert(self.player.engine()?),
+        };
+        let r = engine.search(&self.root, line, self.limits, self.player.timeout, None)?;
+        Ok(SearchResult {
+            best_move: r.best_move,
+            score: r.score.map_or(0, |s| s.centipawns()),
+            depth: r.depth,
+            nodes: r.nodes,
+            pv: r.best_move.into_iter().collect(),
+            elapsed: r.elapsed,
+        })
+    }
+}
+
+impl Mover for UciMover<'_> {
+    fn choose(&mut self, _: &Chess, _: &[u64], line: &[Move]) -> SearchResult {
+        for attempt in ["restarted, asked again", "forfeits the game"] {
+            match self.ask(line) {
+                Ok(r) => return r,
+                Err(e) => {
+                    self.player.record(&e, attempt);
+                    // Killed; the next attempt starts a new engine (and `ucinewgame`).
+                    self.engine = None;
+                }
+            }
+        }
+        SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+impl Drop for UciMover<'_> {
+    fn drop(&mut self) {
+        if let (Some(e), Ok(mut pool)) = (self.engine.take(), self.player.pool.lock()) {
+            pool.push(e);
+        }
+    }
+}
+
+impl Player for UciPlayer {
+    fn mover<'a>(&'a self, root: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a> {
+        Box::new(UciMover {
+            player: self,
+            engine: None,
+            root: root.clone(),
+            limits: &options.limits,
+        })
+    }
+}
+
+/// A player of `tune match`: a weights file searched by gradtune, or `uci:CMD`.
+pub enum MatchPlayer {
+    /// gradtune's search over these weights.
+    Search(ModelEvaluator),
+    /// An external engine.
+    Uci(UciPlayer),
+}
+
+impl MatchPlayer {
+    /// `uci:CMD ARGS` is an external engine (started now, with `options`, `timeout` a move);
+    /// `default` is material only; anything else a weights file.
+    pub fn open(
+        text: &str,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<MatchPlayer, EngineError> {
+        if let Some(command) = text.strip_prefix("uci:") {
+            let mut spec = EngineSpec::new(command);
+            for (name, value) in options {
+                spec = spec.option(name, value);
+            }
+            return Ok(MatchPlayer::Uci(UciPlayer::start(spec, timeout)?));
+        }
+        if text == "default" {
+            return Ok(MatchPlayer::Search(ModelEvaluator::default_material()));
+        }
+        Ok(MatchPlayer::Search(ModelEvaluator::load(text.as_ref())?))
+    }
+
+    /// The failures of an external engine (none for gradtune's search).
+    pub fn failures(&self) -> Vec<String> {
+        match self {
+            MatchPlayer::Search(_) => Vec::new(),
+            MatchPlayer::Uci(u) => u.failures(),
+        }
+    }
+}
+
+impl Player for MatchPlayer {
+    fn mover<'a>(&'a self, root: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a> {
+        match self {
+            MatchPlayer::Search(e) => e.mover(root, options),
+            MatchPlayer::Uci(u) => u.mover(root, options),
+        }
+    }
+}

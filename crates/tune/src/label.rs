@@ -1,0 +1,186 @@
+//! `tune label`: each position's search score from an external UCI engine, written as the
+//! score label `--lambda` blends (the logic is in `engine::label` and `engine::uci_client`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::bail;
+use data::LoadOptions;
+use engine::label::{label, LabelEvent, LabelInput, LabelSettings};
+use engine::uci_client::{go_command, EngineSpec};
+use engine::SearchLimits;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Skip messages printed in full; the rest are counted.
+const SHOWN: usize = 10;
+
+/// Options of `tune label`.
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "nodes", "movetime"])))]
+pub struct Args {
+    /// Positions to label: EPD, PGN or caches (any format `tune` reads).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The engine's command line, split as a shell would (e.g. "stockfish" or
+    /// "./myengine --uci").
+    #[arg(long, value_name = "CMD ARGS")]
+    engine: String,
+    /// Search every position to this depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search every position this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search every position this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// The output, EPD (`.epd`, `.epd.gz`, `.epd.zst`) or a cache (`.gtc`, `.bin`, optionally
+    /// `.zst`): the positions with their results, game ids and the engine's scores (White's
+    /// view). Progress goes to OUT.progress first: rerun the same command to continue.
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Engine processes in parallel (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: Option<u32>,
+    /// Seconds one search may take before the engine counts as hung (default: 10, plus twice
+    /// --movetime).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// A UCI option for the engine, e.g. `--option Hash=16` (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Keep the engine's hash table between positions (faster; labels then depend on the
+    /// order and --jobs). By default each position is searched after `ucinewgame`, which
+    /// clears the engine's table: a small one (`--option Hash=1`) makes that cheap.
+    #[arg(long)]
+    keep_hash: bool,
+    /// EPD results are from the side to move's point of view.
+    #[arg(long)]
+    stm_results: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let limits = SearchLimits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..SearchLimits::default()
+    };
+    let timeout = match args.timeout {
+        Some(t) if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
+        Some(t) => bail!("--timeout must be a positive number of seconds, not {t}"),
+        None => Duration::from_secs(10) + 2 * limits.movetime.unwrap_or_default(),
+    };
+    let mut spec = EngineSpec::new(&args.engine);
+    for o in &args.options {
+        let Some((name, value)) = o.split_once('=') else {
+            bail!("--option takes NAME=VALUE, not `{o}`");
+        };
+        spec = spec.option(name.trim(), value.trim());
+    }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let settings = LabelSettings {
+        engine: spec,
+        limits,
+        timeout,
+        jobs,
+        fresh: !args.keep_hash,
+    };
+    let opts = LoadOptions {
+        stm_results: args.stm_results,
+        ..LoadOptions::default()
+    };
+    let (input, reports) = LabelInput::load(&args.files, &opts)?;
+    for (path, report) in &reports {
+        if report.errors > 0 {
+            eprintln!(
+                "{}: {} records skipped as malformed (first: {})",
+                path.display(),
+                report.errors,
+                report.messages.first().map_or("", String::as_str)
+            );
+        }
+    }
+    let stop = crate::datagen::interrupt_flag(
+        "stopping the engines; the finished labels are kept for a rerun",
+    );
+    let bar = ProgressBar::hidden();
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut skipped = 0usize;
+    let mut on_event = |e: LabelEvent<'_>| match e {
+        LabelEvent::Started { remaining, done } => {
+            if done > 0 {
+                eprintln!(
+                    "continuing: {done} positions were labelled by an earlier run, {remaining} to go"
+                );
+            }
+            bar.set_length(remaining as u64);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        LabelEvent::Labelled { .. } => bar.inc(1),
+        LabelEvent::Skipped { location, error } => {
+            skipped += 1;
+            bar.inc(1);
+            bar.set_message(format!("({skipped} skipped)"));
+            if skipped <= SHOWN {
+                bar.suspend(|| eprintln!("skipped {location}: {error} (engine restarted)"));
+            }
+        }
+    };
+    let out = label(&input, &settings, &args.output, &mut on_event, &stop)?;
+    bar.finish_and_clear();
+    if skipped > SHOWN {
+        eprintln!("... and {} more skipped positions", skipped - SHOWN);
+    }
+    let go = go_command(&settings.limits).unwrap_or_default();
+    println!(
+        "labelled {} position{} with `{}` ({go}) in {:.1} s: {:.1} positions/s with {} engine{}",
+        out.labelled,
+        if out.labelled == 1 { "" } else { "s" },
+        args.engine,
+        out.elapsed.as_secs_f64(),
+        out.rate(),
+        settings.jobs.min(out.positions.max(1)),
+        if settings.jobs == 1 { "" } else { "s" }
+    );
+    if out.resumed > 0 {
+        println!("{} positions were labelled by an earlier run", out.resumed);
+    }
+    if !out.skipped.is_empty() {
+        println!(
+            "skipped {} positions after an engine failure (left out of the output)",
+            out.skipped.len()
+        );
+    }
+    if out.written {
+        println!(
+            "wrote {} ({} of {} positions, with the engine's scores from White's view)",
+            args.output.display(),
+            out.positions - out.skipped.len(),
+            out.positions
+        );
+    } else {
+        println!(
+            "interrupted: nothing written to {}; run the same command to continue",
+            args.output.display()
+        );
+    }
+    if let Some(p) = &out.progress {
+        println!(
+            "progress kept in {}{}",
+            p.display(),
+            if out.written {
+                " (rerun the same command to retry the skipped positions)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(())
+}
