@@ -197,15 +197,38 @@ fn a_second_sigint_exits_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let mut child = long_run(&out);
+    // Read standard error as it comes, to know when the first Ctrl-C was handled.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let pipe = child.stderr.take().expect("piped standard error");
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut all = String::new();
+        for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+            let _ = tx.send(line.clone());
+            all += &line;
+            all.push('\n');
+        }
+        all
+    });
     // The output directory is made after the Ctrl-C handler is installed, before the data is
     // loaded and recorded (seconds of work for 220,834 positions of `full`).
     assert!(wait_for(&mut child, Duration::from_secs(120), || out.is_dir()));
     signal(child.id(), "INT");
-    std::thread::sleep(Duration::from_millis(100));
+    // Two signals sent before the process runs again would arrive as one (pending signals of a
+    // kind do not queue): send the second once the first has been answered.
+    let t0 = Instant::now();
+    while !rx
+        .recv_timeout(Duration::from_secs(60))
+        .is_ok_and(|l| l.contains("interrupted"))
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the first Ctrl-C was not answered"
+        );
+    }
     signal(child.id(), "INT");
     let status = wait_at_most(&mut child, Duration::from_secs(30));
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = reader.join().unwrap();
     assert_eq!(status.code(), Some(130), "{status:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!out.join("weights.json").exists());
