@@ -46,10 +46,12 @@
 
 mod control;
 mod kfit;
+mod linearise;
 mod loss;
 mod method;
 mod objective;
 mod observer;
+mod outcome;
 mod params;
 mod problem;
 pub mod regularise;
@@ -65,14 +67,16 @@ mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
 pub use kfit::{fit_k, fit_k_scores, golden_section};
+pub use linearise::{jacobi_scale, Linearisation};
 pub use loss::{Link, LossKind, Sigmoid};
 pub use method::{Method, SolverOptions};
-pub use objective::{jacobi_scale, Linearisation, Objective, ObjectiveConfig};
+pub use objective::{Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
+pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
-pub use run::{run, run_resolving, ResolvedRun, RunConfig, RunOutcome};
+pub use run::{run, run_resolving, RunConfig};
 pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
 pub use stopping::{Stopping, CONVERGED};
 pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};

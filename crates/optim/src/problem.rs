@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use argmin::core::{CostFunction, Error, Gradient};
 
-use crate::objective::{Linearisation, Objective};
+use crate::linearise::Linearisation;
+use crate::objective::Objective;
 
 /// What the Gauss-Newton solver needs of a problem: the Gauss-Newton model at a point.
 pub trait GaussNewtonModel {

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::control::Control;
 use crate::objective::{Objective, ObjectiveConfig};
-use crate::run::{run, RunConfig, RunOutcome};
+use crate::outcome::RunOutcome;
+use crate::run::{run, RunConfig};
 use crate::OptimError;
 
 /// The strengths tried by default, strongest first.

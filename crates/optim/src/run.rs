@@ -9,17 +9,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::{Deserialize, Serialize};
 
 use crate::control::Control;
 use crate::method::{Method, SolverOptions};
 use crate::objective::Objective;
-use crate::observer::{Budget, LogRecord, RunShared};
-use crate::regularise::L2Trial;
+use crate::observer::{Budget, RunShared};
+use crate::outcome::{ResolvedRun, RunOutcome};
 use crate::resolve::{Rerecord, Resolution};
 use crate::rounds::{new_tracker, resolve_round, same_weights};
 use crate::stopping::{Stopping, CONVERGED};
-use crate::validation::{Decision, Selection};
+use crate::validation::Selection;
 use crate::OptimError;
 
 /// How to run.
@@ -69,56 +68,6 @@ impl RunConfig {
         }
         Ok(())
     }
-}
-
-/// What a run produced.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunOutcome {
-    /// The method.
-    pub method: Method,
-    /// The best full weights by validation loss (by training loss without a validation split).
-    pub weights: Vec<f64>,
-    /// The iteration that produced them.
-    pub best_iter: u64,
-    /// Which rule chose them, and by how much.
-    #[serde(default)]
-    pub selection: Option<Decision>,
-    /// Training data loss (no regularisation) at the start and at the best weights (with
-    /// re-resolution, both on the final leaves).
-    pub train_loss: (f64, f64),
-    /// Validation loss at the start and at the best weights (with re-resolution, both on the
-    /// final leaves).
-    pub valid_loss: Option<(f64, f64)>,
-    /// Iterations run.
-    pub iterations: u64,
-    /// Passes over the training data.
-    pub passes: f64,
-    /// Seconds.
-    pub seconds: f64,
-    /// Why it stopped.
-    pub reason: String,
-    /// Whether it was interrupted (Ctrl-C).
-    pub interrupted: bool,
-    /// The log, one record per iteration.
-    pub history: Vec<LogRecord>,
-    /// The re-resolutions of the quiescence leaves ([`run_resolving`]; empty otherwise).
-    #[serde(default)]
-    pub resolutions: Vec<Resolution>,
-    /// The strengths tried when the L2 strength was chosen on the validation split
-    /// ([`run_l2_path`](crate::regularise::run_l2_path); empty otherwise).
-    #[serde(default)]
-    pub l2_path: Vec<L2Trial>,
-}
-
-/// What [`run_resolving`] produced: the outcome and the objectives on the final leaves.
-#[derive(Debug)]
-pub struct ResolvedRun {
-    /// The outcome; its losses are measured on the final leaves.
-    pub outcome: RunOutcome,
-    /// The training objective on the final leaves.
-    pub train: Arc<Objective>,
-    /// The validation objective on the final leaves.
-    pub valid: Option<Arc<Objective>>,
 }
 
 /// Runs `cfg.method` on `train` from the full weights `start`, evaluating every iterate on

@@ -109,7 +109,7 @@ impl Stage for LbfgsStage {
         let scale = self
             .0
             .precondition
-            .then(|| crate::objective::jacobi_scale(&shared.train, &x0));
+            .then(|| crate::linearise::jacobi_scale(&shared.train, &x0));
         Ok(scaled_stage(shared, s, x0, "lbfgs", cap, scale, false))
     }
 }

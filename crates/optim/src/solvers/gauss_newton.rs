@@ -3,7 +3,7 @@
 use argmin::core::{Error, Problem, Solver, State, TerminationReason, TerminationStatus, KV};
 use serde::{Deserialize, Serialize};
 
-use crate::objective::Linearisation;
+use crate::linearise::Linearisation;
 use crate::observer::GradState;
 use crate::problem::GaussNewtonModel;
 
