@@ -1,0 +1,201 @@
+//! A planned match: its openings and options, an optional SPRT that may end it early (after
+//! each pair or between batches of openings), its events, and the report it ends with.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::{play_match_until, MatchGame, MatchOptions, MatchResult};
+use crate::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
+use crate::openings::Opening;
+use crate::player::Player;
+
+/// When a match with an SPRT may end early.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SprtStop {
+    /// Play every opening; the SPRT's verdict is only reported.
+    #[default]
+    Never,
+    /// Judge after each completed pair, as they finish (`tune match --sprt-stop`): prompt, but
+    /// which pairs are under way when the SPRT decides depends on timing, so the number of
+    /// pairs counted can vary from run to run.
+    AfterEachPair,
+    /// Play the openings in batches of this many, judging between batches: the pairs counted
+    /// depend only on the openings and the players, never on timing or the thread count
+    /// (what a reproducible gate needs).
+    AfterEachBatch(usize),
+}
+
+/// Everything that defines a match apart from its players.
+#[derive(Clone, Debug)]
+pub struct MatchPlan {
+    /// The openings; each is played twice, colours swapped.
+    pub openings: Vec<Opening>,
+    /// Search limits, table size, adjudication.
+    pub options: MatchOptions,
+    /// A sequential test to report (and to stop on, with [`MatchPlan::sprt_stop`]).
+    pub sprt: Option<Sprt>,
+    /// When the SPRT may end the match.
+    pub sprt_stop: SprtStop,
+}
+
+/// What a running match tells its caller (from worker threads).
+#[derive(Clone, Copy, Debug)]
+pub enum MatchEvent<'a> {
+    /// A game finished.
+    Game(&'a MatchGame),
+    /// The SPRT decided after this many pairs; the pairs under way are being finished.
+    SprtDecided {
+        /// Pairs counted when it decided.
+        pairs: u64,
+    },
+}
+
+/// The SPRT's state at the end of a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOutcome {
+    /// The test.
+    pub sprt: Sprt,
+    /// Its log-likelihood ratio on the pentanomial estimate (0 with no pairs or no variance).
+    pub llr: f64,
+    /// Its verdict.
+    pub verdict: SprtVerdict,
+}
+
+/// A finished (or stopped) match: the games and tally, the Elo estimates and the SPRT.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The games and their tally from A's point of view.
+    pub result: MatchResult,
+    /// Openings planned (the match may have stopped before playing them all).
+    pub openings: usize,
+    /// Elo of A over B, pentanomial (per-pair) variance.
+    pub pentanomial: Option<EloEstimate>,
+    /// Elo of A over B, trinomial (per-game) variance.
+    pub trinomial: Option<EloEstimate>,
+    /// The SPRT, if the plan had one.
+    pub sprt: Option<SprtOutcome>,
+    /// Whether `stop` ended the match before the plan (or the SPRT) did.
+    pub interrupted: bool,
+    /// Nodes per move, if the limits were a node count.
+    pub nodes: Option<u64>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Play a match as `plan` says, `a` against `b`, on rayon's pool. `on_event` hears of every
+/// game and of an SPRT decision; setting `stop` (e.g. from Ctrl-C) ends the match after the
+/// pairs under way, and the report says it was interrupted.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use engine::elo::{Sprt, SprtVerdict};
+/// use engine::matches::{run_match, MatchOptions, MatchPlan, SprtStop};
+/// use engine::openings::RandomOpenings;
+/// use engine::{MaterialEvaluator, SearchLimits};
+/// let plan = MatchPlan {
+///     openings: RandomOpenings::default().openings(2, &MaterialEvaluator),
+///     options: MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() },
+///     sprt: Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 }),
+///     sprt_stop: SprtStop::AfterEachBatch(1),
+/// };
+/// let r = run_match(&MaterialEvaluator, &MaterialEvaluator, &plan, &|_| {}, &AtomicBool::new(false));
+/// // A player against itself at fixed nodes: every pair scores 1, no variance, no verdict.
+/// assert_eq!(r.result.pairs, [0, 0, 2, 0, 0]);
+/// assert_eq!(r.sprt.unwrap().verdict, SprtVerdict::Continue);
+/// assert!(!r.interrupted);
+/// ```
+pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
+    a: &A,
+    b: &B,
+    plan: &MatchPlan,
+    on_event: &(dyn Fn(MatchEvent<'_>) + Sync),
+    stop: &AtomicBool,
+) -> MatchReport {
+    let start = Instant::now();
+    let sprt = plan.sprt;
+    let batch = match (sprt, plan.sprt_stop) {
+        (Some(_), SprtStop::AfterEachBatch(n)) => n.max(1),
+        _ => plan.openings.len().max(1),
+    };
+    let streaming = sprt.filter(|_| plan.sprt_stop == SprtStop::AfterEachPair);
+    // Set by the caller's `stop` or by a streaming SPRT decision; ends the current batch.
+    let halt = AtomicBool::new(stop.load(AtomicOrdering::Relaxed));
+    // The running tally of whole pairs for a streaming SPRT: A's score in each half-played
+    // opening, and the pairs by A's points.
+    let tally: Mutex<(HashMap<usize, f64>, [u64; 5])> = Mutex::new((HashMap::new(), [0; 5]));
+    let mut games = Vec::with_capacity(plan.openings.len() * 2);
+    let mut decided = false;
+    for (k, chunk) in plan.openings.chunks(batch).enumerate() {
+        let offset = k * batch;
+        if halt.load(AtomicOrdering::Relaxed) || stop.load(AtomicOrdering::Relaxed) {
+            break;
+        }
+        let on_game = |g: &MatchGame| {
+            let g = MatchGame {
+                opening: g.opening + offset,
+                ..g.clone()
+            };
+            on_event(MatchEvent::Game(&g));
+            if stop.load(AtomicOrdering::Relaxed) {
+                halt.store(true, AtomicOrdering::Relaxed);
+            }
+            let Some(sprt) = streaming else { return };
+            let Ok(mut tally) = tally.lock() else { return };
+            let (half, pairs) = &mut *tally;
+            let Some(first) = half.remove(&g.opening) else {
+                half.insert(g.opening, g.a_score());
+                return;
+            };
+            let points = ((first + g.a_score()) * 2.0).round() as usize;
+            pairs[points.min(4)] += 1;
+            if let Some(e) = pentanomial(pairs) {
+                if sprt.verdict(sprt.llr(&e)) != SprtVerdict::Continue
+                    && !halt.swap(true, AtomicOrdering::Relaxed)
+                {
+                    on_event(MatchEvent::SprtDecided {
+                        pairs: pairs.iter().sum(),
+                    });
+                }
+            }
+        };
+        let r = play_match_until(a, b, chunk, &plan.options, &on_game, &halt);
+        games.extend(r.games.into_iter().map(|mut g| {
+            g.opening += offset;
+            g
+        }));
+        if let (Some(sprt), SprtStop::AfterEachBatch(_)) = (sprt, plan.sprt_stop) {
+            let so_far = MatchResult::from_games(games.clone());
+            if let Some(e) = so_far.elo_pentanomial() {
+                if sprt.verdict(sprt.llr(&e)) != SprtVerdict::Continue {
+                    decided = true;
+                    on_event(MatchEvent::SprtDecided {
+                        pairs: so_far.pairs.iter().sum(),
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    let result = MatchResult::from_games(games);
+    let pentanomial = result.elo_pentanomial();
+    let trinomial = result.elo_trinomial();
+    let sprt = sprt.map(|sprt| {
+        let llr = pentanomial.or(trinomial).map_or(0.0, |e| sprt.llr(&e));
+        let verdict = sprt.verdict(llr);
+        decided |= verdict != SprtVerdict::Continue;
+        SprtOutcome { sprt, llr, verdict }
+    });
+    let played_all = result.games.len() == plan.openings.len() * 2;
+    MatchReport {
+        openings: plan.openings.len(),
+        pentanomial,
+        trinomial,
+        sprt,
+        interrupted: !played_all && !decided && stop.load(AtomicOrdering::Relaxed),
+        nodes: plan.options.limits.nodes,
+        elapsed: start.elapsed(),
+        result,
+    }
+}

@@ -1,0 +1,380 @@
+//! A running engine process: spawning it, the reader threads on its pipes, sending lines,
+//! waiting for answers with a deadline, the `go` / `bestmove` exchange, and stopping it.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+use super::protocol::{go_command, parse_info, UciScore, UciSearch};
+use super::{split_command, EngineSpec, UciError};
+use crate::limits::SearchLimits;
+
+/// How long a stopping engine may take to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(200);
+/// How often a wait checks the abort flag.
+const POLL: Duration = Duration::from_millis(50);
+/// Lines of the engine's standard error kept for the message of a crash.
+const STDERR_LINES: usize = 5;
+/// The longest answer line quoted in an error.
+const QUOTED: usize = 200;
+
+/// A running external engine. Dropping it sends `quit` and kills the process if it has not
+/// exited within a moment.
+pub struct UciEngine {
+    command: String,
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    name: Option<String>,
+    timeout: Duration,
+}
+
+impl fmt::Debug for UciEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UciEngine")
+            .field("command", &self.command)
+            .field("pid", &self.child.id())
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// Sends every line of `r` (lossily decoded, without the line end) until its end.
+fn forward_lines(r: impl Read, tx: mpsc::Sender<String>) {
+    let mut r = BufReader::new(r);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match r.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if tx
+                    .send(line.trim_end_matches(['\n', '\r']).to_string())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn quote(line: &str) -> String {
+    match line.char_indices().nth(QUOTED) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+impl UciEngine {
+    pub(super) fn start(spec: &EngineSpec) -> Result<UciEngine, UciError> {
+        let command = spec.command.clone();
+        let argv = split_command(&command).map_err(|message| UciError::Command {
+            command: command.clone(),
+            message,
+        })?;
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group: a Ctrl-C at the terminal does not reach the engine.
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().map_err(|error| UciError::Spawn {
+            command: command.clone(),
+            error,
+        })?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(UciError::Spawn {
+                command,
+                error: io::Error::other("no pipes to the process"),
+            });
+        };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || forward_lines(stdout, tx));
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let keep = tail.clone();
+        let (etx, erx) = mpsc::channel::<String>();
+        std::thread::spawn(move || forward_lines(stderr, etx));
+        std::thread::spawn(move || {
+            for line in erx {
+                if let Ok(mut t) = keep.lock() {
+                    if t.len() == STDERR_LINES {
+                        t.pop_front();
+                    }
+                    t.push_back(line);
+                }
+            }
+        });
+        let mut engine = UciEngine {
+            command,
+            child,
+            stdin: BufWriter::new(stdin),
+            lines,
+            stderr: tail,
+            name: None,
+            timeout: spec.timeout,
+        };
+        engine.send("uci")?;
+        let deadline = Instant::now() + spec.timeout;
+        let mut name = None;
+        engine.wait_for("uciok", deadline, None, |line| {
+            if let Some(n) = line.strip_prefix("id name ") {
+                name = Some(n.trim().to_string());
+            }
+            Ok((line.trim() == "uciok").then_some(()))
+        })?;
+        engine.name = name;
+        for (name, value) in &spec.options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.ready()?;
+        Ok(engine)
+    }
+
+    /// The command line it was started with.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// The name it gave (`id name ...`), if any.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Sends one line. An engine that has gone is [`UciError::Exited`] (with its status and
+    /// last words), another failure [`UciError::Write`].
+    pub fn send(&mut self, line: &str) -> Result<(), UciError> {
+        let r = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        r.map_err(|error| {
+            let exited = self.exited(format!("when sent `{}`", quote(line)));
+            match exited {
+                UciError::Exited { ref status, .. } if !status.starts_with("output closed") => {
+                    exited
+                }
+                _ => UciError::Write {
+                    command: self.command.clone(),
+                    sent: quote(line),
+                    error,
+                },
+            }
+        })
+    }
+
+    /// `isready`, waiting for `readyok` (the spec's time-out).
+    pub fn ready(&mut self) -> Result<(), UciError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + self.timeout;
+        self.wait_for("readyok", deadline, None, |line| {
+            Ok((line.trim() == "readyok").then_some(()))
+        })
+    }
+
+    /// `ucinewgame` then `isready`: the engine forgets earlier searches.
+    pub fn new_game(&mut self) -> Result<(), UciError> {
+        self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    /// Reads lines until `on_line` returns a value (or an error), the deadline passes, the
+    /// output ends, or `abort` is set.
+    fn wait_for<T>(
+        &mut self,
+        expected: &'static str,
+        deadline: Instant,
+        abort: Option<&AtomicBool>,
+        mut on_line: impl FnMut(&str) -> Result<Option<T>, String>,
+    ) -> Result<T, UciError> {
+        let start = Instant::now();
+        loop {
+            if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                return Err(UciError::Interrupted {
+                    command: self.command.clone(),
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(UciError::Timeout {
+                    command: self.command.clone(),
+                    expected,
+                    after: now - start,
+                });
+            }
+            let slice = if abort.is_some() {
+                POLL.min(deadline - now)
+            } else {
+                deadline - now
+            };
+            match self.lines.recv_timeout(slice) {
+                Ok(line) => match on_line(&line) {
+                    Ok(Some(v)) => return Ok(v),
+                    Ok(None) => {}
+                    Err(message) => {
+                        return Err(UciError::Malformed {
+                            command: self.command.clone(),
+                            line: quote(&line),
+                            message,
+                        })
+                    }
+                },
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.exited(format!("while `{expected}` was expected")))
+                }
+            }
+        }
+    }
+
+    /// The error for an engine whose output ended.
+    fn exited(&mut self, during: String) -> UciError {
+        // The output ends just before the process does: give it a moment.
+        let until = Instant::now() + QUIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break s.to_string(),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) => break "output closed, still running".to_string(),
+                Err(e) => break format!("status unknown: {e}"),
+            }
+        };
+        // Let the standard error reader catch up with a dying process's last words.
+        std::thread::sleep(Duration::from_millis(20));
+        let stderr = self
+            .stderr
+            .lock()
+            .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "))
+            .unwrap_or_default();
+        UciError::Exited {
+            command: self.command.clone(),
+            during,
+            status,
+            stderr: if stderr.is_empty() {
+                String::new()
+            } else {
+                format!("; its last words: {}", quote(&stderr))
+            },
+        }
+    }
+
+    /// Searches `root` after `moves` within `limits` (which need a depth, node or time limit),
+    /// waiting at most `timeout` for `bestmove`, and checks that the best move is legal.
+    /// Setting `abort` ends the wait with [`UciError::Interrupted`] (the engine is then still
+    /// searching: drop it).
+    pub fn search(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        limits: &SearchLimits,
+        timeout: Duration,
+        abort: Option<&AtomicBool>,
+    ) -> Result<UciSearch, UciError> {
+        let go = go_command(limits).ok_or_else(|| UciError::NoLimit {
+            command: self.command.clone(),
+        })?;
+        let mut pos = root.clone();
+        let mut position = format!(
+            "position fen {}",
+            Fen::from_position(root, EnPassantMode::Legal)
+        );
+        if !moves.is_empty() {
+            position += " moves";
+            for &m in moves {
+                position += &format!(" {}", UciMove::from_move(m, CastlingMode::Standard));
+                pos.play_unchecked(m);
+            }
+        }
+        self.send(&position)?;
+        let start = Instant::now();
+        self.send(&go)?;
+        let mut exact: Option<(UciScore, u32)> = None;
+        let mut bound: Option<(UciScore, u32)> = None;
+        let mut depth = 0;
+        let mut nodes = 0;
+        let best_move = self.wait_for("bestmove", start + timeout, abort, |line| {
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => {
+                    let info = parse_info(line)?;
+                    depth = info.depth.unwrap_or(depth);
+                    nodes = info.nodes.unwrap_or(nodes);
+                    if let (Some(s), None | Some(1)) = (info.score, info.multipv) {
+                        let d = info.depth.unwrap_or(depth);
+                        if info.bound {
+                            bound = Some((s, d));
+                        } else {
+                            exact = Some((s, d));
+                        }
+                    }
+                    Ok(None)
+                }
+                Some("bestmove") => {
+                    let Some(text) = words.next() else {
+                        return Err("`bestmove` without a move".to_string());
+                    };
+                    if text == "(none)" || text == "0000" {
+                        return Ok(Some(None));
+                    }
+                    let m = text
+                        .parse::<UciMove>()
+                        .map_err(|_| format!("`{text}` is not a move"))?
+                        .to_move(&pos)
+                        .map_err(|_| {
+                            format!(
+                                "`{text}` is not legal in {}",
+                                Fen::from_position(&pos, EnPassantMode::Legal)
+                            )
+                        })?;
+                    Ok(Some(Some(m)))
+                }
+                _ => Ok(None),
+            }
+        })?;
+        let (score, depth) = match exact.or(bound) {
+            Some((s, d)) => (Some(s), d),
+            None => (None, depth),
+        };
+        Ok(UciSearch {
+            best_move,
+            score,
+            depth,
+            nodes,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+            let until = Instant::now() + QUIT_GRACE;
+            while Instant::now() < until {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,41 @@
+//! Unit tests of the UCI client: `info` lines and mate scores.
+
+use super::protocol::parse_info;
+use super::UciScore;
+use crate::evaluator::MATE;
+
+#[test]
+fn info_lines_are_read_or_refused() {
+    let i = parse_info(
+        "info depth 12 seldepth 18 multipv 1 score cp -35 nodes 1234 nps 1 pv e2e4 e7e5",
+    )
+    .unwrap();
+    assert_eq!(i.depth, Some(12));
+    assert_eq!(i.nodes, Some(1234));
+    assert_eq!(i.score, Some(UciScore::Cp(-35)));
+    assert!(!i.bound);
+    let i = parse_info("info depth 3 score mate -2 upperbound").unwrap();
+    assert_eq!((i.score, i.bound), (Some(UciScore::Mate(-2)), true));
+    let i = parse_info("info string score cp banana").unwrap();
+    assert_eq!(i.score, None);
+    for bad in [
+        "info depth 3 score cp banana",
+        "info score wdl 1 2 3",
+        "info depth",
+        "info nodes -5",
+    ] {
+        assert!(parse_info(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn mates_map_to_search_scores() {
+    for n in [1, 2, 7] {
+        let s = UciScore::Mate(n).centipawns();
+        assert_eq!(crate::search::mate_in(s), Some(n), "mate {n}");
+        assert_eq!(UciScore::Mate(-n).centipawns(), -(MATE - 2 * n));
+    }
+    // Absurd mate distances stay scores, never overflow.
+    assert!(UciScore::Mate(i32::MAX).centipawns() > 0);
+    assert!(UciScore::Mate(i32::MIN).centipawns() < 0);
+}
