@@ -9,6 +9,7 @@ mod bench;
 mod bootstrap;
 mod compare;
 mod datagen;
+mod eval;
 mod extract;
 mod matches;
 mod stats;
@@ -44,6 +45,9 @@ enum Command {
     Bootstrap(bootstrap::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
+    /// Judge a weights file on any data: losses at the fitted and a given K, calibration,
+    /// the loss by game phase and by material balance.
+    Eval(eval::Args),
 }
 
 /// The command line: the subcommands above, and one tuning subcommand per optimiser of
@@ -79,6 +83,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Match(a) => matches::run(a),
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Eval(a) => eval::run(a),
     }
 }
 
