@@ -51,7 +51,7 @@ mod qsearch;
 pub use crate::display::{rust_source, tables};
 pub use crate::error::ParamError;
 pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT};
-pub use crate::model::{HeadGradient, Model, ModelKind, Split};
+pub use crate::model::{merge_terms, HeadGradient, Model, ModelKind, Split};
 pub use crate::params::ParamInfo;
 pub use crate::qsearch::{
     is_quiet, quiesce, quiesce_score, quiesce_window, Quiescence, QuiescenceScore, MATE,

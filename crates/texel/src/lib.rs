@@ -10,6 +10,8 @@
 //! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes.
 //! * [`compare`] and [`plot`]: every method side by side, as markdown, JSON and SVG.
 //! * [`judge`]: how good weights are on any data (`tune eval`): losses, calibration, splits.
+//! * [`explain`]: the positions that pull a parameter, the odd values, the residuals against
+//!   simple position properties (`tune explain`).
 //!
 //! It may know chess, files and the run directory; it may not know the command line (that is
 //! the `tune` binary's) nor search and matches (the `engine` crate's).
@@ -17,6 +19,7 @@
 
 pub mod chess;
 pub mod compare;
+pub mod explain;
 pub mod job;
 pub mod judge;
 pub mod output;

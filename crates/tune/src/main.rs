@@ -10,6 +10,7 @@ mod bootstrap;
 mod compare;
 mod datagen;
 mod eval;
+mod explain;
 mod extract;
 mod matches;
 mod stats;
@@ -48,6 +49,9 @@ enum Command {
     /// Judge a weights file on any data: losses at the fitted and a given K, calibration,
     /// the loss by game phase and by material balance.
     Eval(eval::Args),
+    /// Explain odd parameter values by the positions that pull them, and mine the residuals
+    /// for the knowledge the evaluation lacks.
+    Explain(explain::Args),
 }
 
 /// The command line: the subcommands above, and one tuning subcommand per optimiser of
@@ -84,6 +88,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),
+        Command::Explain(a) => explain::run(a),
     }
 }
 
