@@ -204,14 +204,18 @@ struct Sums {
 }
 
 impl Sums {
-    fn add(&mut self, s: &Scored, k: f64) {
+    /// One position's figures at `k`, as a group of one (to be added into several groups:
+    /// the losses are computed once).
+    fn one(s: &Scored, k: f64) -> Sums {
         let m = link(k, LossKind::Mse);
-        self.n += 1;
-        self.mse += m.loss_value(s.q, s.result);
-        self.xent += link(k, LossKind::Xent).loss_value(s.q, s.result);
-        self.q += s.q;
-        self.predicted += m.expect(s.q);
-        self.observed += s.result;
+        Sums {
+            n: 1,
+            mse: m.loss_value(s.q, s.result),
+            xent: link(k, LossKind::Xent).loss_value(s.q, s.result),
+            q: s.q,
+            predicted: m.expect(s.q),
+            observed: s.result,
+        }
     }
 
     fn merge(&mut self, o: &Sums) {
@@ -386,11 +390,17 @@ pub fn judge_scored(
         .map(|chunk| {
             let mut t = Tally::new(bins.len());
             for s in chunk {
-                t.fitted.add(s, k_fit);
-                t.given.add(s, k_given);
-                t.bins[bins.of(s.q)].add(s, k_given);
-                t.phase[phase_bucket(s.phase)].add(s, k_given);
-                t.imbalance[imbalance_bucket(s.imbalance)].add(s, k_given);
+                let given = Sums::one(s, k_given);
+                let fitted = if opts.k.is_some() {
+                    Sums::one(s, k_fit)
+                } else {
+                    given
+                };
+                t.fitted.merge(&fitted);
+                t.given.merge(&given);
+                t.bins[bins.of(s.q)].merge(&given);
+                t.phase[phase_bucket(s.phase)].merge(&given);
+                t.imbalance[imbalance_bucket(s.imbalance)].merge(&given);
             }
             t
         })
