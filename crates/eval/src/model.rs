@@ -240,18 +240,7 @@ impl Model {
             Ok(mut features) => fill(&mut features),
             Err(_) => fill(&mut Features::default()),
         });
-        out.sort_unstable_by_key(|t| t.0);
-        let mut merged = 0;
-        for k in 0..out.len() {
-            if merged > 0 && out[merged - 1].0 == out[k].0 {
-                out[merged - 1].1 += out[k].1;
-            } else {
-                out[merged] = out[k];
-                merged += 1;
-            }
-        }
-        out.truncate(merged);
-        out.retain(|t| t.1 != 0.0);
+        merge_terms(out);
         true
     }
 
@@ -354,6 +343,30 @@ impl Model {
             ModelKind::Full => full::evaluate(pos, &self.layout, w, features),
         }
     }
+}
+
+/// Sorts sparse `(parameter index, coefficient)` terms by index, adds up the terms of a
+/// repeated index and drops zero coefficients: the form
+/// [`Model::linear_terms`] gives.
+///
+/// ```
+/// let mut t = vec![(3, 1.0), (1, 2.0), (3, -1.0), (2, 0.5)];
+/// eval::merge_terms(&mut t);
+/// assert_eq!(t, vec![(1, 2.0), (2, 0.5)]);
+/// ```
+pub fn merge_terms(out: &mut Vec<(u32, f64)>) {
+    out.sort_unstable_by_key(|t| t.0);
+    let mut merged = 0;
+    for k in 0..out.len() {
+        if merged > 0 && out[merged - 1].0 == out[k].0 {
+            out[merged - 1].1 += out[k].1;
+        } else {
+            out[merged] = out[k];
+            merged += 1;
+        }
+    }
+    out.truncate(merged);
+    out.retain(|t| t.1 != 0.0);
 }
 
 /// How a non-linear model's evaluation splits into linear sums and a shared head (see

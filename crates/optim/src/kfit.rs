@@ -1,5 +1,7 @@
 //! Fitting the sigmoid's scale `K` to the starting weights.
 
+use rayon::prelude::*;
+
 use crate::loss::Link;
 use crate::set::CompiledSet;
 
@@ -58,14 +60,26 @@ pub fn fit_k(set: &CompiledSet, w: &[f64], link: Link) -> (f64, f64) {
     fit_k_scores(&q, &y, link)
 }
 
+/// Positions per parallel work item of [`fit_k_scores`]' sums.
+const SUM_CHUNK: usize = 1 << 16;
+
 /// [`fit_k`] on precomputed scores `q` and labels `y` (in the sigmoid's range).
 pub fn fit_k_scores(q: &[f64], y: &[f64], link: Link) -> (f64, f64) {
     let n = q.len().max(1) as f64;
     let loss = |k: f64| {
         let l = Link { k, ..link };
-        q.iter()
-            .zip(y)
-            .map(|(&q, &y)| l.loss_value(q, y))
+        // In parallel over fixed chunks summed in order: the same value whatever the threads
+        // (and, below one chunk, the plain sequential sum).
+        q.par_chunks(SUM_CHUNK)
+            .zip(y.par_chunks(SUM_CHUNK))
+            .map(|(q, y)| {
+                q.iter()
+                    .zip(y)
+                    .map(|(&q, &y)| l.loss_value(q, y))
+                    .sum::<f64>()
+            })
+            .collect::<Vec<f64>>()
+            .into_iter()
             .sum::<f64>()
             / n
     };

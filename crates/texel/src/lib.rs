@@ -9,6 +9,9 @@
 //!   [`optim::Rerecord`] hook [`optim::run_resolving`] calls between rounds.
 //! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes.
 //! * [`compare`] and [`plot`]: every method side by side, as markdown, JSON and SVG.
+//! * [`judge`]: how good weights are on any data (`tune eval`): losses, calibration, splits.
+//! * [`explain`]: the positions that pull a parameter, the odd values, the residuals against
+//!   simple position properties (`tune explain`).
 //!
 //! It may know chess, files and the run directory; it may not know the command line (that is
 //! the `tune` binary's) nor search and matches (the `engine` crate's).
@@ -16,7 +19,9 @@
 
 pub mod chess;
 pub mod compare;
+pub mod explain;
 pub mod job;
+pub mod judge;
 pub mod output;
 pub mod plot;
 mod resolve;

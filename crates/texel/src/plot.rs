@@ -57,25 +57,17 @@ pub fn line_plot_svg(
     }
     let pad = ((y1 - y0) * 0.05).max(1e-6);
     let (y0, y1) = (y0 - pad, y1 + pad);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
-        let err = |e: &dyn std::fmt::Display| TexelError::Plot(e.to_string());
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 22))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
+    render((900, 560), |root| {
+        let mut chart = builder(root, title, 70)
             .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
-            .map_err(|e| err(&e))?;
+            .map_err(|e| plot_err(&e))?;
         chart
             .configure_mesh()
             .x_desc(x_label)
             .y_desc(y_label)
             .y_label_formatter(&|v| format!("{v:.4}"))
             .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(|e| plot_err(&e))?;
         for (k, (name, points)) in series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
             let pts: Vec<(f64, f64)> = points
@@ -85,22 +77,71 @@ pub fn line_plot_svg(
                 .collect();
             chart
                 .draw_series(LineSeries::new(pts, colour.stroke_width(2)))
-                .map_err(|e| err(&e))?
+                .map_err(|e| plot_err(&e))?
                 .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-                });
+                .legend(move |(x, y)| legend_line(x, y, colour, 2));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
+    })
+}
+
+type Root<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+fn plot_err(e: &dyn std::fmt::Display) -> TexelError {
+    TexelError::Plot(e.to_string())
+}
+
+/// A white SVG of `size` with what `draw` draws on it, as a string.
+fn render(
+    size: (u32, u32),
+    draw: impl FnOnce(&Root) -> Result<(), TexelError>,
+) -> Result<String, TexelError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| plot_err(&e))?;
+        draw(&root)?;
+        root.present().map_err(|e| plot_err(&e))?;
     }
     Ok(svg)
+}
+
+/// The project's chart: title, margins, axis areas (`y_area` wide for the y labels).
+fn builder<'a, 'b>(
+    root: &'a Root<'b>,
+    title: &str,
+    y_area: u32,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(y_area);
+    b
+}
+
+/// A legend's sample line.
+fn legend_line(x: i32, y: i32, colour: RGBColor, width: u32) -> PathElement<(i32, i32)> {
+    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(width))
+}
+
+/// Draws the series' legend at `at`.
+fn legend<'a, 'b, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    at: SeriesLabelPosition,
+) -> Result<(), TexelError>
+where
+    'b: 'a,
+    X: Ranged,
+    Y: Ranged,
+{
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(at)
+        .draw()
+        .map_err(|e| plot_err(&e))
 }
 
 /// [`line_plot_svg`] written to `path` (atomically).
@@ -113,4 +154,67 @@ pub fn line_plot(
 ) -> Result<(), TexelError> {
     let svg = line_plot_svg(title, x_label, y_label, series)?;
     crate::output::write(path, &svg)
+}
+
+/// An SVG calibration plot: one point per bin at (mean predicted, mean observed result), its
+/// area growing with the bin's positions (the third value), joined in order, over the
+/// diagonal a calibrated evaluation would follow. Both axes run from 0 to 1.
+///
+/// ```
+/// let svg = texel::plot::calibration_plot_svg("calibration", &[(0.2, 0.25, 10), (0.7, 0.6, 30)]).unwrap();
+/// assert!(svg.starts_with("<svg"));
+/// ```
+pub fn calibration_plot_svg(
+    title: &str,
+    points: &[(f64, f64, usize)],
+) -> Result<String, TexelError> {
+    let pts: Vec<(f64, f64, usize)> = points
+        .iter()
+        .copied()
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .collect();
+    if pts.is_empty() {
+        return Err(TexelError::Plot("nothing to plot".to_string()));
+    }
+    let most = pts.iter().map(|p| p.2).max().unwrap_or(1).max(1) as f64;
+    render((700, 640), |root| {
+        let mut chart = builder(root, title, 60)
+            .build_cartesian_2d(0.0..1.0, 0.0..1.0)
+            .map_err(|e| plot_err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("predicted result sigma(q)")
+            .y_desc("observed result")
+            .draw()
+            .map_err(|e| plot_err(&e))?;
+        let (grey, blue) = (COLOURS[7], COLOURS[0]);
+        chart
+            .draw_series(LineSeries::new(
+                vec![(0.0, 0.0), (1.0, 1.0)],
+                grey.stroke_width(1),
+            ))
+            .map_err(|e| plot_err(&e))?
+            .label("calibrated")
+            .legend(move |(x, y)| legend_line(x, y, grey, 1));
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, p.1)),
+                blue.stroke_width(2),
+            ))
+            .map_err(|e| plot_err(&e))?
+            .label("evaluation bins")
+            .legend(move |(x, y)| legend_line(x, y, blue, 2));
+        chart
+            .draw_series(pts.iter().map(|p| {
+                let r = 2.0 + 8.0 * (p.2 as f64 / most).sqrt();
+                Circle::new((p.0, p.1), r as i32, blue.filled())
+            }))
+            .map_err(|e| plot_err(&e))?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    })
+}
+
+/// Writes `svg` to `path` (atomically).
+pub fn write_svg(path: &Path, svg: &str) -> Result<(), TexelError> {
+    crate::output::write(path, svg)
 }

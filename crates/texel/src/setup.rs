@@ -137,6 +137,41 @@ fn bar(progress: bool, len: u64, what: &str) -> ProgressBar {
     pb
 }
 
+/// Loads every data file (EPD, PGN taken by `extract`, or cache), keeping the games of
+/// different files apart; returns the samples and one note per file (positions kept, errors,
+/// skipped records by reason). `strict`: the first malformed record is an error.
+pub fn load_samples(
+    paths: &[PathBuf],
+    strict: bool,
+    extract: &data::ExtractOptions,
+) -> Result<(Vec<data::Sample>, Vec<String>), TexelError> {
+    let mut samples = Vec::new();
+    let mut notes = Vec::new();
+    let load_opts = data::LoadOptions {
+        strict,
+        extract: extract.clone(),
+        ..data::LoadOptions::default()
+    };
+    for path in paths {
+        let (s, report) = data::load(path, &load_opts)?;
+        let skipped: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|(why, n)| format!(", {n} skipped: {why}"))
+            .collect();
+        notes.push(format!(
+            "{}: {} positions kept ({} errors{})",
+            path.display(),
+            s.len(),
+            report.errors,
+            skipped.concat()
+        ));
+        // Keep games of different files apart.
+        data::files::append_games(&mut samples, s);
+    }
+    Ok((samples, notes))
+}
+
 /// Loads the data, splits it by game, records every position and builds the objectives.
 pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
     let t0 = Instant::now();
@@ -169,30 +204,7 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
     if opts.data.is_empty() {
         return Err(TexelError::Config("no data files given".to_string()));
     }
-    let mut samples = Vec::new();
-    let mut notes = Vec::new();
-    let load_opts = data::LoadOptions {
-        strict: opts.strict,
-        extract: opts.extract.clone(),
-        ..data::LoadOptions::default()
-    };
-    for path in &opts.data {
-        let (s, report) = data::load(path, &load_opts)?;
-        let skipped: Vec<String> = report
-            .skipped
-            .iter()
-            .map(|(why, n)| format!(", {n} skipped: {why}"))
-            .collect();
-        notes.push(format!(
-            "{}: {} positions kept ({} errors{})",
-            path.display(),
-            s.len(),
-            report.errors,
-            skipped.concat()
-        ));
-        // Keep games of different files apart.
-        data::files::append_games(&mut samples, s);
-    }
+    let (samples, mut notes) = load_samples(&opts.data, opts.strict, &opts.extract)?;
     if samples.is_empty() {
         return Err(TexelError::Config(format!(
             "the data holds no positions: {}",

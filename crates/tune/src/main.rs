@@ -10,6 +10,8 @@ mod bootstrap;
 mod compare;
 mod datagen;
 mod emit;
+mod eval;
+mod explain;
 mod extract;
 mod label;
 mod matches;
@@ -51,6 +53,12 @@ enum Command {
     /// Label positions with an external UCI engine's search scores (White's view), the score
     /// labels --lambda blends; several engines in parallel; resumable.
     Label(label::Args),
+    /// Judge a weights file on any data: losses at the fitted and a given K, calibration,
+    /// the loss by game phase and by material balance.
+    Eval(eval::Args),
+    /// Explain odd parameter values by the positions that pull them, and mine the residuals
+    /// for the knowledge the evaluation lacks.
+    Explain(explain::Args),
 }
 
 /// The command line: the subcommands above, and one tuning subcommand per optimiser of
@@ -88,6 +96,8 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Emit(a) => emit::run(a),
         Command::Label(a) => label::run(a),
+        Command::Eval(a) => eval::run(a),
+        Command::Explain(a) => explain::run(a),
     }
 }
 

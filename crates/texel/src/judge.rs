@@ -1,0 +1,578 @@
+//! `tune eval`: how good a weights file is on any data, in one pass and without writing a file:
+//! the loss (squared error and cross-entropy) at the fitted `K` and at a given one, a
+//! calibration table (predicted against observed result by evaluation bins), and the loss
+//! split by game phase and by material imbalance.
+//!
+//! The evaluations are computed directly with [`eval::Model::evaluate_f64`] in parallel: no
+//! tape is recorded, so a judgement costs about one static evaluation per position.
+
+use data::Sample;
+use eval::Model;
+use optim::{fit_k_scores, Link, LossKind, Sigmoid};
+use rayon::prelude::*;
+use serde::Serialize;
+use shakmaty::{Chess, Color, Position, Role};
+
+use crate::TexelError;
+
+/// Positions per parallel work item; sums are taken per chunk and the chunks added in order,
+/// so every figure is the same whatever the number of threads.
+pub(crate) const CHUNK: usize = 1 << 14;
+
+/// How a judgement bins and scales.
+#[derive(Clone, Copy, Debug)]
+pub struct JudgeOptions {
+    /// A `K` to report the losses at besides the fitted one; the tables use it when given.
+    pub k: Option<f64>,
+    /// Width of the calibration bins, in centipawns.
+    pub bin_width: f64,
+    /// The calibration bins cover `-bin_limit..bin_limit`, plus one open bin on each side.
+    pub bin_limit: f64,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            k: None,
+            bin_width: 50.0,
+            bin_limit: 600.0,
+        }
+    }
+}
+
+/// One position, scored: its evaluation, its result and what the reports group it by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// The evaluation in centipawns, White's view.
+    pub q: f64,
+    /// The result, White's view, `0..=1`.
+    pub result: f64,
+    /// The game phase from material, `0..=24` ([`data::PackedBoard::phase`]).
+    pub phase: u8,
+    /// The material difference in pawns, White minus Black ([`material_balance`]).
+    pub imbalance: i32,
+}
+
+/// White's material minus Black's, in pawns: pawn 1, knight and bishop 3, rook 5, queen 9.
+pub fn material_balance(pos: &Chess) -> i32 {
+    let board = pos.board();
+    let value = |c: Color| -> i32 {
+        [
+            (Role::Pawn, 1),
+            (Role::Knight, 3),
+            (Role::Bishop, 3),
+            (Role::Rook, 5),
+            (Role::Queen, 9),
+        ]
+        .iter()
+        .map(|&(r, v)| v * (board.by_role(r) & board.by_color(c)).count() as i32)
+        .sum()
+    };
+    value(Color::White) - value(Color::Black)
+}
+
+/// Runs `f` on every sample whose board decodes, in parallel, keeping the sample order; returns
+/// the results with the sample's index, and how many samples did not decode.
+pub(crate) fn map_positions<T, F>(samples: &[Sample], f: F) -> (Vec<(u32, T)>, usize)
+where
+    T: Send,
+    F: Fn(&Sample, &Chess) -> T + Sync,
+{
+    let chunks: Vec<Vec<(u32, T)>> = samples
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            chunk
+                .iter()
+                .enumerate()
+                .filter_map(|(j, s)| {
+                    let pos = s.position().ok()?;
+                    Some(((c * CHUNK + j) as u32, f(s, &pos)))
+                })
+                .collect()
+        })
+        .collect();
+    let out: Vec<(u32, T)> = chunks.into_iter().flatten().collect();
+    let skipped = samples.len() - out.len();
+    (out, skipped)
+}
+
+/// Every sample's evaluation at `w` with its result, phase and material balance; samples whose
+/// board does not decode are left out (the second value counts them).
+pub fn score_samples(model: &Model, w: &[f64], samples: &[Sample]) -> (Vec<Scored>, usize) {
+    let (scored, skipped) = map_positions(samples, |s, pos| Scored {
+        q: model.evaluate_f64(pos, w),
+        result: s.result,
+        phase: s.board.phase(),
+        imbalance: material_balance(pos),
+    });
+    (scored.into_iter().map(|(_, s)| s).collect(), skipped)
+}
+
+/// The mean losses at one `K`.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Losses {
+    /// The sigmoid's scale.
+    pub k: f64,
+    /// Mean squared error between the result and `sigma(q)`.
+    pub mse: f64,
+    /// Mean cross-entropy between the result and `sigma(q)`.
+    pub xent: f64,
+}
+
+/// One bin of the calibration table.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Bin {
+    /// Lowest evaluation in the bin (centipawns, included); `None`: unbounded.
+    pub lo: Option<f64>,
+    /// Highest evaluation (excluded); `None`: unbounded.
+    pub hi: Option<f64>,
+    /// Positions in the bin.
+    pub positions: usize,
+    /// Their mean evaluation.
+    pub mean_eval: f64,
+    /// Their mean predicted result `sigma(q)`.
+    pub predicted: f64,
+    /// Their mean observed result.
+    pub observed: f64,
+}
+
+/// The losses of one group of positions.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Group {
+    /// What the group holds.
+    pub name: String,
+    /// Positions in it.
+    pub positions: usize,
+    /// Mean squared error.
+    pub mse: f64,
+    /// Mean cross-entropy.
+    pub xent: f64,
+    /// Mean observed result minus mean predicted: > 0 where White does better than the
+    /// evaluation says.
+    pub residual: f64,
+}
+
+/// What `tune eval` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Judgement {
+    /// The model of the weights.
+    pub model: String,
+    /// Positions judged.
+    pub positions: usize,
+    /// Samples whose board did not decode (left out).
+    pub skipped: usize,
+    /// The losses at the `K` fitted for the squared error.
+    pub fitted: Losses,
+    /// The losses at the given `K`, if one was given.
+    pub given: Option<Losses>,
+    /// The `K` of the tables below: the given one, else the fitted one.
+    pub k: f64,
+    /// Predicted against observed result by evaluation bins, every position in exactly one.
+    pub calibration: Vec<Bin>,
+    /// The losses by game phase (from material: 24 is every piece on the board).
+    pub by_phase: Vec<Group>,
+    /// The losses by material balance (White minus Black, in pawns).
+    pub by_imbalance: Vec<Group>,
+}
+
+/// The logistic link at `k` with `loss`.
+pub(crate) fn link(k: f64, loss: LossKind) -> Link {
+    Link {
+        sigmoid: Sigmoid::Logistic,
+        k,
+        loss,
+    }
+}
+
+/// `K` fitted for the squared error on the scores `q` against the results.
+pub fn fit_k(scored: &[Scored]) -> f64 {
+    let q: Vec<f64> = scored.iter().map(|s| s.q).collect();
+    let y: Vec<f64> = scored.iter().map(|s| s.result).collect();
+    fit_k_scores(&q, &y, link(1.0, LossKind::Mse)).0
+}
+
+/// Running sums of a group of positions.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    n: usize,
+    mse: f64,
+    xent: f64,
+    q: f64,
+    predicted: f64,
+    observed: f64,
+}
+
+impl Sums {
+    /// One position's figures at `k`, as a group of one (to be added into several groups:
+    /// the losses are computed once).
+    fn one(s: &Scored, k: f64) -> Sums {
+        let m = link(k, LossKind::Mse);
+        Sums {
+            n: 1,
+            mse: m.loss_value(s.q, s.result),
+            xent: link(k, LossKind::Xent).loss_value(s.q, s.result),
+            q: s.q,
+            predicted: m.expect(s.q),
+            observed: s.result,
+        }
+    }
+
+    fn merge(&mut self, o: &Sums) {
+        self.n += o.n;
+        self.mse += o.mse;
+        self.xent += o.xent;
+        self.q += o.q;
+        self.predicted += o.predicted;
+        self.observed += o.observed;
+    }
+
+    fn mean(&self, x: f64) -> f64 {
+        if self.n == 0 {
+            f64::NAN
+        } else {
+            x / self.n as f64
+        }
+    }
+
+    fn group(&self, name: String) -> Group {
+        Group {
+            name,
+            positions: self.n,
+            mse: self.mean(self.mse),
+            xent: self.mean(self.xent),
+            residual: self.mean(self.observed - self.predicted),
+        }
+    }
+}
+
+/// The game-phase buckets: name and the highest phase in it.
+const PHASES: [(&str, u8); 3] = [
+    ("endgame (phase 0-7)", 7),
+    ("middlegame (phase 8-17)", 17),
+    ("opening (phase 18-24)", 24),
+];
+
+/// The material-balance buckets run from `-IMBALANCE` to `IMBALANCE` pawns, the ends open.
+const IMBALANCE: i32 = 4;
+
+fn phase_bucket(phase: u8) -> usize {
+    PHASES
+        .iter()
+        .position(|&(_, hi)| phase <= hi)
+        .unwrap_or(PHASES.len() - 1)
+}
+
+fn imbalance_bucket(d: i32) -> usize {
+    (d.clamp(-IMBALANCE, IMBALANCE) + IMBALANCE) as usize
+}
+
+fn imbalance_name(b: usize) -> String {
+    let d = b as i32 - IMBALANCE;
+    match d {
+        d if d == -IMBALANCE => format!("<= {d} pawns"),
+        d if d == IMBALANCE => format!(">= +{d} pawns"),
+        0 => "equal".to_string(),
+        1 | -1 => format!("{d:+} pawn"),
+        d => format!("{d:+} pawns"),
+    }
+}
+
+/// The calibration bins' edges.
+struct Bins {
+    width: f64,
+    limit: f64,
+    inner: usize,
+}
+
+impl Bins {
+    fn new(opts: &JudgeOptions) -> Result<Bins, TexelError> {
+        let (width, limit) = (opts.bin_width, opts.bin_limit);
+        let inner = 2.0 * limit / width;
+        if !(width > 0.0 && limit > 0.0 && inner.is_finite()) || inner > 10_000.0 {
+            return Err(TexelError::Config(format!(
+                "calibration bins of {width} cp up to +-{limit} cp: both must be positive and \
+                 give at most 10,000 bins"
+            )));
+        }
+        Ok(Bins {
+            width,
+            limit,
+            inner: inner.ceil() as usize,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.inner + 2
+    }
+
+    /// The bin of `q`: 0 below `-limit`, `len() - 1` from `limit` up (and for NaN).
+    fn of(&self, q: f64) -> usize {
+        if q < -self.limit {
+            0
+        } else if q >= self.limit || q.is_nan() {
+            self.len() - 1
+        } else {
+            (1 + ((q + self.limit) / self.width) as usize).min(self.inner)
+        }
+    }
+
+    fn edges(&self, b: usize) -> (Option<f64>, Option<f64>) {
+        let edge = |i: usize| (-self.limit + i as f64 * self.width).min(self.limit);
+        match b {
+            0 => (None, Some(-self.limit)),
+            b if b == self.len() - 1 => (Some(self.limit), None),
+            b => (Some(edge(b - 1)), Some(edge(b))),
+        }
+    }
+}
+
+/// All the sums of one pass.
+#[derive(Clone, Debug)]
+struct Tally {
+    fitted: Sums,
+    given: Sums,
+    bins: Vec<Sums>,
+    phase: Vec<Sums>,
+    imbalance: Vec<Sums>,
+}
+
+impl Tally {
+    fn new(bins: usize) -> Tally {
+        Tally {
+            fitted: Sums::default(),
+            given: Sums::default(),
+            bins: vec![Sums::default(); bins],
+            phase: vec![Sums::default(); PHASES.len()],
+            imbalance: vec![Sums::default(); 2 * IMBALANCE as usize + 1],
+        }
+    }
+
+    fn merge(mut self, o: &Tally) -> Tally {
+        self.fitted.merge(&o.fitted);
+        self.given.merge(&o.given);
+        for (pairs, other) in [
+            (&mut self.bins, &o.bins),
+            (&mut self.phase, &o.phase),
+            (&mut self.imbalance, &o.imbalance),
+        ] {
+            for (a, b) in pairs.iter_mut().zip(other) {
+                a.merge(b);
+            }
+        }
+        self
+    }
+}
+
+/// Judges `w` of `model` on the scored positions (from [`score_samples`]; `skipped` is
+/// reported as it is): fits `K`, then one parallel pass for every table.
+pub fn judge_scored(
+    model: &Model,
+    scored: &[Scored],
+    skipped: usize,
+    opts: &JudgeOptions,
+) -> Result<Judgement, TexelError> {
+    if scored.is_empty() {
+        return Err(TexelError::Config(
+            "no positions to judge (none of the samples decodes)".to_string(),
+        ));
+    }
+    if let Some(k) = opts.k {
+        if !(k > 0.0 && k.is_finite()) {
+            return Err(TexelError::Config(format!("K must be positive, not {k}")));
+        }
+    }
+    let bins = Bins::new(opts)?;
+    let k_fit = fit_k(scored);
+    let k_given = opts.k.unwrap_or(k_fit);
+    let tally = scored
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut t = Tally::new(bins.len());
+            for s in chunk {
+                let given = Sums::one(s, k_given);
+                let fitted = if opts.k.is_some() {
+                    Sums::one(s, k_fit)
+                } else {
+                    given
+                };
+                t.fitted.merge(&fitted);
+                t.given.merge(&given);
+                t.bins[bins.of(s.q)].merge(&given);
+                t.phase[phase_bucket(s.phase)].merge(&given);
+                t.imbalance[imbalance_bucket(s.imbalance)].merge(&given);
+            }
+            t
+        })
+        .collect::<Vec<Tally>>()
+        .iter()
+        .fold(Tally::new(bins.len()), Tally::merge);
+    let losses = |s: &Sums, k: f64| Losses {
+        k,
+        mse: s.mean(s.mse),
+        xent: s.mean(s.xent),
+    };
+    Ok(Judgement {
+        model: model.kind().to_string(),
+        positions: scored.len(),
+        skipped,
+        fitted: losses(&tally.fitted, k_fit),
+        given: opts.k.map(|k| losses(&tally.given, k)),
+        k: k_given,
+        calibration: tally
+            .bins
+            .iter()
+            .enumerate()
+            .map(|(b, s)| {
+                let (lo, hi) = bins.edges(b);
+                Bin {
+                    lo,
+                    hi,
+                    positions: s.n,
+                    mean_eval: s.mean(s.q),
+                    predicted: s.mean(s.predicted),
+                    observed: s.mean(s.observed),
+                }
+            })
+            .collect(),
+        by_phase: tally
+            .phase
+            .iter()
+            .zip(PHASES)
+            .map(|(s, (name, _))| s.group(name.to_string()))
+            .collect(),
+        by_imbalance: tally
+            .imbalance
+            .iter()
+            .enumerate()
+            .map(|(b, s)| s.group(imbalance_name(b)))
+            .collect(),
+    })
+}
+
+/// [`score_samples`] then [`judge_scored`].
+pub fn judge(
+    model: &Model,
+    w: &[f64],
+    samples: &[Sample],
+    opts: &JudgeOptions,
+) -> Result<Judgement, TexelError> {
+    let (scored, skipped) = score_samples(model, w, samples);
+    judge_scored(model, &scored, skipped, opts)
+}
+
+/// `1234567` as `1,234,567`.
+pub(crate) fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `psqt weights on 1,000 positions`, and the samples left out if any.
+pub(crate) fn headline(model: &str, positions: usize, skipped: usize) -> String {
+    let mut s = format!("{model} weights on {} positions", thousands(positions));
+    if skipped > 0 {
+        s += &format!(" ({skipped} samples did not decode and were left out)");
+    }
+    s
+}
+
+fn group_table(title: &str, groups: &[Group]) -> String {
+    let mut s = format!(
+        "\n{title}\n{:<26} {:>10} {:>10} {:>10} {:>10}\n",
+        "", "positions", "MSE", "xent", "obs-pred"
+    );
+    for g in groups.iter().filter(|g| g.positions > 0) {
+        s += &format!(
+            "{:<26} {:>10} {:>10.6} {:>10.6} {:>+10.4}\n",
+            g.name,
+            thousands(g.positions),
+            g.mse,
+            g.xent,
+            g.residual
+        );
+    }
+    s
+}
+
+impl Judgement {
+    /// The report as text for people.
+    pub fn to_text(&self) -> String {
+        let mut s = headline(&self.model, self.positions, self.skipped) + "\n";
+        s += &format!("\n{:<26} {:>10} {:>10}\n", "loss", "MSE", "xent");
+        let mut row = |what: &str, l: &Losses| {
+            s += &format!(
+                "{:<26} {:>10.6} {:>10.6}\n",
+                format!("{what} K = {:.4}", l.k),
+                l.mse,
+                l.xent
+            );
+        };
+        row("fitted", &self.fitted);
+        if let Some(g) = &self.given {
+            row("given", g);
+        }
+        s += &format!(
+            "\ncalibration at K = {:.4}: evaluation bins (centipawns, White's view)\n\
+             {:<26} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+            self.k, "eval", "positions", "mean eval", "predicted", "observed", "obs-pred"
+        );
+        for b in self.calibration.iter().filter(|b| b.positions > 0) {
+            let range = match (b.lo, b.hi) {
+                (None, Some(hi)) => format!("< {hi}"),
+                (Some(lo), None) => format!(">= {lo}"),
+                (Some(lo), Some(hi)) => format!("{lo} .. {hi}"),
+                (None, None) => "all".to_string(),
+            };
+            s += &format!(
+                "{:<26} {:>10} {:>10.1} {:>10.4} {:>10.4} {:>+10.4}\n",
+                range,
+                thousands(b.positions),
+                b.mean_eval,
+                b.predicted,
+                b.observed,
+                b.observed - b.predicted
+            );
+        }
+        s += &group_table(
+            &format!(
+                "by game phase at K = {:.4} (24: every piece on the board)",
+                self.k
+            ),
+            &self.by_phase,
+        );
+        s += &group_table(
+            &format!(
+                "by material balance at K = {:.4} (White minus Black: P 1, N B 3, R 5, Q 9)",
+                self.k
+            ),
+            &self.by_imbalance,
+        );
+        s
+    }
+
+    /// The calibration as an SVG plot: mean observed against mean predicted result per bin,
+    /// with the diagonal a calibrated evaluation would follow.
+    pub fn calibration_svg(&self) -> Result<String, TexelError> {
+        let points: Vec<(f64, f64, usize)> = self
+            .calibration
+            .iter()
+            .filter(|b| b.positions > 0)
+            .map(|b| (b.predicted, b.observed, b.positions))
+            .collect();
+        crate::plot::calibration_plot_svg(
+            &format!(
+                "calibration: {} positions, K = {:.4}",
+                thousands(self.positions),
+                self.k
+            ),
+            &points,
+        )
+    }
+}
