@@ -34,6 +34,9 @@ pub struct ParamInfo {
     /// `king_safety.quadratic`). Integer output rounds the first to integers and the second to
     /// fixed point ([`round_weights`]).
     pub integer: bool,
+    /// For a tapered middlegame parameter, the index of its endgame twin (`x.mg` / `x.eg`,
+    /// `pst.<piece>.mg.<sq>` / `pst.<piece>.eg.<sq>`): the model knows its own pairs.
+    pub twin: Option<usize>,
 }
 
 /// The fixed-point scale of the parameters that are not integers by nature
@@ -163,6 +166,7 @@ impl Builder {
             init,
             bounds,
             integer: true,
+            twin: None,
         });
         index
     }
@@ -178,7 +182,8 @@ impl Builder {
     /// Pushes `<prefix>.mg` and `<prefix>.eg` (both starting at `init`); returns the mg index.
     fn pair(&mut self, prefix: &str, group: &str, init: f64) -> u32 {
         let first = self.push(format!("{prefix}.mg"), group, init, None);
-        self.push(format!("{prefix}.eg"), group, init, None);
+        let second = self.push(format!("{prefix}.eg"), group, init, None);
+        self.params[first as usize].twin = Some(second as usize);
         first
     }
 }
@@ -195,14 +200,20 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
     }
     let pst = b.params.len() as u32;
     for role in ROLE_NAMES {
+        let mut first = [0u32; 64];
         for phase in PHASE_NAMES {
             for sq in Square::ALL {
-                b.push(
+                let i = b.push(
                     format!("pst.{role}.{phase}.{}", square_name(sq)),
                     "pst",
                     0.0,
                     None,
                 );
+                if phase == "mg" {
+                    first[usize::from(sq)] = i;
+                } else {
+                    b.params[first[usize::from(sq)] as usize].twin = Some(i as usize);
+                }
             }
         }
     }

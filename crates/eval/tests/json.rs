@@ -343,3 +343,35 @@ fn model_is_send_and_sync() {
     check::<Model>();
     check::<eval::Quiescence>();
 }
+
+/// The model's twins (`ParamInfo::twin`) are exactly the pairs its names spell: one `mg`
+/// component, and the same name with `eg` in its place.
+#[test]
+fn twins_are_the_pairs_the_names_spell() {
+    for kind in [eval::ModelKind::Psqt, eval::ModelKind::Full] {
+        let model = eval::Model::new(kind);
+        let mut pairs = 0;
+        for (i, p) in model.params().iter().enumerate() {
+            let parts: Vec<&str> = p.name.split('.').collect();
+            let spelled = (parts.iter().filter(|c| **c == "mg").count() == 1)
+                .then(|| {
+                    let twin: Vec<&str> = parts
+                        .iter()
+                        .map(|c| if *c == "mg" { "eg" } else { c })
+                        .collect();
+                    model.index_of(&twin.join("."))
+                })
+                .flatten();
+            assert_eq!(p.twin, spelled, "{kind}: {} (index {i})", p.name);
+            pairs += usize::from(p.twin.is_some());
+        }
+        if kind == eval::ModelKind::Psqt {
+            assert_eq!(
+                pairs * 2,
+                model.len(),
+                "psqt is material and tables, all tapered"
+            );
+        }
+        assert!(pairs > 0);
+    }
+}

@@ -139,9 +139,9 @@ where
     set
 }
 
-/// `eg_of[i] = Some(e)`: parameter `i`'s name has one `mg` component and parameter `e` is
-/// named the same with `eg` in its place (`pst.pawn.mg.a1`, `pst.pawn.eg.a1`). This is the
-/// pairing [`CompiledSet::compact_phased`] takes.
+/// `eg_of[i] = Some(e)`: parameter `e` is the endgame twin of middlegame parameter `i`, as the
+/// model says ([`eval::ParamInfo::twin`]; names are not parsed). This is the pairing
+/// [`CompiledSet::compact_phased`] takes.
 ///
 /// ```
 /// let model = eval::Model::new(eval::ModelKind::Psqt);
@@ -152,25 +152,7 @@ where
 /// assert_eq!(eg_of[j], model.index_of("pst.knight.eg.e4"));
 /// ```
 pub fn phase_pairs(model: &Model) -> Vec<Option<usize>> {
-    let p = model.params();
-    let by_name: std::collections::HashMap<&str, usize> = p
-        .iter()
-        .enumerate()
-        .map(|(i, x)| (x.name.as_str(), i))
-        .collect();
-    p.iter()
-        .map(|x| {
-            let parts: Vec<&str> = x.name.split('.').collect();
-            if parts.iter().filter(|c| **c == "mg").count() != 1 {
-                return None;
-            }
-            let twin: Vec<&str> = parts
-                .iter()
-                .map(|c| if *c == "mg" { "eg" } else { c })
-                .collect();
-            by_name.get(twin.join(".").as_str()).copied()
-        })
-        .collect()
+    model.params().iter().map(|p| p.twin).collect()
 }
 
 /// [`record_positions`] for `data` samples; samples whose board does not decode are skipped.
