@@ -8,7 +8,8 @@
 //! model ([`eval::Model::linear_terms`]), the sums and the hand-derived head gradient of a
 //! split one ([`eval::Model::split`]).
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use data::Sample;
 use eval::{Model, Split};
@@ -331,6 +332,8 @@ impl<'a> Coefficients<'a> {
 }
 
 /// A candidate for a top list: position (sample index), coefficient, contribution, eval.
+/// Ordered by how strongly it pulls: the larger |contribution| is greater, and of equal ones
+/// the lower index, so a top list is the same whatever order the candidates come in.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     index: u32,
@@ -339,23 +342,40 @@ struct Candidate {
     eval: f64,
 }
 
-/// Keeps the `m` candidates of largest |contribution| (ties: lower index), whatever the
-/// order they come in.
-fn keep_top(list: &mut Vec<Candidate>, c: Candidate, m: usize) {
-    let better = |a: &Candidate, b: &Candidate| {
-        a.contribution.abs() > b.contribution.abs()
-            || (a.contribution.abs() == b.contribution.abs() && a.index < b.index)
-    };
-    if list.len() == m {
-        match list.last() {
-            Some(last) if better(&c, last) => {
-                list.pop();
-            }
-            _ => return,
-        }
+impl Ord for Candidate {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.contribution
+            .abs()
+            .total_cmp(&o.contribution.abs())
+            .then(o.index.cmp(&self.index))
     }
-    let at = list.partition_point(|x| better(x, &c));
-    list.insert(at, c);
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Candidate {}
+
+/// The `m` greatest candidates seen, the least of them on top.
+type Top = BinaryHeap<Reverse<Candidate>>;
+
+/// Offers `c` to `top`, which keeps the `m` greatest.
+fn keep_top(top: &mut Top, c: Candidate, m: usize) {
+    if top.len() < m {
+        top.push(Reverse(c));
+    } else if top.peek().is_some_and(|least| c > least.0) {
+        top.pop();
+        top.push(Reverse(c));
+    }
 }
 
 /// The sums of one chunk of the data pass.
@@ -363,7 +383,7 @@ struct Tally {
     n: usize,
     gradient: Vec<f64>,
     touched: Vec<u32>,
-    top: Vec<Vec<Candidate>>,
+    top: Vec<Top>,
     r: f64,
     rr: f64,
     x: Vec<f64>,
@@ -378,7 +398,7 @@ impl Tally {
             n: 0,
             gradient: vec![0.0; params],
             touched: vec![0; params],
-            top: vec![Vec::new(); tracked],
+            top: vec![Top::new(); tracked],
             r: 0.0,
             rr: 0.0,
             x: vec![0.0; PROPERTIES.len()],
@@ -408,8 +428,8 @@ impl Tally {
             .zip(&o.touched)
             .for_each(|(a, b)| *a += b);
         for (a, b) in self.top.iter_mut().zip(o.top) {
-            for c in b {
-                keep_top(a, c, m);
+            for c in b.into_vec() {
+                keep_top(a, c.0, m);
             }
         }
         for (a, b) in self.buckets.iter_mut().zip(&o.buckets) {
@@ -618,9 +638,12 @@ pub fn explain(
         let gradient = tally.gradient[j] / n;
         let positions = slot[j]
             .map(|sl| {
+                // Ascending in `Reverse`: the strongest first.
                 tally.top[sl]
-                    .iter()
-                    .map(|c| {
+                    .clone()
+                    .into_sorted_vec()
+                    .into_iter()
+                    .map(|Reverse(c)| {
                         let s = &samples[c.index as usize];
                         Pull {
                             fen: s
