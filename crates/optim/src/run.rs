@@ -226,7 +226,7 @@ fn drive(
         valid: valid.clone(),
         control: control.clone(),
         budget: round_budget(0),
-        stopping: cfg.stopping,
+        stopping: relative_rules(cfg),
         since: 0,
         start: started,
         passes0,
@@ -338,7 +338,7 @@ fn drive(
             valid: valid.clone(),
             control: control.clone(),
             budget: round_budget(done),
-            stopping: cfg.stopping,
+            stopping: relative_rules(cfg),
             since: done + 1,
             start: started,
             passes0,
@@ -440,6 +440,16 @@ fn finish(
         train,
         valid,
     })
+}
+
+/// The relative stopping rules a run applies: `cfg.stopping`, except for particle swarm, whose
+/// best cost stays flat between restarts by design (its own rule, a box below half a
+/// centipawn, ends it).
+fn relative_rules(cfg: &RunConfig) -> Stopping {
+    match cfg.method {
+        Method::Pso => Stopping::OFF,
+        _ => cfg.stopping,
+    }
 }
 
 /// The run's progress bar (hidden unless `cfg.progress`).
