@@ -4,12 +4,11 @@
 //! phase `rho` per position, has linear rows of the form
 //! `q = sum_k s_k * (rho * w[m_k] + (1 - rho) * w[e_k])` with small integers `s_k` (piece
 //! counts, +-1). Each such row is stored as its `rho` (f64) and one `u16` per pair. The pairs
-//! with `s_k = +-1` (almost all of a piece-square table's) come first, as *unit* features: the
-//! pair number in the low 9 bits and the sign in bit 9, which together index a table of the
-//! signed by-pair weights (no multiplication, no conversion); their number is kept per row. The
-//! others are *general* features: the pair number in the low 9 bits and `s_k` as a signed
-//! 7-bit integer in the high bits. Rows that do not decompose exactly stay in the general
-//! sparse form.
+//! with `s_k = +-1` (almost all of a piece-square table's) are *unit* features ([`Unit`]): the
+//! pair number and the sign, which together index a table of the signed by-pair weights (no
+//! multiplication, no conversion). The others are *general* features: the pair number in the
+//! low 9 bits and `s_k` as a signed 7-bit integer in the high bits. Rows that do not decompose
+//! exactly stay in the general sparse form.
 
 /// Bits of a feature that hold the pair number.
 const PAIR_BITS: u32 = 9;
@@ -25,13 +24,54 @@ pub(crate) const S_MAX: f64 = 63.0;
 /// Bits of a unit feature: the sign (set for `-1`) in bit 10, the pair number in bits 1..10,
 /// bit 0 clear: the feature is the index of the pair's first value in a [`Signed`] table.
 const UNIT_MASK: u16 = (4 << PAIR_BITS) - 2;
-/// Most unit features a row counts (any further ones are stored as general features).
-const MAX_UNITS: usize = u8::MAX as usize;
+
+pub(crate) use unit::Unit;
+
+/// [`Unit`] in a module of its own, so that nothing but [`Unit::new`] can make one.
+mod unit {
+    use super::{MAX_PAIRS, PAIR_BITS};
+
+    /// A unit feature: pair number `p` and sign (`neg`) as `(p | neg << PAIR_BITS) << 1`, the
+    /// index of the pair's first signed value in a [`Signed`](super::Signed) table.
+    ///
+    /// Invariant of the type: the value `x` is even and at most `4 * MAX_PAIRS - 2`, so `x` and
+    /// `x + 1` are in bounds of a `Signed` table (`4 * MAX_PAIRS` values). The field is private
+    /// to this module and [`new`](Unit::new), the only constructor, checks `p < MAX_PAIRS`
+    /// (once, when a row is stored), which gives `x <= ((MAX_PAIRS - 1) | MAX_PAIRS) << 1 =
+    /// 4 * MAX_PAIRS - 2`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[repr(transparent)]
+    pub(crate) struct Unit(u16);
+
+    impl Unit {
+        /// The unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`.
+        ///
+        /// # Panics
+        ///
+        /// If `pair >= MAX_PAIRS`.
+        #[inline(always)]
+        pub(crate) fn new(pair: usize, neg: bool) -> Unit {
+            assert!(pair < MAX_PAIRS, "pair number {pair} out of range");
+            Unit(((pair as u16) | (u16::from(neg) << PAIR_BITS)) << 1)
+        }
+
+        /// The feature as stored (`u16`).
+        #[inline(always)]
+        pub(crate) fn bits(self) -> u16 {
+            self.0
+        }
+
+        /// The index of the pair's first signed value: `index() + 1 < 4 * MAX_PAIRS`.
+        #[inline(always)]
+        pub(crate) fn index(self) -> usize {
+            usize::from(self.0)
+        }
+    }
+}
 
 /// Per-pair `[middlegame, endgame]` values, then their negations, flat and 16-byte aligned:
 /// a unit feature `x` is the index of its signed values (no multiplication, no conversion; a
-/// pair is one aligned 128-bit load). Only [`get`](Signed::get) and [`add`](Signed::add) read
-/// them, and only for the unit features of a row.
+/// pair is one aligned 128-bit load).
 #[repr(C, align(16))]
 pub(crate) struct Signed([f64; 4 * MAX_PAIRS]);
 
@@ -52,28 +92,42 @@ impl Signed {
         t
     }
 
-    /// Unit feature `x`'s signed values.
+    /// Unit feature `x`'s signed values: no bounds check, no mask (a [`Unit`] is in bounds by
+    /// construction; the phased sweep's inner loop).
     #[inline(always)]
-    pub(crate) fn get(&self, x: u16) -> [f64; 2] {
-        let j = usize::from(x);
-        debug_assert!(x & !UNIT_MASK == 0);
-        // SAFETY: `x` is a unit feature of this store: made by `pack_unit` from a pair number
-        // below `MAX_PAIRS` (`try_push`; `push_from` copies rows of a store over the same
-        // pairs), so `j + 1 <= UNIT_MASK + 1 < 4 * MAX_PAIRS`. Unchecked, the feature is the
-        // load's index as it is (no mask, no bounds check): measured 9% faster per sweep.
+    pub(crate) fn unit(&self, x: Unit) -> [f64; 2] {
+        let j = x.index();
+        // SAFETY: `j + 1 < 4 * MAX_PAIRS`, the table's length: the invariant of `Unit`, checked
+        // by `Unit::new`, its only constructor. Unchecked, the feature is the load's index as
+        // it is (no mask, no bounds check): measured 9% faster per sweep.
         unsafe { [*self.0.get_unchecked(j), *self.0.get_unchecked(j + 1)] }
     }
 
-    /// Adds `v` to unit feature `x`'s slot.
+    /// Adds `v` to unit feature `x`'s slot, unchecked as in [`unit`](Signed::unit).
     #[inline(always)]
-    pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
-        let j = usize::from(x);
-        debug_assert!(x & !UNIT_MASK == 0);
-        // SAFETY: as in `get`, `j + 1 < 4 * MAX_PAIRS` for a unit feature of this store.
+    pub(crate) fn add_unit(&mut self, x: Unit, v: [f64; 2]) {
+        let j = x.index();
+        // SAFETY: as in `unit`, `j + 1 < 4 * MAX_PAIRS` by the invariant of `Unit`.
         unsafe {
             *self.0.get_unchecked_mut(j) += v[0];
             *self.0.get_unchecked_mut(j + 1) += v[1];
         }
+    }
+
+    /// The signed values of a unit feature stored as `u16` (as [`pack_unit`] makes them):
+    /// indexed at `x & UNIT_MASK`, so in bounds whatever `x` is.
+    #[inline(always)]
+    pub(crate) fn get(&self, x: u16) -> [f64; 2] {
+        let j = usize::from(x & UNIT_MASK);
+        [self.0[j], self.0[j + 1]]
+    }
+
+    /// Adds `v` to the slot of a unit feature stored as `u16`, as in [`get`](Signed::get).
+    #[inline(always)]
+    pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
+        let j = usize::from(x & UNIT_MASK);
+        self.0[j] += v[0];
+        self.0[j + 1] += v[1];
     }
 
     /// `out[p] += self[+p] - self[-p]`: a gradient summed by unit feature, folded by pair.
@@ -100,10 +154,14 @@ pub(crate) fn unpack(f: u16) -> (usize, f64) {
     ((f & PAIR_MASK) as usize, f64::from((f as i16) >> PAIR_BITS))
 }
 
-/// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`.
+/// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`, as `u16`.
+///
+/// # Panics
+///
+/// If `pair >= MAX_PAIRS`.
 #[inline(always)]
 pub(crate) fn pack_unit(pair: usize, neg: bool) -> u16 {
-    ((pair as u16) | (u16::from(neg) << PAIR_BITS)) << 1
+    Unit::new(pair, neg).bits()
 }
 
 /// A unit feature's pair number and coefficient (`+-1`).
@@ -117,7 +175,7 @@ pub(crate) fn unpack_unit(f: u16) -> (usize, f64) {
 /// Adds `get(feature)` over `feats` into four independent accumulators, feature `k` into
 /// `acc[k % 4]` (the latency of one chain of additions would bound the sweep).
 #[inline(always)]
-fn accumulate(acc: &mut [[f64; 2]; 4], feats: &[u16], get: impl Fn(u16) -> [f64; 2]) {
+fn accumulate<F: Copy>(acc: &mut [[f64; 2]; 4], feats: &[F], get: impl Fn(F) -> [f64; 2]) {
     let mut chunks = feats.chunks_exact(4);
     for c in &mut chunks {
         for (a, &x) in acc.iter_mut().zip(c) {
@@ -134,12 +192,13 @@ fn accumulate(acc: &mut [[f64; 2]; 4], feats: &[u16], get: impl Fn(u16) -> [f64;
 }
 
 /// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features, where `unit(f)` is
-/// unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`.
+/// unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`. Unit features are
+/// [`Unit`]s or their `u16` bits.
 #[inline(always)]
-pub(crate) fn dot(
-    units: &[u16],
+pub(crate) fn dot<U: Copy>(
+    units: &[U],
     general: &[u16],
-    unit: impl Fn(u16) -> [f64; 2],
+    unit: impl Fn(U) -> [f64; 2],
     get: impl Fn(usize) -> [f64; 2],
 ) -> [f64; 2] {
     let mut acc = [[0.0f64; 2]; 4];
@@ -180,7 +239,7 @@ pub(crate) fn pair_table(eg_of: &[Option<usize>]) -> Option<(Vec<u32>, Vec<u32>,
     Some((mg, eg, pair_of))
 }
 
-/// Compact rows: per row a phase `rho`, its unit features, then its general features.
+/// Compact rows: per row a phase `rho`, its unit features and its general features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
     /// Middlegame and endgame index of each pair.
@@ -188,11 +247,13 @@ pub(crate) struct Phased {
     eg: Vec<u32>,
     /// Pair number of each parameter (`u32::MAX`: not in a pair).
     pair_of: Vec<u32>,
+    /// Row `i`'s unit features are `units[unit_offsets[i]..unit_offsets[i + 1]]`.
+    unit_offsets: Vec<u32>,
+    units: Vec<Unit>,
+    /// Row `i`'s general features are `feats[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
-    /// Number of unit features at the start of each row.
-    units: Vec<u8>,
-    rho: Vec<f64>,
     feats: Vec<u16>,
+    rho: Vec<f64>,
 }
 
 impl Phased {
@@ -205,6 +266,7 @@ impl Phased {
             mg,
             eg,
             pair_of,
+            unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
         })
@@ -220,25 +282,31 @@ impl Phased {
         self.mg.capacity() * 4
             + self.eg.capacity() * 4
             + self.pair_of.capacity() * 4
+            + self.unit_offsets.capacity() * 4
+            + self.units.capacity() * 2
             + self.offsets.capacity() * 4
-            + self.units.capacity()
-            + self.rho.capacity() * 8
             + self.feats.capacity() * 2
+            + self.rho.capacity() * 8
     }
 
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
-        self.offsets.shrink_to_fit();
+        self.unit_offsets.shrink_to_fit();
         self.units.shrink_to_fit();
-        self.rho.shrink_to_fit();
+        self.offsets.shrink_to_fit();
         self.feats.shrink_to_fit();
+        self.rho.shrink_to_fit();
     }
 
     /// Row `i`'s unit and general features.
     #[inline(always)]
-    fn row(&self, i: usize) -> (&[u16], &[u16]) {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        self.feats[a..b].split_at(usize::from(self.units[i]))
+    fn row(&self, i: usize) -> (&[Unit], &[u16]) {
+        let (a, b) = (self.unit_offsets[i], self.unit_offsets[i + 1]);
+        let (c, d) = (self.offsets[i], self.offsets[i + 1]);
+        (
+            &self.units[a as usize..b as usize],
+            &self.feats[c as usize..d as usize],
+        )
     }
 
     /// Appends the linear row `konst + sum coef[k] w[idx[k]]` (indices ascending) if it
@@ -287,31 +355,27 @@ impl Phased {
             }
             pairs.push((p as usize, s as i16));
         }
-        let is_unit = |s: i16| s == 1 || s == -1;
-        let units = pairs.iter().filter(|x| is_unit(x.1)).count().min(MAX_UNITS);
-        let (mut u, mut general) = (Vec::with_capacity(units), Vec::new());
         for &(p, s) in &pairs {
-            if is_unit(s) && u.len() < units {
-                u.push(pack_unit(p, s < 0));
+            if s == 1 || s == -1 {
+                self.units.push(Unit::new(p, s < 0));
             } else {
-                general.push(pack(p, s));
+                self.feats.push(pack(p, s));
             }
         }
-        self.feats.extend_from_slice(&u);
-        self.feats.extend_from_slice(&general);
-        self.units.push(units as u8);
-        self.rho.push(rho.unwrap_or(0.0));
+        self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
+        self.rho.push(rho.unwrap_or(0.0));
         true
     }
 
     /// Appends row `i` of `other` (a store over the same parameters).
     pub(crate) fn push_from(&mut self, other: &Phased, i: usize) {
-        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
-        self.feats.extend_from_slice(&other.feats[a..b]);
-        self.units.push(other.units[i]);
-        self.rho.push(other.rho[i]);
+        let (units, general) = other.row(i);
+        self.units.extend_from_slice(units);
+        self.feats.extend_from_slice(general);
+        self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
+        self.rho.push(other.rho[i]);
     }
 
     /// An empty store over the same parameters.
@@ -320,6 +384,7 @@ impl Phased {
             mg: self.mg.clone(),
             eg: self.eg.clone(),
             pair_of: self.pair_of.clone(),
+            unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
         }
@@ -328,7 +393,7 @@ impl Phased {
     /// Row `i`'s (pair, coefficient) features: the units, then the general ones.
     fn features(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let (units, general) = self.row(i);
-        let units = units.iter().map(|&f| unpack_unit(f));
+        let units = units.iter().map(|&f| unpack_unit(f.bits()));
         units.chain(general.iter().map(|&f| unpack(f)))
     }
 
@@ -340,8 +405,8 @@ impl Phased {
         let [sm, se] = dot(
             units,
             general,
-            |x| {
-                let (p, s) = unpack_unit(x);
+            |x: Unit| {
+                let (p, s) = unpack_unit(x.bits());
                 let v = get(p);
                 [s * v[0], s * v[1]]
             },
@@ -401,22 +466,24 @@ impl Phased {
         let ws = Signed::new(wp);
         let mut gs = Signed::zeros();
         let mut sum = 0.0;
-        // The rows' offsets, unit counts and phases side by side, their features in turn.
+        // The rows' offsets and phases side by side, their features in turn.
+        let unit_offsets = &self.unit_offsets[range.start..=range.end];
         let offsets = &self.offsets[range.start..=range.end];
+        let mut units_left = &self.units[unit_offsets[0] as usize..];
         let mut feats = &self.feats[offsets[0] as usize..];
-        let rows =
-            (offsets.windows(2).zip(&self.units[range.clone()])).zip(&self.rho[range.clone()]);
-        for (i, ((o, &u), &r)) in range.zip(rows) {
-            let (row, rest) = feats.split_at((o[1] - o[0]) as usize);
+        let rows = (unit_offsets.windows(2).zip(offsets.windows(2))).zip(&self.rho[range.clone()]);
+        for (i, ((uo, o), &r)) in range.zip(rows) {
+            let (units, rest) = units_left.split_at((uo[1] - uo[0]) as usize);
+            units_left = rest;
+            let (general, rest) = feats.split_at((o[1] - o[0]) as usize);
             feats = rest;
-            let (units, general) = row.split_at(usize::from(u));
-            let [sm, se] = dot(units, general, |x| ws.get(x), |p| wp[p]);
+            let [sm, se] = dot(units, general, |x| ws.unit(x), |p| wp[p]);
             let (l, d) = f(i, r * sm + (1.0 - r) * se);
             sum += l;
             if want && d != 0.0 {
                 let (dm, de) = (d * r, d * (1.0 - r));
                 for &x in units {
-                    gs.add(x, [dm, de]);
+                    gs.add_unit(x, [dm, de]);
                 }
                 for &x in general {
                     let (p, s) = unpack(x);
@@ -466,6 +533,31 @@ mod tests {
     }
 
     #[test]
+    fn unit_features_index_the_signed_table_in_bounds() {
+        let table = Signed::zeros();
+        let top = Unit::new(MAX_PAIRS - 1, true);
+        assert_eq!(top.index() + 1, table.0.len() - 1);
+        assert_eq!(top.bits(), pack_unit(MAX_PAIRS - 1, true));
+        let past = std::panic::catch_unwind(|| Unit::new(MAX_PAIRS, false));
+        assert!(
+            past.is_err(),
+            "a pair number past MAX_PAIRS makes no unit feature"
+        );
+        // The u16 path is in bounds for any bits, and agrees with the unit path on features.
+        let mut v = Box::new([[0.0; 2]; MAX_PAIRS]);
+        v[7] = [3.0, -4.0];
+        let t = Signed::new(&v);
+        for neg in [false, true] {
+            let u = Unit::new(7, neg);
+            assert_eq!(t.get(u.bits()), t.unit(u));
+        }
+        assert_eq!(t.unit(Unit::new(7, true)), [-3.0, 4.0]);
+        for x in [u16::MAX, 0x0801, 4 * MAX_PAIRS as u16] {
+            let _ = t.get(x);
+        }
+    }
+
+    #[test]
     fn decomposes_tapered_rows_and_rejects_others() {
         let eg_of = [Some(1), None, Some(3), None, None];
         let mut ph = Phased::new(&eg_of).unwrap();
@@ -484,7 +576,7 @@ mod tests {
         assert!(!ph.try_push(0.0, &[0, 1, 2, 3], &[r, 1.0 - r, 0.5, 0.5]));
         assert!(!ph.try_push(0.0, &[0, 1], &[0.5 * r, 0.5 * (1.0 - r)]));
         assert_eq!(ph.len(), 1);
-        assert_eq!(ph.feats.len(), 2);
+        assert_eq!((ph.units.len(), ph.feats.len()), (1, 1));
     }
 
     /// Rows of `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair
@@ -528,7 +620,7 @@ mod tests {
 
     #[test]
     fn sweep_matches_score_gradient_and_rows() {
-        // mixed unit and general features; rows of more than MAX_UNITS units
+        // mixed unit and general features; rows of more than 255 units
         for (n, s) in [(20, &[1.0, -1.0, 2.0, -3.0][..]), (400, &[1.0, -1.0][..])] {
             let (ph, rows) = rows(n, 300, s);
             assert_eq!(ph.len(), rows.len());
