@@ -139,9 +139,6 @@ fn is_live_deeper(i: u32, tag: u32, segments: &[Segment]) -> bool {
 /// ([`is_live`]: below `len`, the number of statements, so below the new statement's index);
 /// constant terms are folded into the constant, which is returned. On a stale or foreign
 /// operand, removes the operands it appended and panics.
-///
-/// With `ops` and `segments` as parameters of their own (not fields behind `&mut Tape`), the
-/// compiler knows that they do not alias and keeps the loop tight.
 #[inline(always)]
 fn push_terms(
     ops: &mut Vec<Operation>,

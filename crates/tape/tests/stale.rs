@@ -140,6 +140,38 @@ fn nested_marks_keep_vars_below_the_mark_live() {
 }
 
 #[test]
+fn vars_of_deeper_segments_are_checked_too() {
+    // Three rewinds at rising marks leave three segments above the inputs' one: operands in
+    // the lower segments take the slow path of the check.
+    let mut tape = Tape::new();
+    let mut rec = tape.record();
+    let w = rec.inputs(&[2.0, 3.0]);
+    let m1 = rec.mark();
+    ignore(w[0] * w[1]);
+    rec.rewind(m1);
+    let a = w[0] + w[1];
+    let m2 = rec.mark();
+    let gone = a * 2.0;
+    rec.rewind(m2);
+    let b = a * w[0];
+    let m3 = rec.mark();
+    ignore(b + 1.0);
+    rec.rewind(m3);
+    // Live: the inputs, `a` and `b`, from three different segments.
+    let y = Var::linear_combination(&[(w[1], 1.0), (a, 2.0), (b, 3.0)], 0.0);
+    let mut g = [0.0; 2];
+    rec.gradient(y * w[1], &mut g);
+    // y = w1 + 2 (w0 + w1) + 3 (w0 + w1) w0; d(y w1)/dw0 = w1 (2 + 3 (2 w0 + w1))
+    assert_eq!(g[0], 3.0 * (2.0 + 3.0 * (4.0 + 3.0)));
+    // Stale: recorded after m2 and rewound, its index now holds `b`.
+    assert_eq!(gone.index(), b.index());
+    assert_rejected("deeper stale", || ignore(gone + w[0]));
+    assert_rejected("deeper stale in a sum", || {
+        ignore(Var::dot(&[w[0], gone, a], &[(0, 1.0), (2, 1.0), (1, 1.0)]))
+    });
+}
+
+#[test]
 fn var_from_an_earlier_recording_of_the_same_tape_is_rejected() {
     let mut tape = Tape::new();
     let old = {
