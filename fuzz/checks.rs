@@ -1,11 +1,11 @@
 //! The fuzz targets' bodies, shared by the cargo-fuzz targets in `fuzz_targets/` and the
 //! stable smoke test `crates/data/tests/fuzz_smoke.rs` (both include this file by path).
-// Each target uses one of the two.
+// Each target uses one of them.
 #![allow(dead_code)]
 
 use std::path::Path;
 
-use data::{extract_pgn_reader, read_epd, ExtractOptions, Format, LoadOptions};
+use data::{cache, extract_pgn_reader, read_epd, Compression, ExtractOptions, Format, LoadOptions};
 
 /// Arbitrary bytes through the EPD reader (both result conventions) and the format
 /// detection: errors are fine, panics are not; every kept sample unpacks and prints.
@@ -39,6 +39,82 @@ pub fn pgn_extractor(bytes: &[u8]) {
         assert_eq!(samples.len() as u64, report.kept);
         for s in &samples {
             let _ = s.position().expect("a kept sample unpacks");
+        }
+    }
+}
+
+/// Arbitrary bytes through the binary cache reader, strict and not: errors are fine, panics
+/// are not. A cache read is consistent with its report, lenient reading keeps at least what
+/// strict reading keeps, and the samples kept write and read back the same. Compressed input
+/// (zstd, gzip) goes through `read_cache_bytes` first, from a file as `load` reads it.
+pub fn cache_reader(bytes: &[u8]) {
+    let _ = Format::detect(bytes);
+    if Compression::detect(bytes) != Compression::Plain {
+        static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("gradtune-fuzz-{}-{n}.gtc", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, bytes).expect("temporary file");
+        let plain = cache::read_cache_bytes(&path);
+        let _ = std::fs::remove_file(&path);
+        if let Ok(plain) = plain {
+            cache_bytes(&plain);
+        }
+        return;
+    }
+    cache_bytes(bytes);
+}
+
+fn cache_bytes(bytes: &[u8]) {
+    let path = Path::new("<fuzz>");
+    let lenient = cache::from_bytes(path, bytes, false);
+    let strict = cache::from_bytes(path, bytes, true);
+    let Ok((samples, report)) = lenient else {
+        assert!(
+            strict.is_err(),
+            "strict reading accepts what lenient reading refuses"
+        );
+        return;
+    };
+    assert_eq!(samples.len() as u64, report.kept);
+    assert!(report.kept <= report.read);
+    if let Ok((strict_samples, _)) = &strict {
+        assert_eq!(strict_samples.len(), samples.len());
+    }
+    for s in &samples {
+        s.board.check().expect("a kept record passes the check");
+        let _ = s.position();
+        let _ = s.to_epd();
+    }
+    // Written back, the samples read back strictly, and write the same bytes again.
+    let again = cache::to_bytes(&samples);
+    let (back, back_report) = cache::from_bytes(path, &again, true).expect("written cache reads");
+    assert_eq!(back_report.kept, report.kept);
+    assert_eq!(cache::to_bytes(&back), again);
+}
+
+/// Arbitrary text through the weights-JSON reader: errors are fine (and print), panics are
+/// not. Weights read are one finite value within `MAX_WEIGHT` per parameter, and write and read
+/// back exactly (same model, same bits).
+pub fn weights_json(bytes: &[u8]) {
+    // `load_weights` reads files as UTF-8 text; other bytes never reach the parser.
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    match eval::weights_from_json(text) {
+        Ok((model, w)) => {
+            assert_eq!(w.len(), model.len());
+            assert!(w
+                .iter()
+                .all(|v| v.is_finite() && v.abs() <= eval::MAX_WEIGHT));
+            let again = eval::weights_to_json(&model, &w);
+            let (model2, w2) = eval::weights_from_json(&again).expect("written weights read");
+            assert_eq!(model2.kind(), model.kind());
+            let bits = |w: &[f64]| w.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&w2), bits(&w));
+        }
+        Err(e) => {
+            let _ = e.to_string();
         }
     }
 }

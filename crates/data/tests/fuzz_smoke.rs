@@ -103,3 +103,50 @@ fn packed_boards_from_random_bytes_never_panic() {
         }
     }
 }
+
+/// A small cache written by the library: the samples of the EPD seeds.
+fn cache_seed() -> Vec<u8> {
+    let text = EPD_SEEDS.concat();
+    let (samples, _) = data::read_epd(
+        text.as_bytes(),
+        std::path::Path::new("<seed>"),
+        &data::LoadOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(samples.len(), EPD_SEEDS.len());
+    data::cache::to_bytes(&samples)
+}
+
+#[test]
+fn cache_reader_never_panics() {
+    let plain = cache_seed();
+    let compressed = zstd::bulk::compress(&plain, 3).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    for i in 0..3000 {
+        let bytes = match i % 6 {
+            0 => (0..rng.gen_range(0..200)).map(|_| rng.gen()).collect(),
+            1 => mutate(&mut rng, &compressed),
+            _ => mutate(&mut rng, &plain),
+        };
+        checks::cache_reader(&bytes);
+    }
+    checks::cache_reader(&plain);
+    checks::cache_reader(&compressed);
+}
+
+#[test]
+fn weights_json_never_panics() {
+    let model = eval::Model::new(eval::ModelKind::Psqt);
+    let seed = eval::weights_to_json(&model, &model.default_weights());
+    // A short file exercises the parser more per mutation than the whole table.
+    let short = "{\"model\": \"psqt\", \"params\": {\"material.pawn.mg\": -1.5e2, \"x\": [null]}}";
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for i in 0..600 {
+        let bytes = match i % 3 {
+            0 => mutate(&mut rng, seed.as_bytes()),
+            _ => mutate(&mut rng, short.as_bytes()),
+        };
+        checks::weights_json(&bytes);
+    }
+    checks::weights_json(seed.as_bytes());
+}

@@ -106,8 +106,8 @@ impl Sparse {
 
 impl Program {
     pub(crate) fn compile(tape: &Tape, output: Var) -> Program {
-        let inputs = tape.inputs.len();
-        let Some(out) = output.index() else {
+        let inputs = tape.inputs().len();
+        if output.index().is_none() {
             return Program {
                 output: Affine {
                     konst: output.value_f64(),
@@ -116,13 +116,13 @@ impl Program {
                 inputs,
                 ..Program::default()
             };
-        };
-        let out = out as usize;
-        let stmts = &tape.stmts[..=out];
+        }
+        let out = tape.node_of(output);
+        let stmts = &tape.stmts()[..=out];
         let is_input = |i: usize| stmts[i].kind == Kind::Input;
         // Input number of an input node: inputs are pushed in node order.
         let input_number = |i: usize| -> u32 {
-            tape.inputs
+            tape.inputs()
                 .binary_search(&(i as u32))
                 .map_or(u32::MAX, |k| k as u32)
         };
@@ -143,7 +143,7 @@ impl Program {
             }
             pending -= 1;
             low = i;
-            for op in &tape.ops[tape.start_of(i)..stmts[i].end as usize] {
+            for op in &tape.ops()[tape.start_of(i)..stmts[i].end as usize] {
                 let arg = op.arg as usize;
                 if uses[arg] == 0 && !is_input(arg) {
                     pending += 1;
@@ -183,7 +183,7 @@ impl Program {
                 continue;
             }
             let s = stmts[i];
-            let ops = &tape.ops[tape.start_of(i)..s.end as usize];
+            let ops = &tape.ops()[tape.start_of(i)..s.end as usize];
             let rep = match s.kind {
                 Kind::Input => unreachable!("inputs are skipped above"),
                 Kind::Const => Sparse {

@@ -3,6 +3,7 @@
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ptr;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::kind::Kind;
 use crate::program::Program;
@@ -47,15 +48,124 @@ pub(crate) struct Operation {
 /// assert!((grad[0] - (s * (1.0 - s) * 3.0 + 4.0)).abs() < 1e-12);
 /// assert!((grad[1] - s * (1.0 - s) * 2.0).abs() < 1e-12);
 /// ```
+///
+/// A `Var` is only valid on the tape, recording and stretch of it that made it: using one that
+/// was kept past [`Tape::record`] or [`Recording::rewind`], or that comes from another tape
+/// (another thread's, say), panics when it is recorded, never corrupts memory (see the
+/// invariants of the fields below).
 #[derive(Default, Debug)]
 pub struct Tape {
-    pub(crate) stmts: Vec<Statement>,
-    pub(crate) ops: Vec<Operation>,
+    // Private to this module: only `push`, `push_linear`, `rewind` and `record` change
+    // `stmts`, `ops`, `segments` and `inputs`, which the soundness of `sweep` relies on.
+    stmts: Vec<Statement>,
+    /// Invariant: every operation names a node below the number of statements there were when
+    /// it was pushed, so below the index of the statement that owns it (checked by `push` and
+    /// `push_terms`, see [`is_live`]; `rewind` drops a statement's operations with it).
+    ops: Vec<Operation>,
+    /// The stretches of nodes recorded between rewinds, each with its tag: starts strictly
+    /// increasing, the first at node 0 (while recording). Node `i` has the tag of the last
+    /// segment starting at or below `i`; a `Var` carries its node's tag when it was made and
+    /// is live only if the node's tag is still its own. `record` starts one segment with a
+    /// fresh tag; `rewind(m)` drops the segments starting at or after `m` and starts a new one
+    /// at `m` with a fresh tag, so a forgotten node's index, when reused, has a new tag.
+    segments: Vec<Segment>,
+    /// The tag of nodes recorded now (the last segment's).
+    tag: u32,
+    /// Tags reserved for this tape and not used yet: `next_tag..end_tag` (wrapping).
+    next_tag: u32,
+    end_tag: u32,
     /// Adjoints, indexed like `stmts`. Zero between sweeps except for inputs and nodes below a
     /// mark that are still waiting for [`Recording::take_gradient`].
     adj: Vec<f64>,
     /// Node index of each input, in the order the inputs were created.
-    pub(crate) inputs: Vec<u32>,
+    inputs: Vec<u32>,
+}
+
+/// The first tag of the next block of tags to reserve (for any tape).
+static NEXT_TAG: AtomicU32 = AtomicU32::new(1);
+/// How many tags a tape reserves at a time (one atomic operation per block, not per rewind).
+const TAG_BLOCK: u32 = 1 << 12;
+
+/// Panics for an operand that is not a node of the active tape's current recording.
+#[cold]
+#[inline(never)]
+fn stale(x: Var, len: usize) -> ! {
+    panic!(
+        "tape::Var (node {}) is not on the active tape: it was kept past `record` or `rewind`, \
+         or comes from another tape (this tape has {len} nodes)",
+        x.raw_index()
+    )
+}
+
+/// A stretch of nodes recorded between two rewinds: see `Tape::segments`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Segment {
+    start: u32,
+    tag: u32,
+}
+
+/// Whether `x` (not a constant) is a live node of a tape with `len` nodes and these
+/// `segments`: its index is below `len`, and the segment that holds it has `x`'s tag. The
+/// last two segments (the nodes after a mark, and the inputs and shared work before it) are
+/// looked at first, comparing registers only.
+#[inline(always)]
+fn is_live(x: Var, len: u32, segments: &[Segment]) -> bool {
+    let (i, tag) = (x.raw_index(), x.tag());
+    if i >= len {
+        return false;
+    }
+    match segments {
+        [.., below, top] if i < top.start => {
+            if i >= below.start {
+                tag == below.tag
+            } else {
+                is_live_deeper(i, tag, segments)
+            }
+        }
+        [.., top] => tag == top.tag,
+        [] => false,
+    }
+}
+
+/// [`is_live`] for a node below the last two segments (three or more nested marks).
+#[cold]
+#[inline(never)]
+fn is_live_deeper(i: u32, tag: u32, segments: &[Segment]) -> bool {
+    let k = segments.partition_point(|s| s.start <= i);
+    k > 0 && segments[k - 1].tag == tag
+}
+
+/// Appends the operands of a sum `sum c * x + konst` to `ops`, each checked to be a live node
+/// ([`is_live`]: below `len`, the number of statements, so below the new statement's index);
+/// constant terms are folded into the constant, which is returned. On a stale or foreign
+/// operand, removes the operands it appended and panics.
+#[inline(always)]
+fn push_terms(
+    ops: &mut Vec<Operation>,
+    len: u32,
+    segments: &[Segment],
+    terms: impl Iterator<Item = (Var, f64)>,
+    mut konst: f64,
+) -> f64 {
+    let start = ops.len();
+    for (x, c) in terms {
+        if x.is_const() {
+            konst += x.value_f64() * c;
+            continue;
+        }
+        if !is_live(x, len, segments) {
+            // Leave the tape as it was before the statement (a caught panic then leaves no
+            // stray operand for the next statement).
+            ops.truncate(start);
+            stale(x, len as usize);
+        }
+        // `x.raw_index() < len`: below the new statement's index.
+        ops.push(Operation {
+            partial: c,
+            arg: x.raw_index(),
+        });
+    }
+    konst
 }
 
 thread_local! {
@@ -103,6 +213,10 @@ impl Tape {
         Tape {
             stmts: Vec::with_capacity(statements),
             ops: Vec::with_capacity(operations),
+            segments: Vec::new(),
+            tag: 0,
+            next_tag: 0,
+            end_tag: 0,
             adj: Vec::with_capacity(statements),
             inputs: Vec::new(),
         }
@@ -117,6 +231,12 @@ impl Tape {
     pub fn record(&mut self) -> Recording<'_> {
         self.stmts.clear();
         self.ops.clear();
+        self.renew_tag();
+        self.segments.clear();
+        self.segments.push(Segment {
+            start: 0,
+            tag: self.tag,
+        });
         self.adj.clear();
         self.inputs.clear();
         let me: *mut Tape = self;
@@ -131,6 +251,20 @@ impl Tape {
             tape: me,
             _borrow: PhantomData,
         }
+    }
+
+    /// Gives nodes recorded from now on a tag no tape has used in the last 2^32 tags handed
+    /// out (blocks of [`TAG_BLOCK`] are reserved from [`NEXT_TAG`], one atomic operation per
+    /// block). Tags only detect misuse; soundness does not depend on them being unique (an
+    /// operand must also name an existing node, see [`is_live`]).
+    #[inline]
+    fn renew_tag(&mut self) {
+        if self.next_tag == self.end_tag {
+            self.next_tag = NEXT_TAG.fetch_add(TAG_BLOCK, Ordering::Relaxed);
+            self.end_tag = self.next_tag.wrapping_add(TAG_BLOCK);
+        }
+        self.tag = self.next_tag;
+        self.next_tag = self.next_tag.wrapping_add(1);
     }
 
     /// Number of recorded nodes (statements).
@@ -157,40 +291,97 @@ impl Tape {
         }
     }
 
-    /// Appends a node and returns its index.
+    /// The statements, in node order.
     #[inline(always)]
-    pub(crate) fn push(&mut self, kind: Kind, konst: f64, operands: &[Operation]) -> u32 {
+    pub(crate) fn stmts(&self) -> &[Statement] {
+        &self.stmts
+    }
+
+    /// The operations of every statement, in node order.
+    #[inline(always)]
+    pub(crate) fn ops(&self) -> &[Operation] {
+        &self.ops
+    }
+
+    /// Node index of each input, in creation order.
+    #[inline(always)]
+    pub(crate) fn inputs(&self) -> &[u32] {
+        &self.inputs
+    }
+
+    /// The node of `x` (not a constant), checked to be live on this tape ([`is_live`]: so the
+    /// index is below `len()`).
+    ///
+    /// # Panics
+    ///
+    /// If `x` is stale (kept past `record` or `rewind`) or foreign (from another tape).
+    #[inline(always)]
+    pub(crate) fn node_of(&self, x: Var) -> usize {
+        if !is_live(x, self.stmts.len() as u32, &self.segments) {
+            stale(x, self.stmts.len());
+        }
+        x.raw_index() as usize
+    }
+
+    /// Appends the statement whose operations are `ops[previous end..]`, and returns it.
+    #[inline(always)]
+    fn end_statement(&mut self, kind: Kind, konst: f64, value: f64) -> Var {
         let index = self.stmts.len();
         assert!(index < Var::CONST as usize, "tape is full (2^32 - 1 nodes)");
-        self.ops.extend_from_slice(operands);
         self.stmts.push(Statement {
             konst,
             end: self.ops.len() as u32,
             kind,
         });
-        index as u32
+        Var::node(value, index as u32, self.tag)
     }
 
-    /// Appends a `Linear` node whose operands `fill` pushes (returning the constant part), or
-    /// nothing when it pushes none.
+    /// Appends a node of value `value` with the given operands (partial derivative, operand;
+    /// no constants) and returns it.
+    ///
+    /// # Panics
+    ///
+    /// If an operand is stale or foreign (and then appends nothing).
     #[inline(always)]
-    pub(crate) fn push_linear_with(
+    pub(crate) fn push(
         &mut self,
-        fill: impl FnOnce(&mut Vec<Operation>) -> f64,
-    ) -> Option<u32> {
+        kind: Kind,
+        konst: f64,
+        value: f64,
+        operands: &[(f64, Var)],
+    ) -> Var {
+        for &(_, x) in operands {
+            self.node_of(x);
+        }
+        // Every operand is live: below the number of statements, the new statement's index.
+        self.ops
+            .extend(operands.iter().map(|&(partial, x)| Operation {
+                partial,
+                arg: x.raw_index(),
+            }));
+        self.end_statement(kind, konst, value)
+    }
+
+    /// Appends the `Linear` node `sum c * x + constant` of value `value` (constant terms folded
+    /// into the constant), or nothing when every term is constant.
+    ///
+    /// # Panics
+    ///
+    /// If an operand is stale or foreign (and then appends nothing).
+    #[inline(always)]
+    pub(crate) fn push_linear(
+        &mut self,
+        value: f64,
+        constant: f64,
+        terms: impl Iterator<Item = (Var, f64)>,
+    ) -> Option<Var> {
         let before = self.ops.len();
-        let konst = fill(&mut self.ops);
+        let len = self.stmts.len() as u32;
+        let konst = push_terms(&mut self.ops, len, &self.segments, terms, constant);
         if self.ops.len() == before {
             return None;
         }
-        let index = self.stmts.len();
-        assert!(index < Var::CONST as usize, "tape is full (2^32 - 1 nodes)");
-        self.stmts.push(Statement {
-            konst,
-            end: self.ops.len() as u32,
-            kind: Kind::Linear,
-        });
-        Some(index as u32)
+        Some(self.end_statement(Kind::Linear, konst, value))
     }
 
     fn ensure_adjoints(&mut self) {
@@ -217,9 +408,16 @@ impl Tape {
                     adj[i] = 0.0;
                     for op in &ops[start..end] {
                         debug_assert!((op.arg as usize) < i);
-                        // SAFETY: every operand names an earlier node (`Var`s only ever refer
-                        // to nodes already on the tape), and `adj` covers every node (asserted
-                        // above).
+                        // SAFETY: `op.arg < stmts.len() <= adj.len()` (asserted above), whatever
+                        // safe code did. `stmts` and `ops` are private to this module, and
+                        // only `push` and `push_terms` append to `ops`, each operand after
+                        // checking `is_live`, which implies `arg < stmts.len()` at that moment.
+                        // Statements are only removed by `record` (which clears `ops`
+                        // too) and `rewind(m)` (which truncates `ops` to the operations of
+                        // statements below `m`, each checked against at most `m` statements).
+                        // So every operation left names a node below `stmts.len()`: a `Var`
+                        // (`Copy`, `Send`, not tied to a tape) kept past a rewind or brought
+                        // from another tape never reaches `ops`.
                         unsafe { *adj.get_unchecked_mut(op.arg as usize) += op.partial * a };
                     }
                 }
@@ -264,9 +462,9 @@ impl Recording<'_> {
     /// [`inputs`](Recording::inputs) too).
     pub fn input(&mut self, value: f64) -> Var {
         let t = self.tape();
-        let index = t.push(Kind::Input, 0.0, &[]);
-        t.inputs.push(index);
-        Var::node(value, index)
+        let x = t.push(Kind::Input, 0.0, value, &[]);
+        t.inputs.push(x.raw_index());
+        x
     }
 
     /// One new independent variable per value, in order.
@@ -300,7 +498,10 @@ impl Recording<'_> {
     }
 
     /// Forgets every node recorded after `mark` (keeping the memory). `Var`s recorded after the
-    /// mark must not be used again.
+    /// mark are stale: recording with one, or passing one to [`backward`](Recording::backward)
+    /// or [`compile`](Recording::compile), panics (nodes recorded after the rewind get a fresh
+    /// tag, so even a reused index does not make a stale `Var` live again). A mark is a node
+    /// count: one from another tape or recording only decides how much is forgotten.
     pub fn rewind(&mut self, mark: Mark) {
         let t = self.tape();
         let m = mark.0 as usize;
@@ -311,6 +512,14 @@ impl Recording<'_> {
         let old_len = t.stmts.len();
         t.stmts.truncate(m);
         t.ops.truncate(ops_end);
+        t.renew_tag();
+        while t.segments.last().is_some_and(|s| s.start as usize >= m) {
+            t.segments.pop();
+        }
+        t.segments.push(Segment {
+            start: m as u32,
+            tag: t.tag,
+        });
         // Inputs are pushed in node order, so the ones to forget are a suffix.
         let keep = t.inputs.partition_point(|&i| (i as usize) < m);
         t.inputs.truncate(keep);
@@ -327,11 +536,17 @@ impl Recording<'_> {
     ///
     /// This is the per-position step of a loss: record a position after the mark, call
     /// `backward` with `dLoss/dq`, [`rewind`](Recording::rewind) to the mark, repeat.
+    ///
+    /// # Panics
+    ///
+    /// If `output` is stale (recorded after a mark rewound since) or from another tape.
     pub fn backward(&mut self, output: Var, seed: f64, mark: Mark) {
-        let Some(out) = output.index() else { return };
+        if output.index().is_none() {
+            return;
+        }
         let t = self.tape();
+        let out = t.node_of(output);
         t.ensure_adjoints();
-        let out = out as usize;
         t.adj[out] += seed;
         let bottom = (mark.0 as usize).min(out);
         t.sweep(out, bottom);
@@ -368,6 +583,10 @@ impl Recording<'_> {
 
     /// Compiles the computation of `output` into a [`Program`] that can be replayed for new
     /// input values without running the recording code again (see [`Program`]).
+    ///
+    /// # Panics
+    ///
+    /// If `output` is stale or from another tape.
     pub fn compile(&self, output: Var) -> Program {
         Program::compile(self.tape_ref(), output)
     }

@@ -5,13 +5,15 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 use crate::kind::{apply, Kind};
 use crate::ops::assign_ops_via_binary;
 use crate::scalar::{sparse_sum, Scalar};
-use crate::tape::{with_active, with_active_opt, Operation};
+use crate::tape::{with_active, with_active_opt};
 
-/// A reverse-mode variable: a value and the index of the tape node that computed it.
+/// A reverse-mode variable: a value and the index of the tape node that computed it, with that
+/// node's tag (which tape, recording and stretch between rewinds made it).
 ///
 /// Constants carry no node, so arithmetic on constants records nothing. Arithmetic involving a
 /// non-constant `Var` records onto the tape of the thread's active
-/// [`Recording`](crate::Recording), and panics if there is none.
+/// [`Recording`](crate::Recording), and panics if there is none, or if the `Var` is not a live
+/// node of that recording's tape (kept past a rewind or from another tape).
 ///
 /// ```
 /// use tape::{Scalar, Tape, Var};
@@ -30,7 +32,10 @@ use crate::tape::{with_active, with_active_opt, Operation};
 #[derive(Clone, Copy, Debug)]
 pub struct Var {
     v: f64,
-    i: u32,
+    /// The node index in the low 32 bits (`CONST` for a constant), the node's tag when this
+    /// `Var` was made in the high 32 (in what was padding: still 16 bytes). One `u64`, not two
+    /// `u32`s: a struct of two scalars is passed in two registers, `f64` in a float one.
+    node: u64,
 }
 
 impl Var {
@@ -38,19 +43,34 @@ impl Var {
     pub(crate) const CONST: u32 = u32::MAX;
 
     #[inline(always)]
-    pub(crate) fn node(v: f64, i: u32) -> Var {
-        Var { v, i }
+    pub(crate) fn node(v: f64, i: u32, tag: u32) -> Var {
+        Var {
+            v,
+            node: u64::from(i) | u64::from(tag) << 32,
+        }
+    }
+
+    /// The node index, `CONST` for a constant.
+    #[inline(always)]
+    pub(crate) fn raw_index(&self) -> u32 {
+        self.node as u32
+    }
+
+    #[inline(always)]
+    pub(crate) fn tag(&self) -> u32 {
+        (self.node >> 32) as u32
     }
 
     /// The tape node holding this variable, or `None` for a constant.
     #[inline(always)]
     pub fn index(&self) -> Option<u32> {
-        (self.i != Self::CONST).then_some(self.i)
+        let i = self.raw_index();
+        (i != Self::CONST).then_some(i)
     }
 
     #[inline(always)]
-    fn is_const(&self) -> bool {
-        self.i == Self::CONST
+    pub(crate) fn is_const(&self) -> bool {
+        self.raw_index() == Self::CONST
     }
 
     /// Records an affine function `a * self + b` whose value `v` the caller computed with the
@@ -60,17 +80,7 @@ impl Var {
         if self.is_const() {
             return Var::constant(v);
         }
-        let i = with_active(|t| {
-            t.push(
-                Kind::Linear,
-                b,
-                &[Operation {
-                    partial: a,
-                    arg: self.i,
-                }],
-            )
-        });
-        Var::node(v, i)
+        with_active(|t| t.push(Kind::Linear, b, v, &[(a, self)]))
     }
 
     /// Records `pa * self + pb * o` for two variables, with value `v` computed by the caller.
@@ -80,25 +90,7 @@ impl Var {
             (true, true) => Var::constant(v),
             (true, false) => o.affine(pb, pa * self.v, v),
             (false, true) => self.affine(pa, pb * o.v, v),
-            (false, false) => {
-                let i = with_active(|t| {
-                    t.push(
-                        Kind::Linear,
-                        0.0,
-                        &[
-                            Operation {
-                                partial: pa,
-                                arg: self.i,
-                            },
-                            Operation {
-                                partial: pb,
-                                arg: o.i,
-                            },
-                        ],
-                    )
-                });
-                Var::node(v, i)
-            }
+            (false, false) => with_active(|t| t.push(Kind::Linear, 0.0, v, &[(pa, self), (pb, o)])),
         }
     }
 
@@ -109,17 +101,7 @@ impl Var {
         if self.is_const() {
             return Var::constant(v);
         }
-        let i = with_active(|t| {
-            t.push(
-                kind,
-                k,
-                &[Operation {
-                    partial: dx,
-                    arg: self.i,
-                }],
-            )
-        });
-        Var::node(v, i)
+        with_active(|t| t.push(kind, k, v, &[(dx, self)]))
     }
 
     /// Records a non-linear binary operation of two variables, materialising a constant operand
@@ -130,33 +112,19 @@ impl Var {
         if self.is_const() && o.is_const() {
             return Var::constant(v);
         }
-        let i = with_active(|t| {
+        with_active(|t| {
             let a = if self.is_const() {
-                t.push(Kind::Const, self.v, &[])
+                t.push(Kind::Const, self.v, self.v, &[])
             } else {
-                self.i
+                self
             };
             let b = if o.is_const() {
-                t.push(Kind::Const, o.v, &[])
+                t.push(Kind::Const, o.v, o.v, &[])
             } else {
-                o.i
+                o
             };
-            t.push(
-                kind,
-                0.0,
-                &[
-                    Operation {
-                        partial: dx,
-                        arg: a,
-                    },
-                    Operation {
-                        partial: dy,
-                        arg: b,
-                    },
-                ],
-            )
-        });
-        Var::node(v, i)
+            t.push(kind, 0.0, v, &[(dx, a), (dy, b)])
+        })
     }
 }
 
@@ -238,7 +206,7 @@ assign_ops_via_binary!(Var);
 impl Scalar for Var {
     #[inline(always)]
     fn constant(value: f64) -> Self {
-        Var::node(value, Var::CONST)
+        Var::node(value, Var::CONST, 0)
     }
     #[inline(always)]
     fn value(&self) -> f64 {
@@ -286,36 +254,22 @@ impl Scalar for Var {
         for &(x, c) in terms {
             v += x.v * c;
         }
-        let index = record_linear(terms.iter().copied(), constant);
-        Var::node(v, index.unwrap_or(Var::CONST))
+        record_linear(terms.iter().copied(), constant, v)
     }
 
     fn dot(xs: &[Self], terms: &[(u32, f64)]) -> Self {
         let v = sparse_sum(terms, |(i, c)| (i as usize, c), |i| xs[i].v);
-        let index = record_linear(terms.iter().map(|&(i, c)| (xs[i as usize], c)), 0.0);
-        Var::node(v, index.unwrap_or(Var::CONST))
+        record_linear(terms.iter().map(|&(i, c)| (xs[i as usize], c)), 0.0, v)
     }
 }
 
-/// Records `sum c * x + constant` as one `Linear` statement, folding constant terms into the
-/// constant; records nothing (and needs no recording) when every term is constant.
+/// Records `sum c * x + constant` (of value `v`) as one `Linear` statement, folding constant
+/// terms into the constant; records nothing (and needs no recording) when every term is
+/// constant, and returns the constant `v`.
 #[inline(always)]
-fn record_linear(terms: impl Iterator<Item = (Var, f64)> + Clone, constant: f64) -> Option<u32> {
-    with_active_opt(|tape| match tape {
-        Some(t) => t.push_linear_with(|ops| {
-            let mut konst = constant;
-            for (x, c) in terms {
-                if x.is_const() {
-                    konst += x.v * c;
-                } else {
-                    ops.push(Operation {
-                        partial: c,
-                        arg: x.i,
-                    });
-                }
-            }
-            konst
-        }),
+fn record_linear(terms: impl Iterator<Item = (Var, f64)> + Clone, constant: f64, v: f64) -> Var {
+    let node = with_active_opt(|tape| match tape {
+        Some(t) => t.push_linear(v, constant, terms),
         None => {
             assert!(
                 terms.clone().all(|(x, _)| x.is_const()),
@@ -323,5 +277,6 @@ fn record_linear(terms: impl Iterator<Item = (Var, f64)> + Clone, constant: f64)
             );
             None
         }
-    })
+    });
+    node.unwrap_or(Var::constant(v))
 }

@@ -4,12 +4,11 @@
 //! phase `rho` per position, has linear rows of the form
 //! `q = sum_k s_k * (rho * w[m_k] + (1 - rho) * w[e_k])` with small integers `s_k` (piece
 //! counts, +-1). Each such row is stored as its `rho` (f64) and one `u16` per pair. The pairs
-//! with `s_k = +-1` (almost all of a piece-square table's) come first, as *unit* features: the
-//! pair number in the low 9 bits and the sign in bit 9, which together index a table of the
-//! signed by-pair weights (no multiplication, no conversion); their number is kept per row. The
-//! others are *general* features: the pair number in the low 9 bits and `s_k` as a signed
-//! 7-bit integer in the high bits. Rows that do not decompose exactly stay in the general
-//! sparse form.
+//! with `s_k = +-1` (almost all of a piece-square table's) are *unit* features ([`Unit`]): the
+//! pair number and the sign, which together index a table of the signed by-pair weights (no
+//! multiplication, no conversion). The others are *general* features: the pair number in the
+//! low 9 bits and `s_k` as a signed 7-bit integer in the high bits. Rows that do not decompose
+//! exactly stay in the general sparse form.
 
 use tape::Scratch;
 
@@ -30,70 +29,12 @@ pub(crate) const S_MAX: f64 = 63.0;
 /// Bits of a unit feature: the sign (set for `-1`) in bit 10, the pair number in bits 1..10,
 /// bit 0 clear: the feature is the index of the pair's first value in a [`Signed`] table.
 const UNIT_MASK: u16 = (4 << PAIR_BITS) - 2;
-/// Most unit features a row counts (any further ones are stored as general features).
-const MAX_UNITS: usize = u8::MAX as usize;
 
-/// Per-pair `[middlegame, endgame]` values, then their negations, flat and 16-byte aligned:
-/// a unit feature `x` is the index of its signed values (no multiplication, no conversion; a
-/// pair is one aligned 128-bit load). Only [`get`](Signed::get) and [`add`](Signed::add) read
-/// them, and only for the unit features of a row.
-#[repr(C, align(16))]
-pub(crate) struct Signed([f64; 4 * MAX_PAIRS]);
+mod signed;
+mod unit;
 
-impl Signed {
-    /// All zeros (a gradient buffer).
-    pub(crate) fn zeros() -> Box<Signed> {
-        Box::new(Signed([0.0; 4 * MAX_PAIRS]))
-    }
-
-    /// `[v, -v]` for the by-pair values `v`.
-    pub(crate) fn new(v: &PairBuf) -> Box<Signed> {
-        let mut t = Signed::zeros();
-        let (pos, neg) = t.0.split_at_mut(2 * MAX_PAIRS);
-        for ((x, y), v) in pos.chunks_exact_mut(2).zip(neg.chunks_exact_mut(2)).zip(v) {
-            x.copy_from_slice(v);
-            y.copy_from_slice(&[-v[0], -v[1]]);
-        }
-        t
-    }
-
-    /// Unit feature `x`'s signed values.
-    #[inline(always)]
-    pub(crate) fn get(&self, x: u16) -> [f64; 2] {
-        let j = usize::from(x);
-        debug_assert!(x & !UNIT_MASK == 0);
-        // SAFETY: `x` is a unit feature of this store: made by `pack_unit` from a pair number
-        // below `MAX_PAIRS` (`try_push`; `push_from` copies rows of a store over the same
-        // pairs), so `j + 1 <= UNIT_MASK + 1 < 4 * MAX_PAIRS`. Unchecked, the feature is the
-        // load's index as it is (no mask, no bounds check): measured 9% faster per sweep.
-        unsafe { [*self.0.get_unchecked(j), *self.0.get_unchecked(j + 1)] }
-    }
-
-    /// Adds `v` to unit feature `x`'s slot.
-    #[inline(always)]
-    pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
-        let j = usize::from(x);
-        debug_assert!(x & !UNIT_MASK == 0);
-        // SAFETY: as in `get`, `j + 1 < 4 * MAX_PAIRS` for a unit feature of this store.
-        unsafe {
-            *self.0.get_unchecked_mut(j) += v[0];
-            *self.0.get_unchecked_mut(j + 1) += v[1];
-        }
-    }
-
-    /// `out[p] += self[+p] - self[-p]`: a gradient summed by unit feature, folded by pair.
-    pub(crate) fn fold_into(&self, out: &mut PairBuf) {
-        let (pos, neg) = self.0.split_at(2 * MAX_PAIRS);
-        for ((g, x), y) in out
-            .iter_mut()
-            .zip(pos.chunks_exact(2))
-            .zip(neg.chunks_exact(2))
-        {
-            g[0] += x[0] - y[0];
-            g[1] += x[1] - y[1];
-        }
-    }
-}
+pub(crate) use signed::Signed;
+pub(crate) use unit::Unit;
 
 #[inline(always)]
 pub(crate) fn pack(pair: usize, s: i16) -> u16 {
@@ -105,10 +46,14 @@ pub(crate) fn unpack(f: u16) -> (usize, f64) {
     ((f & PAIR_MASK) as usize, f64::from((f as i16) >> PAIR_BITS))
 }
 
-/// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`.
+/// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`, as `u16`.
+///
+/// # Panics
+///
+/// If `pair >= MAX_PAIRS`.
 #[inline(always)]
 pub(crate) fn pack_unit(pair: usize, neg: bool) -> u16 {
-    ((pair as u16) | (u16::from(neg) << PAIR_BITS)) << 1
+    Unit::new(pair, neg).bits()
 }
 
 /// A unit feature's pair number and coefficient (`+-1`).
@@ -122,7 +67,7 @@ pub(crate) fn unpack_unit(f: u16) -> (usize, f64) {
 /// Adds `get(feature)` over `feats` into four independent accumulators, feature `k` into
 /// `acc[k % 4]` (the latency of one chain of additions would bound the sweep).
 #[inline(always)]
-fn accumulate(acc: &mut [[f64; 2]; 4], feats: &[u16], get: impl Fn(u16) -> [f64; 2]) {
+fn accumulate<F: Copy>(acc: &mut [[f64; 2]; 4], feats: &[F], get: impl Fn(F) -> [f64; 2]) {
     let mut chunks = feats.chunks_exact(4);
     for c in &mut chunks {
         for (a, &x) in acc.iter_mut().zip(c) {
@@ -139,12 +84,13 @@ fn accumulate(acc: &mut [[f64; 2]; 4], feats: &[u16], get: impl Fn(u16) -> [f64;
 }
 
 /// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features, where `unit(f)` is
-/// unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`.
+/// unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`. Unit features are
+/// [`Unit`]s or their `u16` bits.
 #[inline(always)]
-pub(crate) fn dot(
-    units: &[u16],
+pub(crate) fn dot<U: Copy>(
+    units: &[U],
     general: &[u16],
-    unit: impl Fn(u16) -> [f64; 2],
+    unit: impl Fn(U) -> [f64; 2],
     get: impl Fn(usize) -> [f64; 2],
 ) -> [f64; 2] {
     let mut acc = [[0.0f64; 2]; 4];
@@ -160,7 +106,7 @@ pub(crate) fn dot(
     ]
 }
 
-/// Compact rows: per row a phase `rho`, its unit features, then its general features.
+/// Compact rows: per row a phase `rho`, its unit features and its general features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
     /// Middlegame and endgame index of each pair.
@@ -168,11 +114,13 @@ pub(crate) struct Phased {
     eg: Vec<u32>,
     /// Pair number of each parameter (`u32::MAX`: not in a pair).
     pair_of: Vec<u32>,
+    /// Row `i`'s unit features are `units[unit_offsets[i]..unit_offsets[i + 1]]`.
+    unit_offsets: Vec<u32>,
+    units: Vec<Unit>,
+    /// Row `i`'s general features are `feats[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
-    /// Number of unit features at the start of each row.
-    units: Vec<u8>,
-    rho: Vec<f64>,
     feats: Vec<u16>,
+    rho: Vec<f64>,
 }
 
 impl Phased {
@@ -185,6 +133,7 @@ impl Phased {
             mg,
             eg,
             pair_of,
+            unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
         })
@@ -200,25 +149,31 @@ impl Phased {
         self.mg.capacity() * 4
             + self.eg.capacity() * 4
             + self.pair_of.capacity() * 4
+            + self.unit_offsets.capacity() * 4
+            + self.units.capacity() * 2
             + self.offsets.capacity() * 4
-            + self.units.capacity()
-            + self.rho.capacity() * 8
             + self.feats.capacity() * 2
+            + self.rho.capacity() * 8
     }
 
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
-        self.offsets.shrink_to_fit();
+        self.unit_offsets.shrink_to_fit();
         self.units.shrink_to_fit();
-        self.rho.shrink_to_fit();
+        self.offsets.shrink_to_fit();
         self.feats.shrink_to_fit();
+        self.rho.shrink_to_fit();
     }
 
     /// Row `i`'s unit and general features.
     #[inline(always)]
-    fn row(&self, i: usize) -> (&[u16], &[u16]) {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        self.feats[a..b].split_at(usize::from(self.units[i]))
+    fn row(&self, i: usize) -> (&[Unit], &[u16]) {
+        let (a, b) = (self.unit_offsets[i], self.unit_offsets[i + 1]);
+        let (c, d) = (self.offsets[i], self.offsets[i + 1]);
+        (
+            &self.units[a as usize..b as usize],
+            &self.feats[c as usize..d as usize],
+        )
     }
 
     /// Appends the linear row `konst + sum coef[k] w[idx[k]]` (indices ascending) if it
@@ -270,31 +225,27 @@ impl Phased {
             }
             pairs.push((p as usize, s as i16));
         }
-        let is_unit = |s: i16| s == 1 || s == -1;
-        let units = pairs.iter().filter(|x| is_unit(x.1)).count().min(MAX_UNITS);
-        let (mut u, mut general) = (Vec::with_capacity(units), Vec::new());
         for &(p, s) in &pairs {
-            if is_unit(s) && u.len() < units {
-                u.push(pack_unit(p, s < 0));
+            if s == 1 || s == -1 {
+                self.units.push(Unit::new(p, s < 0));
             } else {
-                general.push(pack(p, s));
+                self.feats.push(pack(p, s));
             }
         }
-        self.feats.extend_from_slice(&u);
-        self.feats.extend_from_slice(&general);
-        self.units.push(units as u8);
-        self.rho.push(rho.unwrap_or(0.0));
+        self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
+        self.rho.push(rho.unwrap_or(0.0));
         Ok(())
     }
 
     /// Appends row `i` of `other` (a store over the same parameters).
     pub(crate) fn push_from(&mut self, other: &Phased, i: usize) {
-        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
-        self.feats.extend_from_slice(&other.feats[a..b]);
-        self.units.push(other.units[i]);
-        self.rho.push(other.rho[i]);
+        let (units, general) = other.row(i);
+        self.units.extend_from_slice(units);
+        self.feats.extend_from_slice(general);
+        self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
+        self.rho.push(other.rho[i]);
     }
 
     /// An empty store over the same parameters.
@@ -303,6 +254,7 @@ impl Phased {
             mg: self.mg.clone(),
             eg: self.eg.clone(),
             pair_of: self.pair_of.clone(),
+            unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
         }
@@ -311,7 +263,7 @@ impl Phased {
     /// Row `i`'s (pair, coefficient) features: the units, then the general ones.
     fn features(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let (units, general) = self.row(i);
-        let units = units.iter().map(|&f| unpack_unit(f));
+        let units = units.iter().map(|&f| unpack_unit(f.bits()));
         units.chain(general.iter().map(|&f| unpack(f)))
     }
 
@@ -323,8 +275,8 @@ impl Phased {
         let [sm, se] = dot(
             units,
             general,
-            |x| {
-                let (p, s) = unpack_unit(x);
+            |x: Unit| {
+                let (p, s) = unpack_unit(x.bits());
                 let v = get(p);
                 [s * v[0], s * v[1]]
             },
@@ -377,22 +329,24 @@ impl Phased {
         let ws = Signed::new(wp);
         let mut gs = Signed::zeros();
         let mut sum = 0.0;
-        // The rows' offsets, unit counts and phases side by side, their features in turn.
+        // The rows' offsets and phases side by side, their features in turn.
+        let unit_offsets = &self.unit_offsets[range.start..=range.end];
         let offsets = &self.offsets[range.start..=range.end];
+        let mut units_left = &self.units[unit_offsets[0] as usize..];
         let mut feats = &self.feats[offsets[0] as usize..];
-        let rows =
-            (offsets.windows(2).zip(&self.units[range.clone()])).zip(&self.rho[range.clone()]);
-        for (i, ((o, &u), &r)) in range.zip(rows) {
-            let (row, rest) = feats.split_at((o[1] - o[0]) as usize);
+        let rows = (unit_offsets.windows(2).zip(offsets.windows(2))).zip(&self.rho[range.clone()]);
+        for (i, ((uo, o), &r)) in range.zip(rows) {
+            let (units, rest) = units_left.split_at((uo[1] - uo[0]) as usize);
+            units_left = rest;
+            let (general, rest) = feats.split_at((o[1] - o[0]) as usize);
             feats = rest;
-            let (units, general) = row.split_at(usize::from(u));
-            let [sm, se] = dot(units, general, |x| ws.get(x), |p| wp[p]);
+            let [sm, se] = dot(units, general, |x| ws.unit(x), |p| wp[p]);
             let (l, d) = f(i, r * sm + (1.0 - r) * se);
             sum += l;
             if want && d != 0.0 {
                 let (dm, de) = (d * r, d * (1.0 - r));
                 for &x in units {
-                    gs.add(x, [dm, de]);
+                    gs.add_unit(x, [dm, de]);
                 }
                 for &x in general {
                     let (p, s) = unpack(x);

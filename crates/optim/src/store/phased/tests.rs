@@ -21,6 +21,31 @@ fn packs_signed_coefficients() {
 }
 
 #[test]
+fn unit_features_index_the_signed_table_in_bounds() {
+    let table = Signed::zeros();
+    let top = Unit::new(MAX_PAIRS - 1, true);
+    assert_eq!(top.index() + 1, table.len() - 1);
+    assert_eq!(top.bits(), pack_unit(MAX_PAIRS - 1, true));
+    let past = std::panic::catch_unwind(|| Unit::new(MAX_PAIRS, false));
+    assert!(
+        past.is_err(),
+        "a pair number past MAX_PAIRS makes no unit feature"
+    );
+    // The u16 path is in bounds for any bits, and agrees with the unit path on features.
+    let mut v = Box::new([[0.0; 2]; MAX_PAIRS]);
+    v[7] = [3.0, -4.0];
+    let t = Signed::new(&v);
+    for neg in [false, true] {
+        let u = Unit::new(7, neg);
+        assert_eq!(t.get(u.bits()), t.unit(u));
+    }
+    assert_eq!(t.unit(Unit::new(7, true)), [-3.0, 4.0]);
+    for x in [u16::MAX, 0x0801, 4 * MAX_PAIRS as u16] {
+        let _ = t.get(x);
+    }
+}
+
+#[test]
 fn decomposes_tapered_rows_and_rejects_others() {
     let eg_of = [Some(1), None, Some(3), None, None];
     let mut ph = Phased::new(&eg_of).unwrap();
@@ -56,7 +81,7 @@ fn decomposes_tapered_rows_and_rejects_others() {
         Err(Reason::CoefficientOutOfRange)
     );
     assert_eq!(ph.len(), 1);
-    assert_eq!(ph.feats.len(), 2);
+    assert_eq!((ph.units.len(), ph.feats.len()), (1, 1));
 }
 
 /// Rows of `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair
@@ -100,7 +125,7 @@ fn rows(n: usize, len: usize, s: &[f64]) -> (Phased, Vec<Row>) {
 
 #[test]
 fn sweep_matches_score_gradient_and_rows() {
-    // mixed unit and general features; rows of more than MAX_UNITS units
+    // mixed unit and general features; rows of more than 255 units
     for (n, s) in [(20, &[1.0, -1.0, 2.0, -3.0][..]), (400, &[1.0, -1.0][..])] {
         let (ph, rows) = rows(n, 300, s);
         assert_eq!(ph.len(), rows.len());

@@ -1,0 +1,9 @@
+//! Arbitrary bytes through the binary cache reader: it may report errors, never panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../checks.rs"]
+mod checks;
+
+fuzz_target!(|bytes: &[u8]| checks::cache_reader(bytes));
