@@ -9,7 +9,6 @@
 //! split one ([`eval::Model::split`]).
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
 
 use data::Sample;
 use eval::{Model, Split};
@@ -17,10 +16,21 @@ use optim::LossKind;
 use rayon::prelude::*;
 use serde::Serialize;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Position, Role, Square};
+use shakmaty::{Chess, EnPassantMode};
 
-use crate::judge::{self, headline, link, material_balance, thousands, CHUNK};
+use crate::judge::{self, link, CHUNK};
 use crate::TexelError;
+
+mod odd;
+mod properties;
+mod text;
+mod top;
+
+pub use odd::oddness;
+pub use properties::properties;
+
+use properties::{BUCKETED, PROPERTIES};
+use top::{keep_top, Candidate, Tally};
 
 /// What to explain.
 #[derive(Clone, Debug)]
@@ -140,133 +150,6 @@ pub struct Explanation {
     pub residuals: Vec<Correlation>,
 }
 
-/// The properties of the residual report: name, and the range of values kept apart; values
-/// beyond it (where a position can have them: the range is open at that end) go into the end
-/// buckets.
-const PROPERTIES: [Property; 15] = [
-    Property::open("material balance (pawns, White - Black)", -4, 4),
-    Property::closed("white pawns", 0, 8),
-    Property::closed("black pawns", 0, 8),
-    Property::open("pawn difference (White - Black)", -3, 3),
-    Property::closed("white king file (a = 0)", 0, 7),
-    Property::open("white king rank (own side, 1 = home)", 1, 4),
-    Property::closed("black king file (a = 0)", 0, 7),
-    Property::open("black king rank (own side, 1 = home)", 1, 4),
-    Property::closed("white king castled (home rank, files a-c or g-h)", 0, 1),
-    Property::closed("black king castled (home rank, files a-c or g-h)", 0, 1),
-    Property::closed("white castling rights (0-2)", 0, 2),
-    Property::closed("black castling rights (0-2)", 0, 2),
-    Property::closed("game phase (0-24, 24: every piece)", 0, 24),
-    Property::closed("side to move (1: White)", 0, 1),
-    Property::closed("bishop pair (White - Black)", -1, 1),
-];
-
-/// A property of [`PROPERTIES`].
-struct Property {
-    name: &'static str,
-    lo: i32,
-    hi: i32,
-    /// Values beyond `lo` (if below 0) or beyond `hi` can occur.
-    open: bool,
-}
-
-impl Property {
-    const fn open(name: &'static str, lo: i32, hi: i32) -> Self {
-        Property {
-            name,
-            lo,
-            hi,
-            open: true,
-        }
-    }
-
-    const fn closed(name: &'static str, lo: i32, hi: i32) -> Self {
-        Property {
-            name,
-            lo,
-            hi,
-            open: false,
-        }
-    }
-
-    fn bucket(&self, x: i32) -> usize {
-        (x.clamp(self.lo, self.hi) - self.lo) as usize
-    }
-
-    fn label(&self, b: usize) -> String {
-        let x = self.lo + b as i32;
-        if self.open && x == self.lo && self.lo < 0 {
-            format!("<= {x}")
-        } else if self.open && x == self.hi {
-            format!(">= {x}")
-        } else {
-            x.to_string()
-        }
-    }
-}
-
-/// How many of the strongest properties get their buckets.
-const BUCKETED: usize = 3;
-
-/// The values of [`PROPERTIES`] for a position.
-pub fn properties(pos: &Chess) -> [i32; PROPERTIES.len()] {
-    let board = pos.board();
-    let count = |c: Color, r: Role| (board.by_role(r) & board.by_color(c)).count() as i32;
-    let king = |c: Color| -> (i32, i32, i32) {
-        match board.king_of(c) {
-            Some(sq) => {
-                let own = if c == Color::White {
-                    sq
-                } else {
-                    sq.flip_vertical()
-                };
-                let (file, rank) = (own.file() as i32, own.rank() as i32);
-                let castled = rank == 0 && !(3..=4).contains(&file);
-                (file, rank + 1, castled as i32)
-            }
-            None => (0, 1, 0),
-        }
-    };
-    let rights = |c: Color| {
-        let castles = pos.castles();
-        castles.has(c, CastlingSide::KingSide) as i32
-            + castles.has(c, CastlingSide::QueenSide) as i32
-    };
-    let (wk, bk) = (king(Color::White), king(Color::Black));
-    let phase = [
-        (Role::Knight, 1),
-        (Role::Bishop, 1),
-        (Role::Rook, 2),
-        (Role::Queen, 4),
-    ]
-    .iter()
-    .map(|&(r, v)| v * board.by_role(r).count() as i32)
-    .sum::<i32>()
-    .min(24);
-    let pair = |c: Color| (count(c, Role::Bishop) >= 2) as i32;
-    let (wp, bp) = (
-        count(Color::White, Role::Pawn),
-        count(Color::Black, Role::Pawn),
-    );
-    [
-        material_balance(pos),
-        wp,
-        bp,
-        wp - bp,
-        wk.0,
-        wk.1,
-        bk.0,
-        bk.1,
-        wk.2,
-        bk.2,
-        rights(Color::White),
-        rights(Color::Black),
-        phase,
-        (pos.turn() == Color::White) as i32,
-        pair(Color::White) - pair(Color::Black),
-    ]
-}
-
 /// The coefficients `dq/dw` of a position, without a tape.
 pub struct Coefficients<'a> {
     model: &'a Model,
@@ -329,209 +212,6 @@ impl<'a> Coefficients<'a> {
         eval::merge_terms(out);
         q
     }
-}
-
-/// A candidate for a top list: position (sample index), coefficient, contribution, eval.
-/// Ordered by how strongly it pulls: the larger |contribution| is greater, and of equal ones
-/// the lower index, so a top list is the same whatever order the candidates come in.
-#[derive(Clone, Copy, Debug)]
-struct Candidate {
-    index: u32,
-    coefficient: f64,
-    contribution: f64,
-    eval: f64,
-}
-
-impl Ord for Candidate {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.contribution
-            .abs()
-            .total_cmp(&o.contribution.abs())
-            .then(o.index.cmp(&self.index))
-    }
-}
-
-impl PartialOrd for Candidate {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl PartialEq for Candidate {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == std::cmp::Ordering::Equal
-    }
-}
-
-impl Eq for Candidate {}
-
-/// The `m` greatest candidates seen, the least of them on top.
-type Top = BinaryHeap<Reverse<Candidate>>;
-
-/// Offers `c` to `top`, which keeps the `m` greatest.
-fn keep_top(top: &mut Top, c: Candidate, m: usize) {
-    if top.len() < m {
-        top.push(Reverse(c));
-    } else if top.peek().is_some_and(|least| c > least.0) {
-        top.pop();
-        top.push(Reverse(c));
-    }
-}
-
-/// The sums of one chunk of the data pass.
-struct Tally {
-    n: usize,
-    gradient: Vec<f64>,
-    touched: Vec<u32>,
-    top: Vec<Top>,
-    r: f64,
-    rr: f64,
-    x: Vec<f64>,
-    xx: Vec<f64>,
-    xr: Vec<f64>,
-    buckets: Vec<Vec<(usize, f64)>>,
-}
-
-impl Tally {
-    fn new(params: usize, tracked: usize) -> Tally {
-        Tally {
-            n: 0,
-            gradient: vec![0.0; params],
-            touched: vec![0; params],
-            top: vec![Top::new(); tracked],
-            r: 0.0,
-            rr: 0.0,
-            x: vec![0.0; PROPERTIES.len()],
-            xx: vec![0.0; PROPERTIES.len()],
-            xr: vec![0.0; PROPERTIES.len()],
-            buckets: PROPERTIES
-                .iter()
-                .map(|p| vec![(0, 0.0); (p.hi - p.lo + 1) as usize])
-                .collect(),
-        }
-    }
-
-    fn merge(mut self, o: Tally, m: usize) -> Tally {
-        self.n += o.n;
-        self.r += o.r;
-        self.rr += o.rr;
-        for (a, b) in [
-            (&mut self.gradient, &o.gradient),
-            (&mut self.x, &o.x),
-            (&mut self.xx, &o.xx),
-            (&mut self.xr, &o.xr),
-        ] {
-            a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
-        }
-        self.touched
-            .iter_mut()
-            .zip(&o.touched)
-            .for_each(|(a, b)| *a += b);
-        for (a, b) in self.top.iter_mut().zip(o.top) {
-            for c in b.into_vec() {
-                keep_top(a, c.0, m);
-            }
-        }
-        for (a, b) in self.buckets.iter_mut().zip(&o.buckets) {
-            for (x, y) in a.iter_mut().zip(b) {
-                x.0 += y.0;
-                x.1 += y.1;
-            }
-        }
-        self
-    }
-}
-
-/// Names of `pst.<piece>.<phase>.<square>` parsed: the table and the square.
-fn pst_square(name: &str) -> Option<(&str, Square)> {
-    let rest = name.strip_prefix("pst.")?;
-    let (table, square) = rest.rsplit_once('.')?;
-    Some((table, square.parse().ok()?))
-}
-
-/// `(value - mean) / sd` over `xs`, or `None` when they do not spread.
-fn standardise(xs: &[f64]) -> Option<Vec<f64>> {
-    if xs.len() < 2 {
-        return None;
-    }
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
-    (sd > 1e-9 * (1.0 + mean.abs())).then(|| xs.iter().map(|x| (x - mean) / sd).collect())
-}
-
-/// Every touched parameter's oddness: piece-square entries against the mean of their touched
-/// neighbours (king steps) in the same table, scaled by the spread of those differences over
-/// the table; the others against their start value, scaled by the spread of the changes in
-/// their family (group and phase).
-pub fn oddness(model: &Model, w: &[f64], touched: &[usize]) -> Vec<Option<Oddness>> {
-    let params = model.params();
-    let mut out: Vec<Option<Oddness>> = vec![None; params.len()];
-    let mut tables: HashMap<&str, HashMap<Square, usize>> = HashMap::new();
-    let mut families: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, p) in params.iter().enumerate() {
-        if touched[i] == 0 {
-            continue;
-        }
-        match pst_square(&p.name) {
-            Some((table, sq)) => {
-                tables.entry(table).or_default().insert(sq, i);
-            }
-            None => {
-                let phase = p
-                    .name
-                    .split('.')
-                    .find(|c| *c == "mg" || *c == "eg")
-                    .unwrap_or("");
-                families
-                    .entry(format!("{}.{phase}", p.group))
-                    .or_default()
-                    .push(i);
-            }
-        }
-    }
-    for squares in tables.values() {
-        let mut members: Vec<(usize, f64)> = Vec::new();
-        for (&sq, &i) in squares {
-            let nb: Vec<f64> = shakmaty::attacks::king_attacks(sq)
-                .into_iter()
-                .filter_map(|s| squares.get(&s).map(|&j| w[j]))
-                .collect();
-            if !nb.is_empty() {
-                members.push((i, nb.iter().sum::<f64>() / nb.len() as f64));
-            }
-        }
-        let devs: Vec<f64> = members.iter().map(|&(i, m)| w[i] - m).collect();
-        // Scale only: the differences from the neighbours are not centred.
-        let n = devs.len().max(1) as f64;
-        let sd = (devs.iter().map(|d| d * d).sum::<f64>() / n).sqrt();
-        if devs.len() < 2 || sd <= 1e-9 {
-            continue;
-        }
-        for (&(i, m), d) in members.iter().zip(&devs) {
-            out[i] = Some(Oddness {
-                against: "neighbours".to_string(),
-                reference: m,
-                z: d / sd,
-            });
-        }
-    }
-    for members in families.values() {
-        let changes: Vec<f64> = members.iter().map(|&i| w[i] - params[i].init).collect();
-        if members.len() < 4 {
-            continue;
-        }
-        if let Some(z) = standardise(&changes) {
-            for (&i, z) in members.iter().zip(z) {
-                out[i] = Some(Oddness {
-                    against: "start".to_string(),
-                    reference: params[i].init,
-                    z,
-                });
-            }
-        }
-    }
-    out
 }
 
 /// Explains `w` of `model` on `samples`: with [`ExplainOptions::param`], that parameter's top
@@ -756,85 +436,4 @@ pub fn explain(
         mean_residual: Some(mean_r),
         residuals,
     })
-}
-
-fn param_text(p: &ParamReport) -> String {
-    let mut s = format!("{} = {:.1} (start {:.1})", p.name, p.value, p.start);
-    if let Some(o) = &p.odd {
-        s += &format!(
-            "; {} {:.1}, z = {:+.1}",
-            if o.against == "neighbours" {
-                "neighbours' mean"
-            } else {
-                "start"
-            },
-            o.reference,
-            o.z
-        );
-    }
-    s += &format!(
-        "\n    {} positions touch it; the data pulls it {} (gradient of the mean loss {:+.3e})\n",
-        thousands(p.touched),
-        p.pulled,
-        p.gradient
-    );
-    if !p.positions.is_empty() {
-        s += &format!(
-            "    {:>6} {:>8} {:>8} {:>12}  {}\n",
-            "result", "eval", "dq/dw", "dL/dw", "FEN"
-        );
-    }
-    for x in &p.positions {
-        s += &format!(
-            "    {:>6} {:>8.1} {:>8.3} {:>+12.3e}  {}\n",
-            x.result, x.eval, x.coefficient, x.contribution, x.fen
-        );
-    }
-    s
-}
-
-impl Explanation {
-    /// The report as text for people.
-    pub fn to_text(&self) -> String {
-        let mut s = format!(
-            "{}, K = {:.4} ({})\n",
-            headline(&self.model, self.positions, self.skipped),
-            self.k,
-            if self.k_fitted { "fitted" } else { "given" }
-        );
-        s += "contributions dL/dw = dL/dq * dq/dw of the squared error; a position wants the \
-              parameter to move against the sign of its contribution\n";
-        if self.mean_residual.is_none() {
-            for p in &self.params {
-                s += "\n";
-                s += &param_text(p);
-            }
-            return s;
-        }
-        s += "\nparameters most out of line (z: standard deviations from the mean of the \
-              adjacent squares of the table, or from the start value within the family)\n";
-        for (i, p) in self.params.iter().enumerate() {
-            s += &format!("\n{:>2}. {}", i + 1, param_text(p));
-        }
-        s += &format!(
-            "\nresiduals (result - sigma(q)), mean {:+.4}, against position properties \
-             (correlation > 0: White does better than the evaluation says as the property grows)\n",
-            self.mean_residual.unwrap_or(f64::NAN)
-        );
-        for c in &self.residuals {
-            s += &format!("{:>+8.4}  {}\n", c.correlation, c.property);
-        }
-        for c in self.residuals.iter().filter(|c| !c.buckets.is_empty()) {
-            s += &format!("\nmean residual by {}\n", c.property);
-            for b in &c.buckets {
-                s += &format!(
-                    "{:>8} {:>12} positions {:>+8.4}\n",
-                    b.value,
-                    thousands(b.positions),
-                    b.residual
-                );
-            }
-        }
-        s
-    }
 }

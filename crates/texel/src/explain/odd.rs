@@ -1,0 +1,101 @@
+//! The odd-value search: which parameters look out of line against their piece-square
+//! neighbours or their family's changes from the start values.
+
+use std::collections::HashMap;
+
+use eval::Model;
+use shakmaty::Square;
+
+use super::Oddness;
+
+/// Names of `pst.<piece>.<phase>.<square>` parsed: the table and the square.
+fn pst_square(name: &str) -> Option<(&str, Square)> {
+    let rest = name.strip_prefix("pst.")?;
+    let (table, square) = rest.rsplit_once('.')?;
+    Some((table, square.parse().ok()?))
+}
+
+/// `(value - mean) / sd` over `xs`, or `None` when they do not spread.
+fn standardise(xs: &[f64]) -> Option<Vec<f64>> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+    (sd > 1e-9 * (1.0 + mean.abs())).then(|| xs.iter().map(|x| (x - mean) / sd).collect())
+}
+
+/// Every touched parameter's oddness: piece-square entries against the mean of their touched
+/// neighbours (king steps) in the same table, scaled by the spread of those differences over
+/// the table; the others against their start value, scaled by the spread of the changes in
+/// their family (group and phase).
+pub fn oddness(model: &Model, w: &[f64], touched: &[usize]) -> Vec<Option<Oddness>> {
+    let params = model.params();
+    let mut out: Vec<Option<Oddness>> = vec![None; params.len()];
+    let mut tables: HashMap<&str, HashMap<Square, usize>> = HashMap::new();
+    let mut families: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, p) in params.iter().enumerate() {
+        if touched[i] == 0 {
+            continue;
+        }
+        match pst_square(&p.name) {
+            Some((table, sq)) => {
+                tables.entry(table).or_default().insert(sq, i);
+            }
+            None => {
+                let phase = p
+                    .name
+                    .split('.')
+                    .find(|c| *c == "mg" || *c == "eg")
+                    .unwrap_or("");
+                families
+                    .entry(format!("{}.{phase}", p.group))
+                    .or_default()
+                    .push(i);
+            }
+        }
+    }
+    for squares in tables.values() {
+        let mut members: Vec<(usize, f64)> = Vec::new();
+        for (&sq, &i) in squares {
+            let nb: Vec<f64> = shakmaty::attacks::king_attacks(sq)
+                .into_iter()
+                .filter_map(|s| squares.get(&s).map(|&j| w[j]))
+                .collect();
+            if !nb.is_empty() {
+                members.push((i, nb.iter().sum::<f64>() / nb.len() as f64));
+            }
+        }
+        let devs: Vec<f64> = members.iter().map(|&(i, m)| w[i] - m).collect();
+        // Scale only: the differences from the neighbours are not centred.
+        let n = devs.len().max(1) as f64;
+        let sd = (devs.iter().map(|d| d * d).sum::<f64>() / n).sqrt();
+        if devs.len() < 2 || sd <= 1e-9 {
+            continue;
+        }
+        for (&(i, m), d) in members.iter().zip(&devs) {
+            out[i] = Some(Oddness {
+                against: "neighbours".to_string(),
+                reference: m,
+                z: d / sd,
+            });
+        }
+    }
+    for members in families.values() {
+        let changes: Vec<f64> = members.iter().map(|&i| w[i] - params[i].init).collect();
+        if members.len() < 4 {
+            continue;
+        }
+        if let Some(z) = standardise(&changes) {
+            for (&i, z) in members.iter().zip(z) {
+                out[i] = Some(Oddness {
+                    against: "start".to_string(),
+                    reference: params[i].init,
+                    z,
+                });
+            }
+        }
+    }
+    out
+}
