@@ -15,6 +15,7 @@ use crate::solvers::{
     LocalSearch, PsoOptions,
 };
 use crate::stage::{ArgminStage, LbfgsStage, Sequence, Stage};
+use crate::stopping::Stopping;
 
 /// The optimisers (the registry: the command line's tuning subcommands and `tune compare`'s
 /// list come from here).
@@ -131,6 +132,16 @@ impl SolverOptions {
 }
 
 impl Method {
+    /// The relative stopping rules this method runs under: `rules`, except for particle swarm,
+    /// whose best cost stays flat between restarts by design (its own rule, every box
+    /// half-width below half a centipawn, ends it).
+    pub(crate) fn stopping(self, rules: Stopping) -> Stopping {
+        match self {
+            Method::Pso => Stopping::OFF,
+            _ => rules,
+        }
+    }
+
     /// The stage this method runs as, with the options `o` (the registry's one line per
     /// method).
     pub(crate) fn stage(self, o: &SolverOptions) -> Box<dyn Stage> {

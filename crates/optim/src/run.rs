@@ -226,7 +226,7 @@ fn drive(
         valid: valid.clone(),
         control: control.clone(),
         budget: round_budget(0),
-        stopping: relative_rules(cfg),
+        stopping: cfg.method.stopping(cfg.stopping),
         since: 0,
         start: started,
         passes0,
@@ -259,28 +259,20 @@ fn drive(
             break;
         };
         let done = shared.iter.load(Ordering::SeqCst).saturating_sub(1);
-        // Did the round's iterations run out (go on), or the run's budgets, early stopping or
-        // Ctrl-C end it (stop), or the method stop by itself (re-resolve, then see)?
+        // A round cut at its iteration budget goes on; one that converged (by the method's own
+        // rule, or the relative rules) re-resolves and then sees; anything else ends the run.
         let cut = match control.should_stop() {
             None => false,
+            Some(_) if control.interrupted() => break,
             Some(r)
-                if r == ITERATIONS_SPENT
-                    && !control.interrupted()
-                    && cfg.budget.max_iters.is_none_or(|m| done < m) =>
+                if (r == ITERATIONS_SPENT && cfg.budget.max_iters.is_none_or(|m| done < m))
+                    || r.starts_with(CONVERGED) =>
             {
                 control.clear_reason();
                 if control.should_stop().is_some() {
                     break;
                 }
-                true
-            }
-            // Converged by the relative rules: as if the method had stopped by itself.
-            Some(r) if r.starts_with(CONVERGED) && !control.interrupted() => {
-                control.clear_reason();
-                if control.should_stop().is_some() {
-                    break;
-                }
-                false
+                r == ITERATIONS_SPENT
             }
             Some(_) => break,
         };
@@ -338,7 +330,7 @@ fn drive(
             valid: valid.clone(),
             control: control.clone(),
             budget: round_budget(done),
-            stopping: relative_rules(cfg),
+            stopping: cfg.method.stopping(cfg.stopping),
             since: done + 1,
             start: started,
             passes0,
@@ -440,16 +432,6 @@ fn finish(
         train,
         valid,
     })
-}
-
-/// The relative stopping rules a run applies: `cfg.stopping`, except for particle swarm, whose
-/// best cost stays flat between restarts by design (its own rule, a box below half a
-/// centipawn, ends it).
-fn relative_rules(cfg: &RunConfig) -> Stopping {
-    match cfg.method {
-        Method::Pso => Stopping::OFF,
-        _ => cfg.stopping,
-    }
 }
 
 /// The run's progress bar (hidden unless `cfg.progress`).

@@ -91,7 +91,8 @@ impl Stopping {
     /// Whether the run whose log is `history` (records from iteration `since` on count: the
     /// losses of earlier rounds were measured on other sets) has converged, and by which rule.
     pub fn converged(&self, history: &[LogRecord], since: u64) -> Option<String> {
-        let recs: Vec<&LogRecord> = history.iter().filter(|r| r.iter >= since).collect();
+        // The log is in iteration order: this round's records are its tail.
+        let recs = &history[history.partition_point(|r| r.iter < since)..];
         let last = recs.last()?;
         if self.window > 0 && self.rel_loss > 0.0 && recs.len() > self.window {
             let old = recs[recs.len() - 1 - self.window].train_loss;
