@@ -16,15 +16,8 @@ pub struct Input {
     /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
     #[arg(long, num_args = 1.., value_name = "FILE", required = true)]
     pub data: Vec<PathBuf>,
-    /// Stop at the first malformed record instead of skipping and counting it.
-    #[arg(long)]
-    pub strict: bool,
-    /// PGN data: which positions to take (none, quiet, qleaf), as `tune extract --filter`.
-    #[arg(long, default_value = "quiet", value_name = "FILTER")]
-    pub pgn_filter: data::Filter,
-    /// PGN data: skip the first N plies of every game.
-    #[arg(long, default_value_t = 8, value_name = "N")]
-    pub pgn_skip_plies: u32,
+    #[command(flatten)]
+    pub read: crate::tuning::ReadArgs,
     /// The sigmoid's scale K. eval: also report the losses at this K and draw the tables at
     /// it; explain: the K of the loss and the residuals. Default: fitted for the squared error.
     #[arg(long)]
@@ -38,12 +31,8 @@ impl Input {
     /// Reads the weights and loads the data, printing one note per file on stderr.
     pub fn load(&self) -> anyhow::Result<(eval::Model, Vec<f64>, Vec<data::Sample>)> {
         let (model, w) = eval::load_weights(&self.weights)?;
-        let extract = data::ExtractOptions {
-            filter: self.pgn_filter,
-            skip_plies: self.pgn_skip_plies,
-            ..data::ExtractOptions::recommended()
-        };
-        let (samples, notes) = texel::setup::load_samples(&self.data, self.strict, &extract)?;
+        let (samples, notes) =
+            texel::setup::load_samples(&self.data, self.read.strict, &self.read.extract())?;
         for n in notes {
             eprintln!("{n}");
         }

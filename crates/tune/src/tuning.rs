@@ -25,6 +25,32 @@ pub enum Select {
     Lowest,
 }
 
+/// How data files are read: shared by the tuning subcommands, `compare`, `eval` and `explain`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ReadArgs {
+    /// Stop at the first malformed record instead of skipping and counting it.
+    #[arg(long)]
+    pub strict: bool,
+    /// PGN data: which positions to take (none, quiet, qleaf), as `tune extract --filter`.
+    /// The default, quiet with --pgn-skip-plies 8, won on the TCEC games (docs/results.md).
+    #[arg(long, default_value = "quiet", value_name = "FILTER")]
+    pub pgn_filter: data::Filter,
+    /// PGN data: skip the first N plies of every game.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub pgn_skip_plies: u32,
+}
+
+impl ReadArgs {
+    /// How positions are taken from PGN games.
+    pub fn extract(&self) -> data::ExtractOptions {
+        data::ExtractOptions {
+            filter: self.pgn_filter,
+            skip_plies: self.pgn_skip_plies,
+            ..data::ExtractOptions::recommended()
+        }
+    }
+}
+
 /// Options shared by every tuning subcommand.
 #[derive(clap::Args, Clone, Debug)]
 pub struct RunArgs {
@@ -110,16 +136,8 @@ pub struct RunArgs {
     /// changed and continue on the new leaves. 0: never.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub resolve_every: u64,
-    /// Stop at the first malformed record instead of skipping and counting it.
-    #[arg(long)]
-    pub strict: bool,
-    /// PGN data: which positions to take (none, quiet, qleaf), as `tune extract --filter`.
-    /// The default, quiet with --pgn-skip-plies 8, won on the TCEC games (docs/results.md).
-    #[arg(long, default_value = "quiet", value_name = "FILTER")]
-    pub pgn_filter: data::Filter,
-    /// PGN data: skip the first N plies of every game.
-    #[arg(long, default_value_t = 8, value_name = "N")]
-    pub pgn_skip_plies: u32,
+    #[command(flatten)]
+    pub read: ReadArgs,
     /// Use at most this many positions.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -158,12 +176,8 @@ impl RunArgs {
             freeze: self.freeze.clone(),
             leaf: self.leaf,
             resolvable: self.resolve_every > 0,
-            strict: self.strict,
-            extract: data::ExtractOptions {
-                filter: self.pgn_filter,
-                skip_plies: self.pgn_skip_plies,
-                ..data::ExtractOptions::recommended()
-            },
+            strict: self.read.strict,
+            extract: self.read.extract(),
             limit: self.limit,
             progress: !self.quiet,
         })
