@@ -70,7 +70,7 @@ pub struct RunShared {
     /// The relative stopping rules.
     pub(crate) stopping: Stopping,
     /// The first iteration of this round (the stopping rules look at no earlier record).
-    pub(crate) since: u64,
+    pub(crate) since: AtomicU64,
     pub(crate) start: Instant,
     /// Training passes made before the run started (the log counts from here).
     pub(crate) passes0: f64,
@@ -149,7 +149,8 @@ impl RunShared {
         let converged = match self.history.lock() {
             Ok(mut h) => {
                 h.push(rec);
-                self.stopping.converged(&h, self.since)
+                self.stopping
+                    .converged(&h, self.since.load(Ordering::SeqCst))
             }
             Err(_) => {
                 self.control

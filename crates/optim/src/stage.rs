@@ -21,6 +21,7 @@ use crate::linearise::jacobi_scale;
 use crate::observer::{GradState, Monitor, RunShared};
 use crate::problem::TexelProblem;
 use crate::solvers::{lbfgs::lbfgs, LbfgsOptions};
+use crate::stopping::CONVERGED;
 use crate::OptimError;
 
 /// Where a stage ended, and why (`"<stage>: <reason>"`).
@@ -123,8 +124,9 @@ where
 /// asked (the scale is measured at the stage's start: one linearisation).
 pub(crate) struct LbfgsStage(pub(crate) LbfgsOptions);
 
-impl Stage for LbfgsStage {
-    fn run(
+impl LbfgsStage {
+    /// One L-BFGS run from `x0`: fresh memory, the Jacobi scale measured at `x0`.
+    fn once(
         &self,
         shared: &Arc<RunShared>,
         x0: Vec<f64>,
@@ -138,18 +140,70 @@ impl Stage for LbfgsStage {
         } else {
             coords
         };
+        let tries = "a More-Thuente line search along the L-BFGS direction";
         Ok(mapped_stage(
             shared,
             s,
             x0,
-            (
-                "lbfgs",
-                "a More-Thuente line search along the L-BFGS direction",
-            ),
+            ("lbfgs", tries),
             cap,
             coords,
             false,
         ))
+    }
+}
+
+/// Restarts of L-BFGS at most, in one stage.
+const MAX_RESTARTS: u32 = 20;
+
+impl Stage for LbfgsStage {
+    /// L-BFGS, restarted (fresh memory, the Jacobi scale measured again) where the relative
+    /// loss rule ends it, as long as the run it ends lowered the training objective by more
+    /// than ten times that rule's threshold: on a non-convex objective (`full`) L-BFGS crosses
+    /// plateaus where the rule fires, and a scale measured far away (a bounded parameter near
+    /// its bound has lost most of its curvature in the mapped coordinate) slows it more.
+    fn run(
+        &self,
+        shared: &Arc<RunShared>,
+        x0: Vec<f64>,
+        cap: Option<u64>,
+    ) -> Result<StageEnd, OptimError> {
+        let first = shared.iter.load(Ordering::SeqCst);
+        let mut since = first;
+        let mut end = self.once(shared, x0, cap)?;
+        let rule = shared.stopping.rel_loss;
+        for restart in 1..=MAX_RESTARTS {
+            let reason = shared.control.should_stop();
+            if rule <= 0.0 || !reason.as_deref().is_some_and(|r| r.starts_with(CONVERGED)) {
+                break;
+            }
+            // The training objective where this run started (the record before its first
+            // iteration) and where it ended, from the log.
+            let (e0, e1) = {
+                let h = shared
+                    .history
+                    .lock()
+                    .map_err(|_| OptimError::Poisoned("the run's history"))?;
+                let recs = &h[h.partition_point(|r| r.iter + 1 < since)..];
+                match (recs.first(), recs.last()) {
+                    (Some(a), Some(b)) => (a.train_loss, b.train_loss),
+                    _ => break,
+                }
+            };
+            if e0 - e1 <= 10.0 * rule * e0.abs() {
+                break;
+            }
+            shared.control.clear_reason();
+            if shared.control.should_stop().is_some() {
+                break;
+            }
+            since = shared.iter.load(Ordering::SeqCst);
+            shared.since.store(since, Ordering::SeqCst);
+            let cap = cap.map(|c| c.saturating_sub(since - first));
+            let (x, why) = self.once(shared, end.0, cap)?;
+            end = (x, format!("{why} (after {restart} restarts)"));
+        }
+        Ok(end)
     }
 }
 

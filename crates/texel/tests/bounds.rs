@@ -156,7 +156,7 @@ fn run_full(method: Method, train: &Arc<Objective>, valid: Option<&Arc<Objective
     let cfg = RunConfig {
         method,
         budget: Budget {
-            max_iters: Some(300),
+            max_iters: Some(1000),
             ..Budget::default()
         },
         selection: Selection::Lowest,
@@ -224,15 +224,14 @@ fn assert_converged(name: &str, out: &RunOutcome, train: &Objective, shrink: Opt
 /// L-BFGS on `full` with the piece-square tables frozen (the other 216 parameters, the six
 /// bounded ones among them: with all 984 on a few thousand positions the problem is barely
 /// posed), on the 1k quiet sample and 3000 TCEC positions: converges by the relative rules (no
-/// line-search failure), inside the bounds. Its projected gradient is not asserted: measured,
-/// it ends at 0.36 and 1.2 times its start (it crawls, see docs/optimizers.md), where
-/// Gauss-Newton's ends at 0.05.
+/// line-search failure; restarted on its plateaus), inside the bounds, the projected gradient
+/// below a hundredth of its start (measured: 8.6e-4 and 2.9e-3 of it).
 #[test]
 fn lbfgs_on_full_converges_inside_the_bounds() {
     for (name, positions) in [("quiet 1k", common::quiet_1k()), ("tcec 3000", tcec(3000))] {
         let (_, train, _) = objectives(&positions, &["pst"]);
         let out = run_full(Method::Lbfgs, &train, None);
-        assert_converged(name, &out, &train, None);
+        assert_converged(name, &out, &train, Some(1e-2));
     }
 }
 

@@ -47,7 +47,7 @@ impl Default for GaussNewtonOptions {
             dense_max: 1200,
             cg_iters: 100,
             cg_tol: 1e-6,
-            max_retries: 8,
+            max_retries: 12,
             sample: 1 << 18,
             tol_cost: 1e-10,
         }
@@ -317,7 +317,7 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
                 self.mu = mu;
                 let why = format!(
                     "no step lowered the objective: {} Levenberg-Marquardt steps tried, damping \
-                     {mu0:.1e} to {:.1e} (the objective is flat to its rounding here)",
+                     {mu0:.1e} to {:.1e}",
                     opts.max_retries + 1,
                     mu / 4.0
                 );
