@@ -265,3 +265,31 @@ fn hybrid_never_ends_worse_than_its_best_stage() {
     let x = train.reduce(&out.weights);
     assert!(train.out_of_bounds(&x).is_empty());
 }
+
+/// Every other method keeps inside the bounds too (three iterations each from the default
+/// weights, where `phase.pawn` starts on its lower bound): Adam in the mapped coordinates,
+/// local search by not trying moves outside, the swarm in boxes cut to the bounds.
+#[test]
+fn every_method_stays_inside_the_bounds() {
+    let (_, train, _) = objectives(&common::quiet_1k(), &["pst"]);
+    for method in [Method::Adam, Method::Local, Method::Pso, Method::Hybrid] {
+        let cfg = RunConfig {
+            method,
+            budget: Budget {
+                max_iters: Some(3),
+                ..Budget::default()
+            },
+            selection: Selection::Lowest,
+            ..RunConfig::default()
+        };
+        let start = train.base().to_vec();
+        let out = run(train.clone(), None, &start, &cfg, Arc::new(Control::new())).unwrap();
+        let x = train.reduce(&out.weights);
+        assert!(
+            train.out_of_bounds(&x).is_empty(),
+            "{method}: {:?}",
+            train.out_of_bounds(&x)
+        );
+        assert!(!out.reason.contains("stopped"), "{method}: {}", out.reason);
+    }
+}
