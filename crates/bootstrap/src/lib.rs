@@ -392,6 +392,7 @@ impl Runner<'_> {
                 selection: optim::Selection::default(),
                 log: None,
                 progress: false,
+                names: Vec::new(),
             },
             resolve_every: 0,
             out: dir.join("tune"),

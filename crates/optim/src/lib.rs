@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 mod control;
+mod coords;
 mod kfit;
 mod linearise;
 mod loss;
@@ -66,6 +67,7 @@ mod store;
 mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
+pub use coords::{projected_gradient, Coords, MARGIN};
 pub use kfit::{fit_k, fit_k_scores, golden_section};
 pub use linearise::{jacobi_scale, Linearisation};
 pub use loss::{Link, LossKind, Sigmoid};

@@ -1,37 +1,76 @@
 //! The Gauss-Newton matrix of an [`Objective`] at one point ([`Linearisation`]), and the
 //! Jacobi scaling L-BFGS is preconditioned with ([`jacobi_scale`]).
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
+use crate::coords::Coords;
 use crate::objective::Objective;
-use crate::set::SparseRows;
+use crate::set::{CompiledSet, SparseRows};
 
-/// The Jacobi scaling `1 / sqrt(H_jj + delta)` of the Gauss-Newton matrix at `x` (one pass),
-/// `delta` a thousandth of the mean diagonal: in the variables `y = x / scale` every parameter
-/// has about unit curvature, which is what a quasi-Newton method's first steps assume.
-pub fn jacobi_scale(obj: &Objective, x: &[f64]) -> Vec<f64> {
-    let d = obj.linearise(x).diagonal();
+/// Positions the Jacobi scale is measured on at most (a sample spread evenly over the set).
+pub const SCALE_SAMPLE: usize = 1 << 18;
+
+/// The Jacobi scaling `1 / sqrt(H_jj + delta)` of the Gauss-Newton matrix at free values `x`
+/// in the (unscaled) coordinates `coords` (one pass), `delta` a thousandth of the mean
+/// diagonal: in the variables `z = u / scale` every parameter has about unit curvature, which
+/// is what a quasi-Newton method's first steps assume.
+pub fn jacobi_scale(obj: &Objective, x: &[f64], coords: &Coords) -> Vec<f64> {
+    let z = coords.to_z(x);
+    let d = obj
+        .linearise_sampled(&coords.to_x(&z), Some(SCALE_SAMPLE))
+        .with_columns(coords.jacobian(&z))
+        .diagonal();
     let mean = d.iter().sum::<f64>() / d.len().max(1) as f64;
     let delta = (1e-3 * mean).max(f64::MIN_POSITIVE);
     d.iter().map(|v| 1.0 / (v + delta).sqrt()).collect()
 }
 
 /// The Gauss-Newton matrix `H = 1/N sum_i c_i J_i^T J_i + 2 l2 I` of an [`Objective`] at one
-/// point, over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
+/// point (the sum over all `N` positions, or over an evenly spread sample of them: see
+/// [`Objective::linearise_sampled`]), over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
 /// `q_i` (for the squared error, `2 sigma'(q_i)^2`: the classic `J^T J` of the residuals
 /// `R_i - sigma(q_i)`). L1 contributes no curvature.
 #[derive(Debug)]
 pub struct Linearisation<'a> {
     pub(crate) obj: &'a Objective,
+    /// The positions the matrix is summed over: the objective's, or a sample of them.
+    pub(crate) set: Arc<CompiledSet>,
     pub(crate) jacobian: SparseRows,
     pub(crate) curvature: Vec<f64>,
+    /// Column factors `D` (the solver's coordinates' `dx/dz`): the matrix is `D H D`.
+    pub(crate) cols: Option<Vec<f64>>,
 }
 
 impl Linearisation<'_> {
+    /// The Gauss-Newton matrix in coordinates `z` with `dx_k/dz_k = d_k`: `D H D`, the matrix
+    /// of the Jacobian `J D` (the chain rule on every column; the map's own curvature, which
+    /// multiplies the gradient and not the residuals' Jacobian, is no part of Gauss-Newton's
+    /// model).
+    pub fn with_columns(mut self, d: Vec<f64>) -> Self {
+        self.cols = Some(d);
+        self
+    }
+
     /// `H v`, matrix-free: two sparse products per position.
     pub fn apply(&self, v: &[f64]) -> Vec<f64> {
+        match &self.cols {
+            None => self.apply_x(v),
+            Some(d) => {
+                let dv: Vec<f64> = v.iter().zip(d).map(|(a, b)| a * b).collect();
+                let mut out = self.apply_x(&dv);
+                for (o, b) in out.iter_mut().zip(d) {
+                    *o *= b;
+                }
+                out
+            }
+        }
+    }
+
+    fn apply_x(&self, v: &[f64]) -> Vec<f64> {
         let obj = self.obj;
-        let set = &obj.set;
+        let set = &*self.set;
         let m = obj.dim();
         let slot = &obj.slot;
         let mut out = chunked_sum(set.len(), m, |acc, i| {
@@ -59,31 +98,53 @@ impl Linearisation<'_> {
         out
     }
 
-    /// `H` as a dense row-major `m x m` matrix (`m` free parameters).
+    /// `H` as a dense row-major `m x m` matrix (`m` free parameters): each position's outer
+    /// product on the upper triangle only, mirrored at the end.
     pub fn dense(&self) -> Vec<f64> {
         let obj = self.obj;
-        let set = &obj.set;
+        let set = &*self.set;
         let m = obj.dim();
         let slot = &obj.slot;
         let mut h = chunked_sum(set.len(), m * m, |acc, i| {
             let (idx, coef) = set.row(i, &self.jacobian);
             let c = self.curvature[i];
-            for (&a, &ca) in idx.iter().zip(coef) {
+            if c == 0.0 {
+                return;
+            }
+            for (k, (&a, &ca)) in idx.iter().zip(coef).enumerate() {
                 let sa = slot[a as usize];
                 if sa == u32::MAX {
                     continue;
                 }
-                let row = sa as usize * m;
-                for (&b, &cb) in idx.iter().zip(coef) {
+                let f = c * ca;
+                acc[sa as usize * (m + 1)] += f * ca;
+                for (&b, &cb) in idx[k + 1..].iter().zip(&coef[k + 1..]) {
                     let sb = slot[b as usize];
                     if sb != u32::MAX {
-                        acc[row + sb as usize] += c * ca * cb;
+                        // A column met twice in one row (a store that does not merge its
+                        // terms) adds both cross products to the diagonal.
+                        let (lo, hi, two) = match sa.cmp(&sb) {
+                            std::cmp::Ordering::Less => (sa, sb, 1.0),
+                            std::cmp::Ordering::Greater => (sb, sa, 1.0),
+                            std::cmp::Ordering::Equal => (sa, sa, 2.0),
+                        };
+                        acc[lo as usize * m + hi as usize] += two * f * cb;
                     }
                 }
             }
         });
-        for k in 0..m {
-            h[k * m + k] += 2.0 * obj.cfg.l2;
+        for a in 0..m {
+            for b in a + 1..m {
+                h[b * m + a] = h[a * m + b];
+            }
+            h[a * m + a] += 2.0 * obj.cfg.l2;
+        }
+        if let Some(d) = &self.cols {
+            for a in 0..m {
+                for b in 0..m {
+                    h[a * m + b] *= d[a] * d[b];
+                }
+            }
         }
         h
     }
@@ -91,7 +152,7 @@ impl Linearisation<'_> {
     /// The diagonal of `H`.
     pub fn diagonal(&self) -> Vec<f64> {
         let obj = self.obj;
-        let set = &obj.set;
+        let set = &*self.set;
         let m = obj.dim();
         let slot = &obj.slot;
         let mut d = chunked_sum(set.len(), m, |acc, i| {
@@ -105,6 +166,11 @@ impl Linearisation<'_> {
         });
         for x in &mut d {
             *x += 2.0 * obj.cfg.l2;
+        }
+        if let Some(c) = &self.cols {
+            for (x, c) in d.iter_mut().zip(c) {
+                *x *= c * c;
+            }
         }
         d
     }

@@ -146,15 +146,21 @@ impl Method {
     /// method).
     pub(crate) fn stage(self, o: &SolverOptions) -> Box<dyn Stage> {
         let gauss_newton = |gn: GaussNewtonOptions| {
-            Box::new(ArgminStage::new("gauss-newton", move |_| {
-                GaussNewton::new(gn)
-            }))
+            Box::new(ArgminStage::new(
+                "gauss-newton",
+                "Levenberg-Marquardt steps with growing damping",
+                move |c: Arc<Control>, _: &[(f64, f64)]| GaussNewton::new(gn).with_control(c),
+            ))
         };
         let local = |lo: LocalOptions| {
             Box::new(
-                ArgminStage::new("local", move |c: Arc<Control>| {
-                    LocalSearch::new(lo, Some(c))
-                })
+                ArgminStage::new(
+                    "local",
+                    "moves of one step on each parameter",
+                    move |c: Arc<Control>, b: &[(f64, f64)]| {
+                        LocalSearch::new(lo, Some(c)).with_bounds(b.to_vec())
+                    },
+                )
                 .value_only(),
             )
         };
@@ -163,7 +169,11 @@ impl Method {
             Method::GaussNewton => gauss_newton(o.gauss_newton),
             Method::Adam => {
                 let adam = o.adam;
-                Box::new(ArgminStage::new("adam", move |_| Adam::new(adam)))
+                Box::new(ArgminStage::new(
+                    "adam",
+                    "Adam steps",
+                    move |_: Arc<Control>, _: &[(f64, f64)]| Adam::new(adam),
+                ))
             }
             Method::Local => local(o.local),
             Method::Pso => Box::new(Swarm(o.pso)),

@@ -156,11 +156,13 @@ impl Objective {
         })
     }
 
-    /// Keeps the parameters inside `bounds` (indexed like the full weights; `None`: unbounded):
-    /// the objective is evaluated at the free values clamped to their bounds, so beyond a bound
-    /// it is flat in that coordinate, and [`expand`](Self::expand) returns clamped weights.
-    /// (The full model's game-phase weights have bounds: outside them the evaluation's phase
-    /// clamps, and the objective gets a kink in every position that the optimisers trip on.)
+    /// The box the parameters must stay in (`bounds` indexed like the full weights; `None`:
+    /// unbounded). The objective itself does not enforce it (clamping would give it a kink at
+    /// every bound and a flat region beyond, where the gradient a solver sees says nothing of
+    /// the function it minimises): every solver keeps its iterates inside, the gradient ones
+    /// through a smooth change of coordinates ([`Coords`](crate::Coords)), local search and
+    /// particle swarm by never trying a point outside. (The full model's game-phase weights
+    /// have bounds: outside them the evaluation's phase clamps.)
     pub fn with_bounds(mut self, bounds: &[Option<(f64, f64)>]) -> Result<Self, OptimError> {
         if bounds.len() != self.base.len() {
             return Err(OptimError::Config(format!(
@@ -182,19 +184,24 @@ impl Objective {
         &self.bounds
     }
 
-    /// The same objective on another set (e.g. the validation split), with its own pass count.
+    /// The same objective (bounds included) on another set (e.g. the validation split), with
+    /// its own pass count.
     pub fn with_set(&self, set: Arc<CompiledSet>) -> Result<Self, OptimError> {
-        Objective::new(set, self.cfg, self.base.clone(), Some(self.free.clone()))
+        let mut o = Objective::new(set, self.cfg, self.base.clone(), Some(self.free.clone()))?;
+        o.bounds = self.bounds.clone();
+        Ok(o)
     }
 
-    /// The same objective with another configuration (e.g. a fitted `K`).
+    /// The same objective (bounds included) with another configuration (e.g. a fitted `K`).
     pub fn with_config(&self, cfg: ObjectiveConfig) -> Result<Self, OptimError> {
-        Objective::new(
+        let mut o = Objective::new(
             self.set.clone(),
             cfg,
             self.base.clone(),
             Some(self.free.clone()),
-        )
+        )?;
+        o.bounds = self.bounds.clone();
+        Ok(o)
     }
 
     /// The configuration.
@@ -222,22 +229,25 @@ impl Objective {
         &self.base
     }
 
-    /// The full weights for free values `x` (clamped to their bounds).
+    /// The full weights for free values `x` (as given: the solvers keep them inside the
+    /// bounds).
     pub fn expand(&self, x: &[f64]) -> Vec<f64> {
         let mut w = self.base.clone();
-        for ((&i, &v), &(lo, hi)) in self.free.iter().zip(x).zip(&self.bounds) {
-            w[i] = v.max(lo).min(hi);
+        for (&i, &v) in self.free.iter().zip(x) {
+            w[i] = v;
         }
         w
     }
 
-    /// Zeroes the gradient of coordinates beyond their bounds (where the objective is flat).
-    fn project_gradient(&self, x: &[f64], g: &mut [f64]) {
-        for ((gi, &v), &(lo, hi)) in g.iter_mut().zip(x).zip(&self.bounds) {
-            if v < lo || v > hi {
-                *gi = 0.0;
-            }
-        }
+    /// The bounded free parameters whose value in `x` lies outside its bounds (none, when a
+    /// solver of this crate produced `x`).
+    pub fn out_of_bounds(&self, x: &[f64]) -> Vec<usize> {
+        x.iter()
+            .zip(&self.bounds)
+            .enumerate()
+            .filter(|(_, (&v, &(lo, hi)))| !(lo..=hi).contains(&v))
+            .map(|(k, _)| k)
+            .collect()
     }
 
     /// The free values of full weights `w`.
@@ -354,7 +364,6 @@ impl Objective {
         self.count(n);
         let inv = 1.0 / n.max(1) as f64;
         let mut g: Vec<f64> = self.free.iter().map(|&i| full[i] * inv).collect();
-        self.project_gradient(x, &mut g);
         self.add_penalty_gradient(x, &mut g);
         (s * inv + self.penalty(x), g)
     }
@@ -362,18 +371,39 @@ impl Objective {
     /// The generalised Gauss-Newton model at `x` (one pass, plus one reverse sweep per
     /// non-linear position).
     pub fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
+        self.linearise_sampled(x, None)
+    }
+
+    /// The generalised Gauss-Newton model at `x`, its matrix summed over at most `sample`
+    /// positions (`None`: all): every `k`-th position, `k = ceil(N / sample)`, the mean over
+    /// them standing for the mean over all (a sub-sampled Gauss-Newton matrix, as in Byrd et
+    /// al., "On the use of stochastic Hessian information", 2011). The matrix costs the
+    /// sample's size; the gradient and the objective the solvers test steps on stay exact.
+    /// Counted as the sample's fraction of a pass.
+    pub fn linearise_sampled(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_> {
         let n = self.set.len();
+        let set = match sample {
+            Some(s) if s > 0 && s < n => {
+                let k = n.div_ceil(s);
+                let keep: Vec<usize> = (0..n).step_by(k).collect();
+                Arc::new(self.set.subset(&keep))
+            }
+            _ => self.set.clone(),
+        };
+        let m = set.len();
         let w = self.expand(x);
         let link = self.cfg.link;
-        let mut q = vec![0.0; n];
-        self.set.scores(&w, &mut q);
-        self.count(n);
-        let inv = 1.0 / n.max(1) as f64;
+        let mut q = vec![0.0; m];
+        set.scores(&w, &mut q);
+        self.count(m);
+        let inv = 1.0 / m.max(1) as f64;
         let curvature = q.par_iter().map(|&q| link.curvature(q) * inv).collect();
         Linearisation {
             obj: self,
-            jacobian: self.set.jacobian(&w),
+            jacobian: set.jacobian(&w),
+            set,
             curvature,
+            cols: None,
         }
     }
 }

@@ -14,6 +14,7 @@ use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use crate::control::Control;
+use crate::coords::{projected_gradient, Coords};
 use crate::objective::Objective;
 use crate::stopping::Stopping;
 use crate::validation::Tracker;
@@ -36,7 +37,8 @@ pub struct LogRecord {
     pub train_loss: f64,
     /// Mean loss on the validation split (`None` without one).
     pub valid_loss: Option<f64>,
-    /// Norm of the gradient, where the solver has one.
+    /// Norm of the projected gradient (see [`projected_gradient`](crate::projected_gradient)),
+    /// where the solver has a gradient.
     pub grad_norm: Option<f64>,
     /// Passes over the training data so far.
     pub passes: f64,
@@ -56,6 +58,9 @@ pub struct Budget {
     pub patience: Option<usize>,
 }
 
+/// An iterate's free values and, if the solver has one, its gradient there.
+pub(crate) type Observed = (Vec<f64>, Option<Vec<f64>>);
+
 /// What all the stages of one run share.
 pub struct RunShared {
     pub(crate) train: Arc<Objective>,
@@ -65,7 +70,7 @@ pub struct RunShared {
     /// The relative stopping rules.
     pub(crate) stopping: Stopping,
     /// The first iteration of this round (the stopping rules look at no earlier record).
-    pub(crate) since: u64,
+    pub(crate) since: AtomicU64,
     pub(crate) start: Instant,
     /// Training passes made before the run started (the log counts from here).
     pub(crate) passes0: f64,
@@ -74,6 +79,11 @@ pub struct RunShared {
     pub(crate) history: Mutex<Vec<LogRecord>>,
     pub(crate) log: Mutex<Option<BufWriter<File>>>,
     pub(crate) progress: ProgressBar,
+    /// The full weights' names (empty: unnamed), for the reasons a solver stopped.
+    pub(crate) names: Arc<Vec<String>>,
+    /// The latest iterate observed and its gradient in the free parameters, if the solver has
+    /// one (where a stage that fails part-way ended, and what to say of it).
+    pub(crate) last: Mutex<Option<Observed>>,
 }
 
 impl std::fmt::Debug for RunShared {
@@ -139,7 +149,8 @@ impl RunShared {
         let converged = match self.history.lock() {
             Ok(mut h) => {
                 h.push(rec);
-                self.stopping.converged(&h, self.since)
+                self.stopping
+                    .converged(&h, self.since.load(Ordering::SeqCst))
             }
             Err(_) => {
                 self.control
@@ -170,7 +181,7 @@ impl RunShared {
 pub struct Monitor {
     shared: Arc<RunShared>,
     stage: String,
-    scale: Option<Vec<f64>>,
+    coords: Option<Coords>,
 }
 
 impl Monitor {
@@ -178,13 +189,13 @@ impl Monitor {
         Monitor {
             shared,
             stage: stage.to_string(),
-            scale: None,
+            coords: None,
         }
     }
 
-    /// Reads the solver's points as `scale * y` (see [`TexelProblem::scaled`](crate::TexelProblem::scaled)).
-    pub(crate) fn with_scale(mut self, scale: Option<Vec<f64>>) -> Self {
-        self.scale = scale;
+    /// Reads the solver's points in `coords` (see [`TexelProblem::coords`](crate::TexelProblem::coords)).
+    pub(crate) fn with_coords(mut self, coords: Coords) -> Self {
+        self.coords = (!coords.is_identity()).then_some(coords);
         self
     }
 }
@@ -195,20 +206,18 @@ fn norm(g: &[f64]) -> f64 {
 
 impl Observe<GradState> for Monitor {
     fn observe_iter(&mut self, state: &GradState, _kv: &KV) -> Result<(), Error> {
-        if let Some(y) = state.get_param() {
-            match &self.scale {
-                Some(s) => {
-                    let x: Vec<f64> = y.iter().zip(s).map(|(a, b)| a * b).collect();
-                    let g = state.get_gradient().map(|g| {
-                        let gx: Vec<f64> = g.iter().zip(s).map(|(a, b)| a / b).collect();
-                        norm(&gx)
-                    });
-                    self.shared.record(&self.stage, &x, state.get_cost(), g);
-                }
-                None => {
-                    let g = state.get_gradient().map(|g| norm(g));
-                    self.shared.record(&self.stage, y, state.get_cost(), g);
-                }
+        if let Some(z) = state.get_param() {
+            let (x, gx) = match &self.coords {
+                Some(c) => (c.to_x(z), state.get_gradient().map(|g| c.unchain(z, g))),
+                None => (z.clone(), state.get_gradient().cloned()),
+            };
+            // The norm of the projected gradient: the gradient's, away from the bounds.
+            let g = gx
+                .as_ref()
+                .map(|g| norm(&projected_gradient(&x, g, self.shared.train.bounds())));
+            self.shared.record(&self.stage, &x, state.get_cost(), g);
+            if let Ok(mut last) = self.shared.last.lock() {
+                *last = Some((x, gx));
             }
         }
         Ok(())

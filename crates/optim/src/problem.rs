@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use argmin::core::{CostFunction, Error, Gradient};
 
+use crate::coords::Coords;
 use crate::linearise::Linearisation;
 use crate::objective::Objective;
 
@@ -12,8 +13,9 @@ use crate::objective::Objective;
 pub trait GaussNewtonModel {
     /// The value and gradient of the objective at `x` (cached).
     fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error>;
-    /// The Gauss-Newton matrix at `x`.
-    fn linearise(&self, x: &[f64]) -> Linearisation<'_>;
+    /// The Gauss-Newton matrix at `x` (in the problem's coordinates), summed over at most
+    /// `sample` positions (`None`: all).
+    fn linearise(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_>;
 }
 
 /// What mini-batch solvers need of a problem: the loss and gradient over a subset.
@@ -55,19 +57,21 @@ pub trait MiniBatch {
 pub struct TexelProblem {
     obj: Arc<Objective>,
     value_only: bool,
-    scale: Option<Vec<f64>>,
+    coords: Coords,
     cache: Mutex<Option<Cached>>,
 }
 
 type Cached = (Vec<f64>, f64, Option<Vec<f64>>);
 
 impl TexelProblem {
-    /// The problem of minimising `obj`.
+    /// The problem of minimising `obj`, in the free parameters themselves (no bound is
+    /// enforced: use [`coords`](Self::coords) for a gradient solver on a bounded objective).
     pub fn new(obj: Arc<Objective>) -> Self {
+        let dim = obj.dim();
         TexelProblem {
             obj,
             value_only: false,
-            scale: None,
+            coords: Coords::identity(dim),
             cache: Mutex::new(None),
         }
     }
@@ -78,29 +82,30 @@ impl TexelProblem {
         self
     }
 
-    /// Optimises in scaled coordinates `y`, where the free parameters are `x = scale * y`
-    /// (elementwise): a diagonal preconditioner for solvers that have none (see
+    /// Optimises in the coordinates `z` of `coords`: the free parameters are
+    /// `x = coords.to_x(z)`, inside their bounds whatever `z` (see [`Coords`]), optionally
+    /// scaled (a diagonal preconditioner for solvers that have none, see
     /// [`jacobi_scale`](crate::jacobi_scale)). Parameters and gradients the solver sees are in
-    /// `y`; use [`unscale`](Self::unscale) to read a point.
-    pub fn scaled(mut self, scale: Option<Vec<f64>>) -> Self {
-        self.scale = scale;
+    /// `z`; use [`to_x`](Self::to_x) to read a point.
+    pub fn coords(mut self, coords: Coords) -> Self {
+        self.coords = coords;
         self
     }
 
-    /// The free parameters `x` of a solver's point `y`.
-    pub fn unscale(&self, y: &[f64]) -> Vec<f64> {
-        match &self.scale {
-            Some(s) => y.iter().zip(s).map(|(a, b)| a * b).collect(),
-            None => y.to_vec(),
+    /// The free parameters `x` of a solver's point `z`.
+    pub fn to_x(&self, z: &[f64]) -> Vec<f64> {
+        if self.coords.is_identity() {
+            return z.to_vec();
         }
+        self.coords.to_x(z)
     }
 
-    /// The solver's point `y` for free parameters `x`.
-    pub fn to_scaled(&self, x: &[f64]) -> Vec<f64> {
-        match &self.scale {
-            Some(s) => x.iter().zip(s).map(|(a, b)| a / b).collect(),
-            None => x.to_vec(),
+    /// The solver's point `z` for free parameters `x`.
+    pub fn to_z(&self, x: &[f64]) -> Vec<f64> {
+        if self.coords.is_identity() {
+            return x.to_vec();
         }
+        self.coords.to_z(x)
     }
 
     /// The objective.
@@ -124,20 +129,13 @@ impl TexelProblem {
         }
     }
 
-    fn both(&self, x: &[f64]) -> (f64, Vec<f64>) {
-        if let Some((v, Some(g))) = self.lookup(x, true) {
+    fn both(&self, z: &[f64]) -> (f64, Vec<f64>) {
+        if let Some((v, Some(g))) = self.lookup(z, true) {
             return (v, g);
         }
-        let (v, mut g) = match &self.scale {
-            Some(_) => self.obj.value_and_gradient(&self.unscale(x)),
-            None => self.obj.value_and_gradient(x),
-        };
-        if let Some(s) = &self.scale {
-            for (gi, si) in g.iter_mut().zip(s) {
-                *gi *= si;
-            }
-        }
-        self.store(x, v, Some(g.clone()));
+        let (v, mut g) = self.obj.value_and_gradient(&self.to_x(z));
+        self.coords.chain(z, &mut g);
+        self.store(z, v, Some(g.clone()));
         (v, g)
     }
 }
@@ -168,7 +166,7 @@ impl CostFunction for TexelProblem {
             return Ok(v);
         }
         if self.value_only {
-            let v = self.obj.value(&self.unscale(x));
+            let v = self.obj.value(&self.to_x(x));
             self.store(x, v, None);
             Ok(v)
         } else {
@@ -193,9 +191,13 @@ impl GaussNewtonModel for TexelProblem {
         Ok(self.both(x))
     }
 
-    fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
-        // Gauss-Newton brings its own scaling: it is used unscaled.
-        self.obj.linearise(x)
+    fn linearise(&self, z: &[f64], sample: Option<usize>) -> Linearisation<'_> {
+        let lin = self.obj.linearise_sampled(&self.to_x(z), sample);
+        if self.coords.is_identity() {
+            lin
+        } else {
+            lin.with_columns(self.coords.jacobian(z))
+        }
     }
 }
 
@@ -205,16 +207,20 @@ impl MiniBatch for TexelProblem {
     }
 
     fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>) {
-        if range.start == 0 && range.end >= order.len() {
+        let w = self.to_x(x);
+        let (v, mut g) = if range.start == 0 && range.end >= order.len() {
             // A whole permutation is the whole set: the sum in storage order is the same (up
             // to rounding) and takes the stores' fast sweeps.
-            return self.obj.batch_value_and_gradient(x, 0..order.len(), None);
-        }
-        // The batch's positions in storage order: the same sum (up to rounding), read from
-        // memory front to back.
-        let mut batch = order[range.clone()].to_vec();
-        batch.sort_unstable();
-        self.obj
-            .batch_value_and_gradient(x, 0..batch.len(), Some(&batch))
+            self.obj.batch_value_and_gradient(&w, 0..order.len(), None)
+        } else {
+            // The batch's positions in storage order: the same sum (up to rounding), read
+            // from memory front to back.
+            let mut batch = order[range.clone()].to_vec();
+            batch.sort_unstable();
+            self.obj
+                .batch_value_and_gradient(&w, 0..batch.len(), Some(&batch))
+        };
+        self.coords.chain(x, &mut g);
+        (v, g)
     }
 }

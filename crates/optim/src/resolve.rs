@@ -106,9 +106,5 @@ pub struct Recorded {
 
 /// `obj` (its `K`, regularisation and anchor, free parameters and bounds) on another set.
 pub fn rebind(obj: &Objective, set: Arc<CompiledSet>) -> Result<Objective, OptimError> {
-    let mut bounds = vec![None; obj.base().len()];
-    for (&i, &b) in obj.free().iter().zip(obj.bounds()) {
-        bounds[i] = Some(b);
-    }
-    obj.with_set(set)?.with_bounds(&bounds)
+    obj.with_set(set)
 }

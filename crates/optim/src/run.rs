@@ -38,6 +38,9 @@ pub struct RunConfig {
     pub log: Option<PathBuf>,
     /// Show a progress bar on standard error.
     pub progress: bool,
+    /// The names of the full weights (empty: unnamed), for saying which parameters a solver
+    /// that stopped abnormally was stuck on.
+    pub names: Vec<String>,
 }
 
 impl RunConfig {
@@ -227,7 +230,7 @@ fn drive(
         control: control.clone(),
         budget: round_budget(0),
         stopping: cfg.method.stopping(cfg.stopping),
-        since: 0,
+        since: AtomicU64::new(0),
         start: started,
         passes0,
         iter: AtomicU64::new(0),
@@ -235,6 +238,8 @@ fn drive(
         history: Mutex::new(Vec::new()),
         log: Mutex::new(log),
         progress,
+        names: Arc::new(cfg.names.clone()),
+        last: Mutex::new(None),
     });
     let x0 = train.reduce(start);
     let e0 = train.value(&x0);
@@ -331,7 +336,7 @@ fn drive(
             control: control.clone(),
             budget: round_budget(done),
             stopping: cfg.method.stopping(cfg.stopping),
-            since: done + 1,
+            since: AtomicU64::new(done + 1),
             start: started,
             passes0,
             iter: AtomicU64::new(done + 1),
@@ -339,6 +344,8 @@ fn drive(
             history: Mutex::new(history),
             log: Mutex::new(log),
             progress: shared.progress.clone(),
+            names: shared.names.clone(),
+            last: Mutex::new(None),
         });
         x = train.reduce(&train.expand(&x));
         if let Some(i) = repeats {

@@ -1,7 +1,8 @@
 //! [`Stage`]: one optimiser as the driver runs it, and the stages every method is made of:
 //! any argmin solver on the gradient state ([`ArgminStage`]), L-BFGS with its optional Jacobi
 //! preconditioning ([`LbfgsStage`]), and stages run one after another ([`Sequence`], the
-//! hybrid method). Particle swarm with restarts is [`Swarm`](crate::solvers::pso::Swarm).
+//! hybrid method). The gradient solvers work in [`Coords`] that map every point into the
+//! parameters' bounds. Particle swarm with restarts is [`Swarm`](crate::solvers::pso::Swarm).
 //!
 //! A stage is not itself an argmin `Solver` where it cannot be one: the stages of a sequence
 //! work in different coordinates (L-BFGS in Jacobi-scaled ones) and the swarm on a population
@@ -15,9 +16,12 @@ use std::sync::Arc;
 use argmin::core::{Executor, Solver, State};
 
 use crate::control::{Control, Controlled};
+use crate::coords::{projected_gradient, Coords};
+use crate::linearise::jacobi_scale;
 use crate::observer::{GradState, Monitor, RunShared};
 use crate::problem::TexelProblem;
 use crate::solvers::{lbfgs::lbfgs, LbfgsOptions};
+use crate::stopping::CONVERGED;
 use crate::OptimError;
 
 /// Where a stage ended, and why (`"<stage>: <reason>"`).
@@ -45,34 +49,52 @@ pub(crate) fn remaining(shared: &RunShared, cap: Option<u64>) -> u64 {
     cap.map_or(left, |c| c.min(left))
 }
 
+/// The coordinates a stage's solver works in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Space {
+    /// The free parameters themselves: the solver keeps inside the bounds by itself (local
+    /// search, which is given them).
+    Plain,
+    /// [`Coords`] that map every point into the bounds.
+    Mapped,
+}
+
 /// An argmin solver on the gradient state, made afresh for each run of the stage.
 pub(crate) struct ArgminStage<F> {
     name: &'static str,
     /// The solver asks for values only (no gradient passes).
     value_only: bool,
+    space: Space,
+    /// What the solver tries, for the reason when it fails.
+    tries: &'static str,
     make: F,
 }
 
 impl<F> ArgminStage<F> {
-    /// The stage `name` whose solver `make` builds (given the run's [`Control`]).
-    pub(crate) fn new(name: &'static str, make: F) -> Self {
+    /// The stage `name` whose solver `make` builds (given the run's [`Control`] and the free
+    /// parameters' bounds), in coordinates mapped into the bounds; `tries` says what it tries
+    /// each iteration.
+    pub(crate) fn new(name: &'static str, tries: &'static str, make: F) -> Self {
         ArgminStage {
             name,
             value_only: false,
+            space: Space::Mapped,
+            tries,
             make,
         }
     }
 
-    /// The solver needs values only.
+    /// The solver needs values only, and keeps inside the bounds itself.
     pub(crate) fn value_only(mut self) -> Self {
         self.value_only = true;
+        self.space = Space::Plain;
         self
     }
 }
 
 impl<F, S> Stage for ArgminStage<F>
 where
-    F: Fn(Arc<Control>) -> S + Send + Sync,
+    F: Fn(Arc<Control>, &[(f64, f64)]) -> S + Send + Sync,
     S: Solver<TexelProblem, GradState> + 'static,
 {
     fn run(
@@ -81,36 +103,107 @@ where
         x0: Vec<f64>,
         cap: Option<u64>,
     ) -> Result<StageEnd, OptimError> {
-        let solver = (self.make)(shared.control.clone());
-        Ok(scaled_stage(
+        let solver = (self.make)(shared.control.clone(), shared.train.bounds());
+        let coords = match self.space {
+            Space::Plain => Coords::identity(x0.len()),
+            Space::Mapped => Coords::new(shared.train.bounds()),
+        };
+        Ok(mapped_stage(
             shared,
             solver,
             x0,
-            self.name,
+            (self.name, self.tries),
             cap,
-            None,
+            coords,
             self.value_only,
         ))
     }
 }
 
-/// argmin's L-BFGS (More-Thuente), in Jacobi-scaled variables when asked (the scale is
-/// measured at the stage's start, one extra pass).
+/// argmin's L-BFGS (More-Thuente) in coordinates mapped into the bounds, Jacobi-scaled when
+/// asked (the scale is measured at the stage's start: one linearisation).
 pub(crate) struct LbfgsStage(pub(crate) LbfgsOptions);
 
-impl Stage for LbfgsStage {
-    fn run(
+impl LbfgsStage {
+    /// One L-BFGS run from `x0`: fresh memory, the Jacobi scale measured at `x0`.
+    fn once(
         &self,
         shared: &Arc<RunShared>,
         x0: Vec<f64>,
         cap: Option<u64>,
     ) -> Result<StageEnd, OptimError> {
         let s = lbfgs(&self.0)?;
-        let scale = self
-            .0
-            .precondition
-            .then(|| crate::linearise::jacobi_scale(&shared.train, &x0));
-        Ok(scaled_stage(shared, s, x0, "lbfgs", cap, scale, false))
+        let coords = Coords::new(shared.train.bounds());
+        let coords = if self.0.precondition {
+            let scale = jacobi_scale(&shared.train, &x0, &coords);
+            coords.scaled(Some(scale))
+        } else {
+            coords
+        };
+        let tries = "a More-Thuente line search along the L-BFGS direction";
+        Ok(mapped_stage(
+            shared,
+            s,
+            x0,
+            ("lbfgs", tries),
+            cap,
+            coords,
+            false,
+        ))
+    }
+}
+
+/// Restarts of L-BFGS at most, in one stage.
+const MAX_RESTARTS: u32 = 20;
+
+impl Stage for LbfgsStage {
+    /// L-BFGS, restarted (fresh memory, the Jacobi scale measured again) where the relative
+    /// loss rule ends it, as long as the run it ends lowered the training objective by more
+    /// than ten times that rule's threshold: on a non-convex objective (`full`) L-BFGS crosses
+    /// plateaus where the rule fires, and a scale measured far away (a bounded parameter near
+    /// its bound has lost most of its curvature in the mapped coordinate) slows it more.
+    fn run(
+        &self,
+        shared: &Arc<RunShared>,
+        x0: Vec<f64>,
+        cap: Option<u64>,
+    ) -> Result<StageEnd, OptimError> {
+        let first = shared.iter.load(Ordering::SeqCst);
+        let mut since = first;
+        let mut end = self.once(shared, x0, cap)?;
+        let rule = shared.stopping.rel_loss;
+        for restart in 1..=MAX_RESTARTS {
+            let reason = shared.control.should_stop();
+            if rule <= 0.0 || !reason.as_deref().is_some_and(|r| r.starts_with(CONVERGED)) {
+                break;
+            }
+            // The training objective where this run started (the record before its first
+            // iteration) and where it ended, from the log.
+            let (e0, e1) = {
+                let h = shared
+                    .history
+                    .lock()
+                    .map_err(|_| OptimError::Poisoned("the run's history"))?;
+                let recs = &h[h.partition_point(|r| r.iter + 1 < since)..];
+                match (recs.first(), recs.last()) {
+                    (Some(a), Some(b)) => (a.train_loss, b.train_loss),
+                    _ => break,
+                }
+            };
+            if e0 - e1 <= 10.0 * rule * e0.abs() {
+                break;
+            }
+            shared.control.clear_reason();
+            if shared.control.should_stop().is_some() {
+                break;
+            }
+            since = shared.iter.load(Ordering::SeqCst);
+            shared.since.store(since, Ordering::SeqCst);
+            let cap = cap.map(|c| c.saturating_sub(since - first));
+            let (x, why) = self.once(shared, end.0, cap)?;
+            end = (x, format!("{why} (after {restart} restarts)"));
+        }
+        Ok(end)
     }
 }
 
@@ -141,15 +234,17 @@ impl Stage for Sequence {
     }
 }
 
-/// Runs one gradient-state solver in the variables `x / scale` (`scale` `None`: in `x`), at
-/// most `cap` iterations and the run's budget; returns its final point and why it stopped.
-fn scaled_stage<S>(
+/// Runs one gradient-state solver in the coordinates `coords`, at most `cap` iterations and
+/// the run's budget; returns its final point (in the free parameters) and why it stopped. A
+/// solver that fails part-way ends where it was last observed, and the reason names the
+/// parameters it was stuck on ([`abnormal`]).
+fn mapped_stage<S>(
     shared: &Arc<RunShared>,
     solver: S,
     x0: Vec<f64>,
-    stage: &str,
+    (stage, tries): (&str, &str),
     cap: Option<u64>,
-    scale: Option<Vec<f64>>,
+    coords: Coords,
     value_only: bool,
 ) -> StageEnd
 where
@@ -161,32 +256,92 @@ where
     }
     let problem = TexelProblem::new(shared.train.clone())
         .value_only(value_only)
-        .scaled(scale.clone());
-    let y0 = problem.to_scaled(&x0);
+        .coords(coords.clone());
+    let z0 = problem.to_z(&x0);
     let solver = Controlled::new(solver, shared.control.clone());
-    let fallback = x0.clone();
-    let unscale = |y: &[f64]| -> Vec<f64> {
-        match &scale {
-            Some(s) => y.iter().zip(s).map(|(a, b)| a * b).collect(),
-            None => y.to_vec(),
-        }
-    };
+    let first = shared.iter.load(Ordering::SeqCst);
+    if let Ok(mut last) = shared.last.lock() {
+        *last = None;
+    }
     let result = Executor::new(problem, solver)
-        .configure(|s| s.param(y0).max_iters(iters))
+        .configure(|s| s.param(z0).max_iters(iters))
         .add_observer(
-            Monitor::new(shared.clone(), stage).with_scale(scale.clone()),
+            Monitor::new(shared.clone(), stage).with_coords(coords.clone()),
             argmin::core::observers::ObserverMode::Always,
         )
         .run();
     match result {
         Ok(res) => {
             let st = res.state();
-            let x = st.get_param().map(|y| unscale(y)).unwrap_or(fallback);
+            let x = st.get_param().map(|z| coords.to_x(z)).unwrap_or(x0);
             let why = st
                 .get_termination_reason()
                 .map_or("finished".to_string(), |r| r.text().to_string());
             (x, format!("{stage}: {why}"))
         }
-        Err(e) => (fallback, format!("{stage} stopped: {e}")),
+        Err(e) => {
+            let done = shared.iter.load(Ordering::SeqCst).saturating_sub(first);
+            let last = shared.last.lock().ok().and_then(|mut l| l.take());
+            let (x, g) = match last {
+                Some((x, g)) => (x, g),
+                None => (x0, None),
+            };
+            let why = abnormal(shared, &x, g.as_deref(), &coords);
+            (
+                x,
+                format!("{stage} stopped after {done} iterations: {e}; it tried {tries}; {why}"),
+            )
+        }
     }
+}
+
+/// What to say of a solver that stopped abnormally at free values `x` with gradient `g`: the
+/// parameters with the largest projected gradient (what it could not reduce), and those at a
+/// bound (within 1e-6 of the interval).
+fn abnormal(shared: &RunShared, x: &[f64], g: Option<&[f64]>, coords: &Coords) -> String {
+    let obj = &shared.train;
+    let name = |k: usize| {
+        let i = obj.free()[k];
+        shared
+            .names
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("weight {i}"))
+    };
+    let bounds = obj.bounds();
+    let at_bound: Vec<String> = (0..x.len())
+        .filter(|&k| coords.is_bounded(k))
+        .filter(|&k| {
+            let (lo, hi) = bounds[k];
+            let tol = 1e-6
+                * if hi > lo && (hi - lo).is_finite() {
+                    hi - lo
+                } else {
+                    1.0
+                };
+            x[k] - lo <= tol || hi - x[k] <= tol
+        })
+        .map(|k| format!("{} = {}", name(k), x[k]))
+        .collect();
+    let mut out = match g {
+        Some(g) => {
+            let pg = projected_gradient(x, g, bounds);
+            let mut order: Vec<usize> = (0..pg.len()).collect();
+            order.sort_by(|&a, &b| pg[b].abs().total_cmp(&pg[a].abs()));
+            let top: Vec<String> = order
+                .iter()
+                .take(5)
+                .map(|&k| format!("{} (value {:.4}, gradient {:.3e})", name(k), x[k], g[k]))
+                .collect();
+            format!(
+                "largest projected gradients at its last iterate: {}",
+                top.join(", ")
+            )
+        }
+        None => "no gradient at its last iterate".to_string(),
+    };
+    if !at_bound.is_empty() {
+        out += &format!("; at a bound: {}", at_bound.join(", "));
+    }
+    out
 }

@@ -92,6 +92,7 @@ pub fn compare(
             selection: cfg.selection,
             log: None,
             progress,
+            names: Vec::new(),
         };
         let out = run(train.clone(), valid.cloned(), start, &cfg, control.clone())?;
         rows.push(CompareRow {

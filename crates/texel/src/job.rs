@@ -89,6 +89,12 @@ pub fn tune(
     let mut setup = prepare(&job.setup)?;
     let log_path = out.join("log.jsonl");
     let mut cfg = job.config.clone();
+    cfg.names = setup
+        .model
+        .params()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
     // Continuing a run keeps the earlier log: write this run's beside it, then append.
     let part = out.join("log-resume.jsonl");
     cfg.log = Some(if job.append_log {

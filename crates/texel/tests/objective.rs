@@ -301,9 +301,11 @@ fn interruption_keeps_the_best_weights() {
     assert_eq!(out.weights, start);
 }
 
-/// Bounds clamp the weights the objective sees; beyond a bound the gradient is zero.
+/// The objective does not clamp: beyond a bound it is the evaluation's own function (no flat
+/// region where the gradient would say nothing), and says which values are outside; keeping
+/// inside the bounds is the solvers' business (see tests/bounds.rs).
 #[test]
-fn bounds_clamp_and_flatten() {
+fn bounds_are_the_solvers_business() {
     let model = Model::new(ModelKind::Full);
     let w = model.default_weights();
     let positions = common::quiet_1k();
@@ -314,20 +316,34 @@ fn bounds_clamp_and_flatten() {
         loss: LossKind::Mse,
     };
     let bounds: Vec<_> = model.params().iter().map(|p| p.bounds).collect();
-    let i = model.index_of("phase.pawn").unwrap();
+    let i = model.index_of("phase.knight").unwrap();
     let (lo, _) = bounds[i].expect("phase weights are bounded");
     let obj = Objective::new(set, ObjectiveConfig::new(link), w.clone(), None)
         .unwrap()
         .with_bounds(&bounds)
         .unwrap();
+    // Middlegame and endgame values that differ (at the defaults they agree, and the phase
+    // weights have no effect).
     let mut x = w.clone();
-    x[i] = lo - 5.0;
-    assert_eq!(obj.expand(&x)[i], lo);
-    let (e, g) = obj.value_and_gradient(&x);
-    assert_eq!(g[i], 0.0);
-    let mut at = w.clone();
+    x[model.index_of("material.knight.mg").unwrap()] += 60.0;
+    let mut at = x.clone();
     at[i] = lo;
-    assert_eq!(e, obj.value(&at));
+    x[i] = lo - 0.5;
+    assert_eq!(obj.expand(&x)[i], lo - 0.5);
+    assert_eq!(obj.out_of_bounds(&x), vec![i]);
+    assert!(obj.out_of_bounds(&w).is_empty());
+    let (e, g) = obj.value_and_gradient(&x);
+    assert_ne!(g[i], 0.0);
+    assert_ne!(e, obj.value(&at));
+    // Its copies keep the bounds.
+    assert_eq!(
+        obj.with_set(obj.set().clone()).unwrap().bounds(),
+        obj.bounds()
+    );
+    assert_eq!(
+        obj.with_config(*obj.config()).unwrap().bounds(),
+        obj.bounds()
+    );
 }
 
 /// Regularisation means the same at every data size: the penalty is a weight against the

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -22,26 +21,7 @@ use common::{close, fresh};
 
 /// The first `n` positions of the shared TCEC games (many with captures pending).
 fn tcec(n: usize) -> Vec<data::Sample> {
-    let path = common::shared_data().join("tcec-standard.pgn.zst");
-    assert!(
-        path.is_file(),
-        "{} is missing: these tests need the shared data folder (set GRADTUNE_SHARED_DATA)",
-        path.display()
-    );
-    let (reader, _) = data::source::open(&path).expect("the shared TCEC games");
-    let (samples, _) = data::extract_pgn_reader(
-        reader.take(400_000),
-        &path,
-        &data::ExtractOptions::default(),
-    )
-    .expect("PGN");
-    let out: Vec<data::Sample> = samples
-        .into_iter()
-        .filter(|s| s.position().is_ok())
-        .take(n)
-        .collect();
-    assert_eq!(out.len(), n, "too few TCEC positions");
-    out
+    common::tcec_samples(n, 400_000)
 }
 
 /// A few hundred real positions, each sample's score holding its number (the set renumbers).

@@ -201,6 +201,7 @@ impl RunArgs {
             },
             log: None,
             progress: !self.quiet,
+            names: Vec::new(),
         }
     }
 }

@@ -1,8 +1,11 @@
 //! Levenberg-Marquardt-damped Gauss-Newton on the residuals `R_i - sigma(q_i)`.
 
+use std::sync::Arc;
+
 use argmin::core::{Error, Problem, Solver, State, TerminationReason, TerminationStatus, KV};
 use serde::{Deserialize, Serialize};
 
+use crate::control::Control;
 use crate::linearise::Linearisation;
 use crate::observer::GradState;
 use crate::problem::GaussNewtonModel;
@@ -28,6 +31,10 @@ pub struct GaussNewtonOptions {
     /// Rejected steps (with growing damping) tried before giving up on an iteration.
     #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().max_retries, help = "gauss-newton: rejected steps tried (with growing damping) before giving up"))]
     pub max_retries: usize,
+    /// Positions the Gauss-Newton matrix is summed over at most (an evenly spread sample, see
+    /// [`Objective::linearise_sampled`](crate::Objective::linearise_sampled)); 0: all.
+    #[cfg_attr(feature = "clap", arg(long = "gn-sample", default_value_t = GaussNewtonOptions::default().sample, value_name = "N", help = "gauss-newton (and hybrid): positions the Gauss-Newton matrix is summed over at most, evenly spread (0: all); the gradient and the step test use every position"))]
+    pub sample: usize,
     /// Converged when an accepted step lowers the objective by less than this fraction.
     #[cfg_attr(feature = "clap", arg(id = "gn_tol_cost", long = "gn-tol-cost", default_value_t = GaussNewtonOptions::default().tol_cost, value_name = "X", help = "gauss-newton: converged when an accepted step lowers the objective by less than this fraction"))]
     pub tol_cost: f64,
@@ -40,7 +47,8 @@ impl Default for GaussNewtonOptions {
             dense_max: 1200,
             cg_iters: 100,
             cg_tol: 1e-6,
-            max_retries: 8,
+            max_retries: 12,
+            sample: 1 << 18,
             tol_cost: 1e-10,
         }
     }
@@ -53,10 +61,15 @@ impl Default for GaussNewtonOptions {
 /// step, and accepts it if the objective decreases (then the damping shrinks by 3), otherwise
 /// retries with 4 times the damping. Cost per iteration: one linearisation pass and one pass
 /// per trial step.
+///
+/// With a [`Control`], a stop (Ctrl-C, a budget) is obeyed between the conjugate-gradient
+/// iterations and between trial steps, not only between iterations: the iteration then ends
+/// where it started.
 #[derive(Clone, Debug)]
 pub struct GaussNewton {
     opts: GaussNewtonOptions,
     mu: f64,
+    control: Option<Arc<Control>>,
 }
 
 impl GaussNewton {
@@ -65,27 +78,77 @@ impl GaussNewton {
         GaussNewton {
             opts,
             mu: opts.damping,
+            control: None,
+        }
+    }
+
+    /// Obeys `control` inside an iteration too.
+    pub fn with_control(mut self, control: Arc<Control>) -> Self {
+        self.control = Some(control);
+        self
+    }
+}
+
+fn stopped(control: Option<&Control>) -> bool {
+    control.is_some_and(|c| c.should_stop().is_some())
+}
+
+/// The Gauss-Newton matrix of one iteration, built once for all its trial steps: dense up to
+/// `dense_max` parameters (its diagonal read from it), else its diagonal alone (the steps are
+/// solved matrix-free).
+struct Prepared<'a> {
+    lin: Linearisation<'a>,
+    dense: Option<Vec<f64>>,
+    diag: Vec<f64>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(lin: Linearisation<'a>, m: usize, opts: &GaussNewtonOptions) -> Self {
+        if m <= opts.dense_max {
+            let h = lin.dense();
+            let diag = (0..m).map(|k| h[k * m + k]).collect();
+            Prepared {
+                lin,
+                dense: Some(h),
+                diag,
+            }
+        } else {
+            let diag = lin.diagonal();
+            Prepared {
+                lin,
+                dense: None,
+                diag,
+            }
         }
     }
 }
 
-/// Solves `(H + mu (diag H + delta)) p = -g`.
-fn solve_step(lin: &Linearisation<'_>, g: &[f64], mu: f64, opts: &GaussNewtonOptions) -> Vec<f64> {
+/// Solves `(H + mu (diag H + delta)) p = -g`; `None` when `control` says stop.
+fn solve_step(
+    prep: &Prepared<'_>,
+    g: &[f64],
+    mu: f64,
+    opts: &GaussNewtonOptions,
+    control: Option<&Control>,
+) -> Option<Vec<f64>> {
     let m = g.len();
-    let diag = lin.diagonal();
+    let (lin, diag) = (&prep.lin, &prep.diag);
     let mean = diag.iter().sum::<f64>() / m.max(1) as f64;
     let delta = 1e-6 * mean.max(f64::MIN_POSITIVE);
     let damp: Vec<f64> = diag
         .iter()
         .map(|d| mu * (d + delta) + 1e-3 * delta)
         .collect();
-    if m <= opts.dense_max {
-        let mut h = lin.dense();
+    if let Some(h) = &prep.dense {
+        let mut h = h.clone();
         for k in 0..m {
             h[k * m + k] += damp[k];
         }
+        if stopped(control) {
+            return None;
+        }
         if let Some(p) = cholesky_solve(&mut h, m, g) {
-            return p.into_iter().map(|v| -v).collect();
+            return Some(p.into_iter().map(|v| -v).collect());
         }
     }
     // Preconditioned CG on A p = -g with the Jacobi preconditioner.
@@ -97,6 +160,9 @@ fn solve_step(lin: &Linearisation<'_>, g: &[f64], mu: f64, opts: &GaussNewtonOpt
     let mut d = z.clone();
     let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
     for _ in 0..opts.cg_iters {
+        if stopped(control) {
+            return None;
+        }
         let mut ad = lin.apply(&d);
         for k in 0..m {
             ad[k] += damp[k] * d[k];
@@ -123,7 +189,7 @@ fn solve_step(lin: &Linearisation<'_>, g: &[f64], mu: f64, opts: &GaussNewtonOpt
             d[k] = z[k] + beta * d[k];
         }
     }
-    p
+    Some(p)
 }
 
 /// Solves `A x = b` for symmetric positive definite row-major `a` (overwritten by its Cholesky
@@ -201,11 +267,20 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
             }
         };
         let opts = self.opts;
-        let mut mu = self.mu;
+        let mu0 = self.mu;
+        let mut mu = mu0;
+        let control = self.control.clone();
+        let control = control.as_deref();
         let outcome = problem.problem("jacobian_count", |p| {
-            let lin = p.linearise(&x);
+            let sample = (opts.sample > 0).then_some(opts.sample);
+            let prep = Prepared::new(p.linearise(&x, sample), x.len(), &opts);
             for _ in 0..=opts.max_retries {
-                let step = solve_step(&lin, &g, mu, &opts);
+                if stopped(control) {
+                    return Ok(None);
+                }
+                let Some(step) = solve_step(&prep, &g, mu, &opts, control) else {
+                    return Ok(None);
+                };
                 let trial: Vec<f64> = x.iter().zip(&step).map(|(a, b)| a + b).collect();
                 if trial.iter().all(|t| t.is_finite()) {
                     let (vt, gt) = p.value_and_gradient(&trial)?;
@@ -233,14 +308,25 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
                     Ok((state, Some(kv)))
                 }
             }
+            None if stopped(control) => {
+                // Stopped inside the iteration: it ends where it started (the driver reports
+                // the control's reason).
+                Ok((state.param(x).cost(v).gradient(g), Some(kv)))
+            }
             None => {
                 self.mu = mu;
+                let why = format!(
+                    "no step lowered the objective: {} Levenberg-Marquardt steps tried, damping \
+                     {mu0:.1e} to {:.1e}",
+                    opts.max_retries + 1,
+                    mu / 4.0
+                );
                 Ok((
                     state
                         .param(x)
                         .cost(v)
                         .gradient(g)
-                        .terminate_with(TerminationReason::SolverConverged),
+                        .terminate_with(TerminationReason::SolverExit(why)),
                     Some(kv),
                 ))
             }

@@ -32,17 +32,35 @@ impl Default for LocalOptions {
 /// Texel's local search, as in his published pseudo code: for each parameter in turn, try
 /// `+step`; keep it if the loss drops, else try `-step` and keep that if it drops. One
 /// iteration is one sweep over every parameter (up to two passes per parameter); it has
-/// converged when a sweep changes nothing.
+/// converged when a sweep changes nothing. With bounds, a move that would leave them is not
+/// tried, and the rounded start is brought back inside them.
 #[derive(Clone, Debug)]
 pub struct LocalSearch {
     opts: LocalOptions,
     control: Option<Arc<Control>>,
+    bounds: Vec<(f64, f64)>,
 }
 
 impl LocalSearch {
     /// A solver with options `opts`; with `control`, it also stops between trial moves.
     pub fn new(opts: LocalOptions, control: Option<Arc<Control>>) -> Self {
-        LocalSearch { opts, control }
+        LocalSearch {
+            opts,
+            control,
+            bounds: Vec::new(),
+        }
+    }
+
+    /// Keeps parameter `k` inside `bounds[k]` (empty: no bounds).
+    pub fn with_bounds(mut self, bounds: Vec<(f64, f64)>) -> Self {
+        self.bounds = bounds;
+        self
+    }
+
+    fn inside(&self, k: usize, v: f64) -> bool {
+        self.bounds
+            .get(k)
+            .is_none_or(|&(lo, hi)| (lo..=hi).contains(&v))
     }
 }
 
@@ -61,8 +79,12 @@ impl<O: CostFunction<Param = Vec<f64>, Output = f64>> Solver<O, GradState> for L
             .ok_or_else(|| Error::msg("local search needs a starting point"))?;
         let s = self.opts.step;
         if self.opts.round_start && s > 0.0 {
-            for v in &mut x {
-                *v = (*v / s).round() * s;
+            for (k, v) in x.iter_mut().enumerate() {
+                let r = (*v / s).round() * s;
+                *v = match self.bounds.get(k) {
+                    Some(&(lo, hi)) => r.clamp(lo, hi),
+                    None => r,
+                };
             }
         }
         let c = problem.cost(&x)?;
@@ -90,21 +112,24 @@ impl<O: CostFunction<Param = Vec<f64>, Output = f64>> Solver<O, GradState> for L
                 return Ok((state.param(x).cost(best), None));
             }
             let old = x[k];
-            x[k] = old + s;
-            let e = problem.cost(&x)?;
-            if e < best {
-                best = e;
-                improved = true;
-                continue;
+            let mut moved = false;
+            for v in [old + s, old - s] {
+                if !self.inside(k, v) {
+                    continue;
+                }
+                x[k] = v;
+                let e = problem.cost(&x)?;
+                if e < best {
+                    best = e;
+                    moved = true;
+                    break;
+                }
             }
-            x[k] = old - s;
-            let e = problem.cost(&x)?;
-            if e < best {
-                best = e;
+            if moved {
                 improved = true;
-                continue;
+            } else {
+                x[k] = old;
             }
-            x[k] = old;
         }
         let state = state.param(x).cost(best);
         if improved {

@@ -82,7 +82,12 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
     let obj = shared.train.clone();
     let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
-    let mut best = x0.clone();
+    // A start outside the bounds is projected into them.
+    let mut best: Vec<f64> = x0
+        .iter()
+        .zip(obj.bounds())
+        .map(|(v, &(lo, hi))| v.clamp(lo, hi))
+        .collect();
     let mut best_cost = match problem_for_costs.cost(&best) {
         Ok(c) => c,
         Err(e) => return (best, format!("pso stopped: {e}")),
@@ -101,8 +106,21 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
         if iters == 0 {
             return (best, "pso: iteration budget reached".to_string());
         }
-        let lo: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b - r).collect();
-        let hi: Vec<f64> = best.iter().zip(&radius).map(|(b, r)| b + r).collect();
+        // The box around the best point, inside the parameters' bounds (argmin's swarm keeps
+        // every particle inside its box).
+        let bounds = obj.bounds();
+        let lo: Vec<f64> = best
+            .iter()
+            .zip(&radius)
+            .zip(bounds)
+            .map(|((b, r), &(l, h))| (b - r).clamp(l, h))
+            .collect();
+        let hi: Vec<f64> = best
+            .iter()
+            .zip(&radius)
+            .zip(bounds)
+            .map(|((b, r), &(l, h))| (b + r).clamp(l, h))
+            .collect();
         let mut population = Vec::with_capacity(n);
         population.push(Particle::new(
             best.clone(),

@@ -42,6 +42,29 @@ pub fn shared_data() -> PathBuf {
         })
 }
 
+/// The first `n` decodable positions of the shared TCEC games (from the first `bytes` bytes
+/// of the decompressed PGN), as extracted by default; panics, saying so, if missing or short.
+pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
+    use std::io::Read;
+    let path = shared_data().join("tcec-standard.pgn.zst");
+    assert!(
+        path.is_file(),
+        "{} is missing: these tests need the shared data folder (set GRADTUNE_SHARED_DATA)",
+        path.display()
+    );
+    let (reader, _) = data::source::open(&path).expect("the shared TCEC games");
+    let (samples, _) =
+        data::extract_pgn_reader(reader.take(bytes), &path, &data::ExtractOptions::default())
+            .expect("PGN");
+    let out: Vec<data::Sample> = samples
+        .into_iter()
+        .filter(|s| s.position().is_ok())
+        .take(n)
+        .collect();
+    assert_eq!(out.len(), n, "too few TCEC positions");
+    out
+}
+
 /// The 1000 labelled quiet positions of the shared folder; panics, saying so, if missing.
 pub fn quiet_1k() -> Vec<(Chess, Label)> {
     let path = shared_data().join("quiet-labeled-1k.epd");

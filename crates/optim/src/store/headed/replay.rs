@@ -4,7 +4,7 @@
 use tape::Scratch;
 
 use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
-use crate::store::phased::{dot, Signed, MAX_PAIRS};
+use crate::store::phased::{dot, unpack, unpack_unit, Signed, MAX_PAIRS};
 use crate::store::{pairs, Store, StoreKind};
 
 impl Store for Headed {
@@ -155,6 +155,71 @@ impl Store for Headed {
             pairs::scatter(&self.mg, &self.eg, &gp, grad);
         }
         sum
+    }
+
+    /// From the row's terms and the head's input gradient (no sweep over every parameter):
+    /// `dq/dw = sum_j gx_j ds_j/dw + gx_head`, each parameter once (the phase weights are
+    /// both a sum's terms and head weights).
+    fn jacobian_row(
+        &self,
+        i: usize,
+        w: &[f64],
+        scratch: &mut Scratch,
+        dense: &mut [f64],
+        idx: &mut Vec<u32>,
+        coef: &mut Vec<f64>,
+    ) {
+        let row = self.row(i);
+        let x = self.inputs_at(&row, w);
+        let inputs = self.sums + self.head_params.len();
+        let mut gx = [0.0; MAX_HEAD_INPUTS];
+        match self.fast {
+            Some(fast) => {
+                fast(&x[..self.sums], &x[self.sums..inputs], &mut gx);
+            }
+            None => {
+                self.head.forward(&x[..inputs], scratch);
+                self.head.backward(1.0, scratch, &mut gx[..inputs]);
+            }
+        }
+        let start = idx.len();
+        // Accumulate in `dense`, noting each parameter the first time it is touched.
+        let mut put = |j: usize, v: f64| {
+            if dense[j] == 0.0 {
+                idx.push(j as u32);
+            }
+            dense[j] += v;
+        };
+        let (ga, gb) = (gx[self.twins.0], gx[self.twins.1]);
+        let units = row.units.iter().map(|&f| unpack_unit(f));
+        for (p, s) in units.chain(row.general.iter().map(|&f| unpack(f))) {
+            put(self.mg[p] as usize, s * ga);
+            put(self.eg[p] as usize, s * gb);
+        }
+        let mut k = 0;
+        for (&n, &j) in row.counts.iter().zip(&self.others) {
+            let end = k + 2 * usize::from(n);
+            for c in row.terms[k..end].chunks_exact(2) {
+                put(usize::from(c[0]), f64::from(c[1] as i16) * gx[j]);
+            }
+            k = end;
+        }
+        for (&h, &g) in self.head_params.iter().zip(&gx[self.sums..inputs]) {
+            put(h as usize, g);
+        }
+        // Emit each touched parameter once (one touched twice, its sum having passed through
+        // zero, is emitted the first time and then reads zero).
+        let mut out = start;
+        for t in start..idx.len() {
+            let j = idx[t];
+            let v = std::mem::take(&mut dense[j as usize]);
+            if v != 0.0 {
+                idx[out] = j;
+                coef.push(v);
+                out += 1;
+            }
+        }
+        idx.truncate(out);
     }
 
     fn subset(&self, keep: &[usize]) -> Headed {

@@ -61,3 +61,37 @@ fn replays_sums_and_head() {
         ]
     );
 }
+
+/// The Jacobian row is the gradient, each parameter once, even one that is both a sum's term
+/// and a head weight (as the phase weights of `full` are); the buffer is left zero.
+#[test]
+fn jacobian_rows_are_the_gradient_each_parameter_once() {
+    let mut h = store();
+    let sums = vec![
+        vec![(0, 2.0), (2, -1.0)],
+        vec![(1, 2.0), (3, -1.0)],
+        vec![(4, 3.0), (5, 1.0)],
+    ];
+    assert_eq!(h.try_push(&sums), Ok(()));
+    let w = [10.0, 20.0, 30.0, 40.0, 2.0, 0.5];
+    let mut scratch = Scratch::default();
+    h.score(0, &w, &mut scratch);
+    let mut g = [0.0; 6];
+    h.add_gradient(0, 1.0, &mut scratch, &mut g);
+    let (mut dense, mut idx, mut coef) = (vec![0.0; 6], vec![9], vec![9.0]);
+    h.jacobian_row(0, &w, &mut scratch, &mut dense, &mut idx, &mut coef);
+    assert!(dense.iter().all(|&d| d == 0.0));
+    assert_eq!((idx[0], coef[0]), (9, 9.0), "what was there before is kept");
+    let (idx, coef) = (&idx[1..], &coef[1..]);
+    let mut once = idx.to_vec();
+    once.sort_unstable();
+    once.dedup();
+    assert_eq!(once.len(), idx.len());
+    let mut got = [0.0; 6];
+    for (&j, &c) in idx.iter().zip(coef) {
+        got[j as usize] = c;
+    }
+    for j in 0..6 {
+        assert!((got[j] - g[j]).abs() < 1e-12, "{j}: {} vs {}", got[j], g[j]);
+    }
+}
