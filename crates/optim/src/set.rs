@@ -9,8 +9,11 @@ use tape::Scratch;
 
 use crate::store::{each_store, AnyStore, Fallback, Layout, Store, StoreKind, StoreSize};
 
+mod builder;
+mod linear;
 mod record;
 
+pub use builder::SetBuilder;
 pub use record::{HeadGradient, SplitSpec};
 
 /// A position's label: the game result from White's view (`1`, `0.5`, `0`) and, where the data
