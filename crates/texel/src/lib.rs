@@ -22,6 +22,7 @@ pub mod compare;
 pub mod explain;
 pub mod job;
 pub mod judge;
+pub mod memory;
 pub mod output;
 pub mod plot;
 mod resolve;
