@@ -179,6 +179,7 @@ impl RunArgs {
             strict: self.read.strict,
             extract: self.read.extract(),
             limit: self.limit,
+            first: None,
             progress: !self.quiet,
         })
     }
