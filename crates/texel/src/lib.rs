@@ -62,6 +62,9 @@ pub enum TexelError {
     /// Plotting failed.
     #[error("plot: {0}")]
     Plot(String),
+    /// Stopped (Ctrl-C) while the data was being loaded and recorded: nothing was tuned.
+    #[error("interrupted while loading the data: nothing was tuned")]
+    Interrupted,
 }
 
 impl TexelError {

@@ -44,7 +44,7 @@ pub(crate) struct Streamed {
 
 /// The error of a load stopped by Ctrl-C.
 fn interrupted() -> TexelError {
-    TexelError::Config("interrupted while loading the data: nothing was tuned".to_string())
+    TexelError::Interrupted
 }
 
 /// Reads `opts.data`, splits it by game, records it with `model` at `start` and returns the
