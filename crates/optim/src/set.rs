@@ -263,6 +263,28 @@ impl CompiledSet {
         }
     }
 
+    /// Appends position `i`'s gradient row at `w` to `idx` and `coef`: the row
+    /// [`row`](Self::row) reads from a [`jacobian`](Self::jacobian), made for this position
+    /// alone (`dense`: a buffer of zeros, one per parameter, left zero).
+    pub fn row_at(
+        &self,
+        i: usize,
+        w: &[f64],
+        scratch: &mut Scratch,
+        dense: &mut [f64],
+        idx: &mut Vec<u32>,
+        coef: &mut Vec<f64>,
+    ) {
+        let (s, k) = self.locate(i);
+        each_store!(&s.store, st => match Store::stored_row(st, k) {
+            Some((a, b)) => {
+                idx.extend_from_slice(a);
+                coef.extend_from_slice(b);
+            }
+            None => Store::jacobian_row(st, k, w, scratch, dense, idx, coef),
+        })
+    }
+
     /// Every position's evaluation at `w`, written into `out` (one pass, in parallel).
     ///
     /// # Panics
