@@ -45,19 +45,13 @@ pub fn pgn_extractor(bytes: &[u8]) {
 
 /// Arbitrary bytes through the binary cache reader, strict and not: errors are fine, panics
 /// are not. A cache read is consistent with its report, lenient reading keeps at least what
-/// strict reading keeps, and the samples kept write and read back the same. Compressed input
-/// (zstd, gzip) goes through `read_cache_bytes` first, from a file as `load` reads it.
+/// strict reading keeps, the batch reader `load` uses (`CacheReader`, from a file) agrees with
+/// the whole-buffer decoder, and the samples kept write and read back the same. Compressed
+/// input (zstd, gzip) goes through `read_cache_bytes` first, from a file as `load` reads it.
 pub fn cache_reader(bytes: &[u8]) {
     let _ = Format::detect(bytes);
     if Compression::detect(bytes) != Compression::Plain {
-        static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let name = format!("gradtune-fuzz-{}-{n}.gtc", std::process::id());
-        let path = std::env::temp_dir().join(name);
-        std::fs::write(&path, bytes).expect("temporary file");
-        let plain = cache::read_cache_bytes(&path);
-        let _ = std::fs::remove_file(&path);
-        if let Ok(plain) = plain {
+        if let Ok(plain) = with_file(bytes, cache::read_cache_bytes) {
             cache_bytes(&plain);
         }
         return;
@@ -65,10 +59,44 @@ pub fn cache_reader(bytes: &[u8]) {
     cache_bytes(bytes);
 }
 
+/// `f` on a temporary file holding `bytes`, removed after.
+fn with_file<T>(bytes: &[u8], f: impl FnOnce(&Path) -> T) -> T {
+    static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("gradtune-fuzz-{}-{n}.gtc", std::process::id());
+    let path = std::env::temp_dir().join(name);
+    std::fs::write(&path, bytes).expect("temporary file");
+    let out = f(&path);
+    let _ = std::fs::remove_file(&path);
+    out
+}
+
 fn cache_bytes(bytes: &[u8]) {
     let path = Path::new("<fuzz>");
     let lenient = cache::from_bytes(path, bytes, false);
     let strict = cache::from_bytes(path, bytes, true);
+    // (Bytes that start like a compressed file would be decompressed again by the file reader.)
+    let plain = Compression::detect(bytes) == Compression::Plain;
+    for (whole, strict) in [(&lenient, false), (&strict, true)]
+        .into_iter()
+        .filter(|_| plain)
+    {
+        let batches = with_file(bytes, |p| {
+            cache::CacheReader::open(p, strict).and_then(|r| r.read_all())
+        });
+        match (whole, batches) {
+            (Ok((a, ra)), Ok((b, rb))) => {
+                assert_eq!(
+                    cache::to_bytes(a),
+                    cache::to_bytes(&b),
+                    "batch reader differs"
+                );
+                assert_eq!((ra.kept, ra.errors), (rb.kept, rb.errors));
+            }
+            (Err(_), Err(_)) => {}
+            (a, b) => panic!("whole read {:?}, batch read {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
     let Ok((samples, report)) = lenient else {
         assert!(
             strict.is_err(),

@@ -18,6 +18,10 @@ use rayon::prelude::*;
 
 use crate::{DataError, PackedBoard, Report, Sample};
 
+mod reader;
+
+pub use reader::CacheReader;
+
 /// The first eight bytes of a cache.
 pub const MAGIC: &[u8; 8] = b"GTCACHE\0";
 /// The format version written.
@@ -47,13 +51,20 @@ fn decode(rec: &[u8]) -> Sample {
     }
 }
 
+/// The header of a cache of `count` records.
+fn header(count: u64) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(RECORD as u32).to_le_bytes());
+    h[16..24].copy_from_slice(&count.to_le_bytes());
+    h
+}
+
 /// Encodes samples as cache bytes (header and records).
 pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
-    let mut buf = vec![0u8; HEADER + RECORD * samples.len()];
-    buf[..8].copy_from_slice(MAGIC);
-    buf[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    buf[12..16].copy_from_slice(&(RECORD as u32).to_le_bytes());
-    buf[16..24].copy_from_slice(&(samples.len() as u64).to_le_bytes());
+    let mut buf = header(samples.len() as u64).to_vec();
+    buf.resize(HEADER + RECORD * samples.len(), 0);
     buf[HEADER..]
         .par_chunks_exact_mut(RECORD)
         .zip(samples.par_iter())
@@ -61,9 +72,14 @@ pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
     buf
 }
 
-/// Writes a binary cache; zstd-compressed (level 9, one frame with its content size, so
-/// loading decompresses in one call) when the path ends in `.zst`. The file is replaced
-/// atomically ([`crate::atomic`]): an interrupted write leaves the old file as it was.
+/// Records encoded (and read) at a time: the memory a cache's reading or writing takes beyond
+/// the samples is about this many records.
+pub const BATCH: usize = 1 << 16;
+
+/// Writes a binary cache; zstd-compressed (level 9, one frame with its content size) when the
+/// path ends in `.zst`. The records are encoded and written a batch at a time ([`BATCH`]), so
+/// writing holds no copy of the file in memory. The file is replaced atomically
+/// ([`crate::atomic`]): an interrupted write leaves the old file as it was.
 ///
 /// ```
 /// use data::{load, write_cache, LoadOptions, Sample};
@@ -80,64 +96,48 @@ pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
 /// ```
 pub fn write_cache(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
     // The temporary file first: an unwritable place fails before the work.
-    let mut w = crate::atomic::AtomicFile::create(path).map_err(|e| DataError::io(path, e))?;
-    let bytes = to_bytes(samples);
+    let w = crate::atomic::AtomicFile::create(path).map_err(|e| DataError::io(path, e))?;
     let compressed = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zst"));
     let io = |e| DataError::io(path, e);
-    if compressed {
-        // Streamed into the file (no compressed copy in memory), still one frame that states
-        // its content size.
+    let size = (HEADER + RECORD * samples.len()) as u64;
+    let w = if compressed {
+        // One frame that states its content size, streamed into the file.
         let mut z = zstd::stream::write::Encoder::new(w, ZSTD_LEVEL).map_err(io)?;
-        z.set_pledged_src_size(Some(bytes.len() as u64))
-            .map_err(io)?;
+        z.set_pledged_src_size(Some(size)).map_err(io)?;
         z.include_contentsize(true).map_err(io)?;
-        z.write_all(&bytes).map_err(io)?;
-        w = z.finish().map_err(io)?;
+        write_records(&mut z, samples).map_err(io)?;
+        z.finish().map_err(io)?
     } else {
-        w.write_all(&bytes).map_err(io)?;
-    }
+        let mut w = std::io::BufWriter::new(w);
+        write_records(&mut w, samples).map_err(io)?;
+        w.into_inner().map_err(|e| io(e.into_error()))?
+    };
     w.commit().map_err(io)
+}
+
+/// The header and the records, encoded a batch at a time.
+fn write_records(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<()> {
+    w.write_all(&header(samples.len() as u64))?;
+    let mut buf = vec![0u8; RECORD * BATCH.min(samples.len())];
+    for batch in samples.chunks(BATCH) {
+        let out = &mut buf[..RECORD * batch.len()];
+        out.par_chunks_exact_mut(RECORD)
+            .zip(batch.par_iter())
+            .for_each(|(out, s)| encode(s, out));
+        w.write_all(out)?;
+    }
+    w.flush()
 }
 
 /// The zstd level of compressed caches.
 pub const ZSTD_LEVEL: i32 = 9;
 
-/// Reads a cache file whole and decompresses it: zstd in one call when the file is one frame
-/// that gives its size (as [`write_cache`] writes it), else streaming.
+/// Reads a cache file whole and decompresses it (plain, gzip or zstd). [`load`](crate::load)
+/// does not: it reads caches a batch at a time ([`CacheReader`]).
 pub fn read_cache_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
-    let raw = std::fs::read(path).map_err(|e| DataError::io(path, e))?;
-    match crate::Compression::detect(&raw) {
-        crate::Compression::Plain => Ok(raw),
-        crate::Compression::Zstd => {
-            let size = zstd::zstd_safe::get_frame_content_size(&raw).ok().flatten();
-            let one_frame = zstd::zstd_safe::find_frame_compressed_size(&raw) == Ok(raw.len());
-            // The frame's stated size is trusted for the one-call path only when it is
-            // plausible for a cache (whose records compress a few times, never thousands), so
-            // a corrupt header cannot ask for a huge allocation up front.
-            let plausible = (raw.len() as u64).saturating_mul(1024);
-            match size.and_then(|n| usize::try_from(n).ok()) {
-                Some(n) if one_frame && n as u64 <= plausible => {
-                    zstd::bulk::decompress(&raw, n).map_err(|e| corrupt_zstd(path, &e))
-                }
-                _ => {
-                    let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
-                    zstd::stream::copy_decode(raw.as_slice(), &mut out)
-                        .map_err(|e| corrupt_zstd(path, &e))?;
-                    Ok(out)
-                }
-            }
-        }
-        crate::Compression::Gzip => crate::source::read_all(path),
-    }
-}
-
-fn corrupt_zstd(path: &Path, e: &std::io::Error) -> DataError {
-    DataError::Cache {
-        path: path.to_path_buf(),
-        message: format!("zstd data truncated or corrupt: {e}"),
-    }
+    crate::source::read_all(path)
 }
 
 /// Whether decompressed bytes start like a cache.

@@ -24,7 +24,7 @@
 
 pub use eval::atomic;
 pub mod cache;
-mod check;
+pub mod check;
 pub mod epd;
 mod error;
 pub mod files;
@@ -51,7 +51,7 @@ pub use pgn::{extract_pgn, extract_pgn_reader, ExtractOptions};
 pub use report::{Report, MAX_MESSAGES};
 pub use sample::Sample;
 pub use source::Compression;
-pub use split::split_by_game;
+pub use split::{split_by_game, valid_games};
 
 /// Options of [`load`].
 ///
@@ -237,8 +237,7 @@ fn load_as(
     match format {
         Format::Cache => {
             drop(reader);
-            let bytes = cache::read_cache_bytes(path)?;
-            cache::from_bytes(path, &bytes, opts.strict)
+            cache::CacheReader::open(path, opts.strict)?.read_all()
         }
         Format::Pgn => {
             let extract = ExtractOptions {

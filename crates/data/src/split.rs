@@ -26,7 +26,28 @@ pub fn split_by_game(
     valid_fraction: f64,
     seed: u64,
 ) -> (Vec<Sample>, Vec<Sample>) {
-    let mut games: Vec<u32> = samples.iter().map(|s| s.game).collect();
+    let valid_games = valid_games(
+        samples.iter().map(|s| s.game).collect(),
+        valid_fraction,
+        seed,
+    );
+    let (valid, train): (Vec<Sample>, Vec<Sample>) = samples
+        .into_iter()
+        .partition(|s| valid_games.binary_search(&s.game).is_ok());
+    (train, valid)
+}
+
+/// The games [`split_by_game`] holds out for validation, sorted, given the game ids of the
+/// samples (in any order, repeated or not): what a caller that streams the samples needs to
+/// split them batch by batch, the same way.
+///
+/// ```
+/// let games: Vec<u32> = (0..100).map(|i| i / 4).collect();
+/// let valid = data::valid_games(games, 0.2, 42);
+/// assert_eq!(valid.len(), 5);
+/// assert!(valid.windows(2).all(|w| w[0] < w[1]));
+/// ```
+pub fn valid_games(mut games: Vec<u32>, valid_fraction: f64, seed: u64) -> Vec<u32> {
     games.sort_unstable();
     games.dedup();
     let fraction = if valid_fraction.is_finite() {
@@ -39,8 +60,5 @@ pub fn split_by_game(
     games.shuffle(&mut rng);
     let mut valid_games = games[..n_valid.min(games.len())].to_vec();
     valid_games.sort_unstable();
-    let (valid, train): (Vec<Sample>, Vec<Sample>) = samples
-        .into_iter()
-        .partition(|s| valid_games.binary_search(&s.game).is_ok());
-    (train, valid)
+    valid_games
 }

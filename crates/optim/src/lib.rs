@@ -79,7 +79,7 @@ pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, RunConfig};
-pub use set::{CompiledSet, HeadGradient, Label, SparseRows, SplitSpec};
+pub use set::{CompiledSet, HeadGradient, Label, SetBuilder, SparseRows, SplitSpec};
 pub use stopping::{Stopping, CONVERGED};
 pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};

@@ -381,6 +381,24 @@ impl Objective {
     /// sample's size; the gradient and the objective the solvers test steps on stay exact.
     /// Counted as the sample's fraction of a pass.
     pub fn linearise_sampled(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_> {
+        let (set, w, curvature) = self.curvature_sampled(x, sample);
+        Linearisation {
+            obj: self,
+            jacobian: set.jacobian(&w),
+            set,
+            curvature,
+            cols: None,
+        }
+    }
+
+    /// What [`linearise_sampled`](Self::linearise_sampled) sums over: the positions (all, or
+    /// the sample), the full weights at `x`, and each position's loss curvature divided by
+    /// their number (one pass over them, counted).
+    pub(crate) fn curvature_sampled(
+        &self,
+        x: &[f64],
+        sample: Option<usize>,
+    ) -> (Arc<CompiledSet>, Vec<f64>, Vec<f64>) {
         let n = self.set.len();
         let set = match sample {
             Some(s) if s > 0 && s < n => {
@@ -398,12 +416,6 @@ impl Objective {
         self.count(m);
         let inv = 1.0 / m.max(1) as f64;
         let curvature = q.par_iter().map(|&q| link.curvature(q) * inv).collect();
-        Linearisation {
-            obj: self,
-            jacobian: set.jacobian(&w),
-            set,
-            curvature,
-            cols: None,
-        }
+        (set, w, curvature)
     }
 }

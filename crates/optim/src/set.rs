@@ -9,8 +9,11 @@ use tape::Scratch;
 
 use crate::store::{each_store, AnyStore, Fallback, Layout, Store, StoreKind, StoreSize};
 
+mod builder;
+mod linear;
 mod record;
 
+pub use builder::SetBuilder;
 pub use record::{HeadGradient, SplitSpec};
 
 /// A position's label: the game result from White's view (`1`, `0.5`, `0`) and, where the data
@@ -260,6 +263,28 @@ impl CompiledSet {
         }
     }
 
+    /// Appends position `i`'s gradient row at `w` to `idx` and `coef`: the row
+    /// [`row`](Self::row) reads from a [`jacobian`](Self::jacobian), made for this position
+    /// alone (`dense`: a buffer of zeros, one per parameter, left zero).
+    pub fn row_at(
+        &self,
+        i: usize,
+        w: &[f64],
+        scratch: &mut Scratch,
+        dense: &mut [f64],
+        idx: &mut Vec<u32>,
+        coef: &mut Vec<f64>,
+    ) {
+        let (s, k) = self.locate(i);
+        each_store!(&s.store, st => match Store::stored_row(st, k) {
+            Some((a, b)) => {
+                idx.extend_from_slice(a);
+                coef.extend_from_slice(b);
+            }
+            None => Store::jacobian_row(st, k, w, scratch, dense, idx, coef),
+        })
+    }
+
     /// Every position's evaluation at `w`, written into `out` (one pass, in parallel).
     ///
     /// # Panics
@@ -372,26 +397,43 @@ impl CompiledSet {
             coef: Vec::new(),
         };
         for s in self.segments.iter().filter(|s| s.jacobian_start.is_some()) {
-            let rows: Vec<(Vec<u32>, Vec<f64>)> = each_store!(&s.store, st => (0..st.len())
-                .into_par_iter()
-                .map_init(
-                    || (Scratch::default(), vec![0.0; n]),
-                    |(scratch, dense), i| {
-                        let (mut idx, mut coef) = (Vec::new(), Vec::new());
-                        Store::jacobian_row(st, i, w, scratch, dense, &mut idx, &mut coef);
-                        (idx, coef)
-                    },
-                )
-                .collect());
-            for (idx, coef) in rows {
-                m.idx.extend(idx);
-                m.coef.extend(coef);
-                m.offsets.push(m.idx.len());
+            // A group of chunks at a time, each chunk's rows made in parallel into its own flat
+            // buffers and appended in order: the memory is the matrix and one group's rows.
+            let len = s.store.len();
+            for group in (0..len).step_by(JACOBIAN_GROUP) {
+                let end = (group + JACOBIAN_GROUP).min(len);
+                let parts: Vec<SparseRows> = (group..end)
+                    .into_par_iter()
+                    .step_by(CHUNK)
+                    .map(|a| {
+                        let mut part = SparseRows::default();
+                        let (mut scratch, mut dense) = (Scratch::default(), vec![0.0; n]);
+                        for i in a..(a + CHUNK).min(end) {
+                            let (idx, coef) = (&mut part.idx, &mut part.coef);
+                            each_store!(&s.store, st => Store::jacobian_row(
+                                st, i, w, &mut scratch, &mut dense, idx, coef,
+                            ));
+                            part.offsets.push(part.idx.len());
+                        }
+                        part
+                    })
+                    .collect();
+                for part in parts {
+                    let base = m.idx.len();
+                    m.offsets.extend(part.offsets.iter().map(|o| o + base));
+                    m.idx.extend_from_slice(&part.idx);
+                    m.coef.extend_from_slice(&part.coef);
+                }
             }
         }
+        m.idx.shrink_to_fit();
+        m.coef.shrink_to_fit();
         m
     }
 }
+
+/// Positions whose Jacobian rows [`CompiledSet::jacobian`] makes at a time.
+const JACOBIAN_GROUP: usize = 64 * CHUNK;
 
 /// A sparse matrix by rows (CSR): the Jacobian `dq_i/dw` of a set at one point.
 #[derive(Clone, Debug, Default)]

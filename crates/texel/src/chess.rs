@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
 use optim::ParamSpec;
-use optim::{CompiledSet, Label, SplitSpec};
+use optim::{CompiledSet, Label, SetBuilder, SplitSpec};
 
 /// Which position's evaluation a sample contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,9 +86,15 @@ pub fn record_positions(
     )
 }
 
-/// Records `model` on `items` (the position of each by `position`, `None` to skip it): a
-/// model with a [`split`](eval::Model::split) through [`CompiledSet::record_split`] (the
-/// compact sums-and-head store), a linear one by recording and compacting its rows.
+/// Positions recorded at a time by [`record_model`]: the transient memory of a recording is
+/// about this many positions' stores and recordings, whatever the number of items.
+pub const RECORD_BATCH: usize = 1 << 16;
+
+/// Records `model` on `items` (the position of each by `position`, `None` to skip it), batch
+/// by batch ([`RECORD_BATCH`]) into one [`SetBuilder`]: a model with a
+/// [`split`](eval::Model::split) through [`CompiledSet::record_split`] (the compact
+/// sums-and-head store), a linear one from its terms ([`eval::Model::linear_terms`], no tape)
+/// through [`CompiledSet::record_linear`], any other by recording and compacting its rows.
 fn record_model<T, L, P>(
     model: &Model,
     items: &[T],
@@ -104,12 +110,40 @@ where
     P: Fn(&T) -> Option<Chess> + Sync,
 {
     let eg_of = phase_pairs(model);
+    let mut builder = SetBuilder::new(start.len());
+    for (b, batch) in items.chunks(RECORD_BATCH).enumerate() {
+        let label = |i: usize, item: &T| label(b * RECORD_BATCH + i, item);
+        let set = record_batch(
+            model, batch, start, leaf, &eg_of, label, &position, progress,
+        );
+        builder.push(set);
+    }
+    builder.finish()
+}
+
+/// [`record_model`] on one batch.
+#[allow(clippy::too_many_arguments)]
+fn record_batch<T, L, P>(
+    model: &Model,
+    items: &[T],
+    start: &[f64],
+    leaf: Leaf,
+    eg_of: &[Option<usize>],
+    label: L,
+    position: &P,
+    progress: Option<&ProgressBar>,
+) -> CompiledSet
+where
+    T: Sync,
+    L: Fn(usize, &T) -> Label + Sync,
+    P: Fn(&T) -> Option<Chess> + Sync,
+{
     if let Some(split) = model.split() {
         let spec = SplitSpec {
             sums: split.sums,
             twins: split.twins.unwrap_or((usize::MAX, usize::MAX)),
             head_params: split.head_params,
-            eg_of,
+            eg_of: eg_of.to_vec(),
             head_gradient: Some(split.head_gradient),
         };
         return CompiledSet::record_split(
@@ -125,6 +159,19 @@ where
             progress,
         );
     }
+    if model.is_linear() {
+        return CompiledSet::record_linear(
+            start.len(),
+            items,
+            label,
+            |_, item, out| match position(item) {
+                Some(pos) => model.linear_terms(&leaf_position(model, &pos, start, leaf), out),
+                None => false,
+            },
+            eg_of,
+            progress,
+        );
+    }
     let mut set = CompiledSet::record(
         start,
         items,
@@ -135,7 +182,7 @@ where
         },
         progress,
     );
-    set.compact_phased(&eg_of);
+    set.compact_phased(eg_of);
     set
 }
 

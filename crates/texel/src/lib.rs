@@ -22,6 +22,7 @@ pub mod compare;
 pub mod explain;
 pub mod job;
 pub mod judge;
+pub mod memory;
 pub mod output;
 pub mod plot;
 mod resolve;
@@ -61,6 +62,9 @@ pub enum TexelError {
     /// Plotting failed.
     #[error("plot: {0}")]
     Plot(String),
+    /// Stopped (Ctrl-C) while the data was being loaded and recorded: nothing was tuned.
+    #[error("interrupted while loading the data: nothing was tuned")]
+    Interrupted,
 }
 
 impl TexelError {

@@ -8,11 +8,14 @@ use std::time::Instant;
 use eval::{Model, ModelKind};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::chess::{param_specs, record_samples, Leaf};
+use crate::chess::{param_specs, Leaf};
 use crate::resolve::Resolver;
 use crate::TexelError;
+
+pub mod stream;
 use optim::fit_k;
 use optim::free_indices;
+use optim::CompiledSet;
 use optim::{Link, LossKind, Sigmoid};
 use optim::{Objective, ObjectiveConfig};
 
@@ -73,6 +76,9 @@ pub struct SetupOptions {
     pub extract: data::ExtractOptions,
     /// Use at most this many positions (after the split, from each side proportionally).
     pub limit: Option<usize>,
+    /// Use only the first this many positions read (before the split), as `tune bench
+    /// --positions` does. Not with [`resolvable`](Self::resolvable).
+    pub first: Option<usize>,
     /// Show progress bars.
     pub progress: bool,
 }
@@ -97,6 +103,7 @@ impl Default for SetupOptions {
             strict: false,
             extract: data::ExtractOptions::recommended(),
             limit: None,
+            first: None,
             progress: false,
         }
     }
@@ -154,27 +161,79 @@ pub fn load_samples(
     };
     for path in paths {
         let (s, report) = data::load(path, &load_opts)?;
-        let skipped: Vec<String> = report
-            .skipped
-            .iter()
-            .map(|(why, n)| format!(", {n} skipped: {why}"))
-            .collect();
-        notes.push(format!(
-            "{}: {} positions kept ({} errors{})",
-            path.display(),
-            s.len(),
-            report.errors,
-            skipped.concat()
-        ));
+        notes.push(stream::note(path, s.len(), &report));
         // Keep games of different files apart.
         data::files::append_games(&mut samples, s);
     }
     Ok((samples, notes))
 }
 
-/// Loads the data, splits it by game, records every position and builds the objectives.
+/// The sets, the resolver (if any) and the notes of [`prepare_until`].
+type Recorded = (
+    Arc<CompiledSet>,
+    Arc<CompiledSet>,
+    Option<Resolver>,
+    Vec<String>,
+);
+
+/// With [`SetupOptions::resolvable`]: every sample loaded (the resolver keeps each root
+/// position), split by game, searched and recorded.
+fn load_resolver(
+    opts: &SetupOptions,
+    model: &Model,
+    start: &[f64],
+) -> Result<Recorded, TexelError> {
+    let (samples, mut notes) = load_samples(&opts.data, opts.strict, &opts.extract)?;
+    if samples.is_empty() {
+        return Err(TexelError::Config(format!(
+            "the data holds no positions: {}",
+            notes.join("; ")
+        )));
+    }
+    let (mut train_s, mut valid_s) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
+    if let Some(limit) = opts.limit {
+        let total = train_s.len() + valid_s.len();
+        if limit < total {
+            let f = limit as f64 / total as f64;
+            train_s.truncate((train_s.len() as f64 * f).round() as usize);
+            valid_s.truncate((valid_s.len() as f64 * f).round() as usize);
+        }
+    }
+    notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
+    let total = (train_s.len() + valid_s.len()) as u64;
+    // Search each root (one step), then record its leaf (another).
+    let pb = bar(opts.progress, 2 * total, "resolving");
+    let mut resolver = Resolver::new(model.clone(), train_s, valid_s);
+    let rec = resolver.resolve(start, Some(&pb))?;
+    pb.finish_and_clear();
+    Ok((
+        Arc::new(rec.train),
+        Arc::new(rec.valid),
+        Some(resolver),
+        notes,
+    ))
+}
+
+/// Loads the data, splits it by game, records every position and builds the objectives:
+/// [`prepare_until`] that is never stopped.
 pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
+    prepare_until(opts, &|| false)
+}
+
+/// [`prepare`], asking `stop` between batches of positions while loading and recording (a
+/// Ctrl-C handler's flag): once it says yes, the error says the load was interrupted. The
+/// positions are streamed from the files into the stores ([`stream`]); with
+/// [`SetupOptions::resolvable`] every root position is kept as well.
+pub fn prepare_until(
+    opts: &SetupOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Setup, TexelError> {
     let t0 = Instant::now();
+    if opts.resolvable && opts.first.is_some() {
+        return Err(TexelError::Config(
+            "re-resolving leaves reads every position (no first-N option)".to_string(),
+        ));
+    }
     if opts.resolvable && opts.leaf != Leaf::Qsearch {
         return Err(TexelError::Config(
             "re-resolving leaves needs the quiescence leaf (--leaf qsearch)".to_string(),
@@ -204,49 +263,12 @@ pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
     if opts.data.is_empty() {
         return Err(TexelError::Config("no data files given".to_string()));
     }
-    let (samples, mut notes) = load_samples(&opts.data, opts.strict, &opts.extract)?;
-    if samples.is_empty() {
-        return Err(TexelError::Config(format!(
-            "the data holds no positions: {}",
-            notes.join("; ")
-        )));
-    }
-    let (mut train_s, mut valid_s) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
-    if let Some(limit) = opts.limit {
-        let total = train_s.len() + valid_s.len();
-        if limit < total {
-            let f = limit as f64 / total as f64;
-            train_s.truncate((train_s.len() as f64 * f).round() as usize);
-            valid_s.truncate((valid_s.len() as f64 * f).round() as usize);
-        }
-    }
-    notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
-    let total = (train_s.len() + valid_s.len()) as u64;
-    let (train_set, valid_set, resolver) = if opts.resolvable {
-        // Search each root (one step), then record its leaf (another).
-        let pb = bar(opts.progress, 2 * total, "resolving");
-        let mut resolver = Resolver::new(model.clone(), train_s, valid_s);
-        let rec = resolver.resolve(&start, Some(&pb))?;
-        pb.finish_and_clear();
-        (Arc::new(rec.train), Arc::new(rec.valid), Some(resolver))
+    let (train_set, valid_set, resolver, mut notes) = if opts.resolvable {
+        load_resolver(opts, &model, &start)?
     } else {
-        let pb = bar(opts.progress, total, "recording");
-        let train_set = Arc::new(record_samples(
-            &model,
-            &train_s,
-            &start,
-            opts.leaf,
-            Some(&pb),
-        ));
-        let valid_set = Arc::new(record_samples(
-            &model,
-            &valid_s,
-            &start,
-            opts.leaf,
-            Some(&pb),
-        ));
-        pb.finish_and_clear();
-        (train_set, valid_set, None)
+        let bar = |len| bar(opts.progress, len, "recording");
+        let s = stream::stream(opts, &model, &start, stop, &bar)?;
+        (Arc::new(s.train), Arc::new(s.valid), None, s.notes)
     };
     if train_set.is_empty() {
         return Err(TexelError::Config(

@@ -1,5 +1,6 @@
-//! `tune bench`: throughput of the recorded evaluations (value and gradient per pass) and the
-//! time L-BFGS takes to converge, on a million positions, printed as one JSON object.
+//! `tune bench`: the load (time and peak resident memory, read from the OS), the throughput of
+//! the recorded evaluations (value and gradient per pass) and the time L-BFGS takes to
+//! converge, on a million positions (or `--positions N`), printed as one JSON object.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -7,11 +8,9 @@ use std::time::Instant;
 
 use anyhow::bail;
 use eval::{Model, ModelKind};
-use optim::{
-    fit_k, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, Sigmoid,
-};
+use optim::{Budget, Control, Method, Objective, RunConfig};
 use serde_json::{json, Value};
-use texel::chess::{param_specs, record_samples, Leaf};
+use texel::setup::SetupOptions;
 
 /// Options of `tune bench`.
 #[derive(clap::Args)]
@@ -20,7 +19,8 @@ pub struct Args {
     /// data folder (`$GRADTUNE_SHARED_DATA`, or `../shared/data` next to the repository).
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
-    /// Use the first this many positions of the file.
+    /// Use the first this many positions of the file; more than a cache holds repeats the
+    /// cache (each copy's games kept apart, as for several files).
     #[arg(long, default_value_t = 1_000_000)]
     pub positions: usize,
     /// Timed passes (value and gradient) per model; the best is reported.
@@ -50,48 +50,6 @@ fn default_data() -> anyhow::Result<PathBuf> {
         );
     }
     Ok(p)
-}
-
-/// Training and validation objectives, recording seconds, starting weights.
-type Prepared = (Arc<Objective>, Option<Arc<Objective>>, f64, Vec<f64>);
-
-/// Records `samples` for one model and returns the training and validation objectives and the
-/// recording time.
-fn objectives(
-    model: &Model,
-    train_s: &[data::Sample],
-    valid_s: &[data::Sample],
-) -> anyhow::Result<Prepared> {
-    let start = model.default_weights();
-    let t0 = Instant::now();
-    let train_set = Arc::new(record_samples(model, train_s, &start, Leaf::Static, None));
-    let valid_set = Arc::new(record_samples(model, valid_s, &start, Leaf::Static, None));
-    let record = t0.elapsed().as_secs_f64();
-    if train_set.is_empty() {
-        bail!("no training positions");
-    }
-    let link0 = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
-    let (k, _) = fit_k(&train_set, &start, link0);
-    let cfg = ObjectiveConfig {
-        link: Link { k, ..link0 },
-        l1: 0.0,
-        l2: 1e-8,
-        lambda: 1.0,
-    };
-    let specs = param_specs(model);
-    let bounds: Vec<Option<(f64, f64)>> = specs.iter().map(|p| p.bounds).collect();
-    let train =
-        Arc::new(Objective::new(train_set, cfg, start.clone(), None)?.with_bounds(&bounds)?);
-    let valid = if valid_set.is_empty() {
-        None
-    } else {
-        Some(Arc::new(train.with_set(valid_set)?))
-    };
-    Ok((train, valid, record, start))
 }
 
 /// Best-of-`passes` value-and-gradient throughput of `obj` at `x`, in positions per second.
@@ -124,63 +82,103 @@ fn read_bandwidth() -> f64 {
     (buf.len() * 8) as f64 / best
 }
 
+/// The records a cache's header announces, `None` for another format.
+fn cache_count(path: &std::path::Path) -> anyhow::Result<Option<u64>> {
+    Ok(match data::files::detect(path)? {
+        data::Format::Cache => Some(data::cache::CacheReader::open(path, false)?.count()),
+        _ => None,
+    })
+}
+
+/// Megabytes, for the messages.
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let path = match &args.data {
         Some(p) => p.clone(),
         None => default_data()?,
     };
-    eprintln!("loading {}", path.display());
-    let t0 = Instant::now();
-    // The error names the file already (`x.epd: No such file ...`): no context repeating it.
-    let (mut samples, _) = data::load(&path, &data::LoadOptions::default())?;
-    samples.truncate(args.positions);
-    if samples.is_empty() {
-        bail!("{} holds no positions", path.display());
-    }
-    let n = samples.len();
-    let (train_s, valid_s) = data::split_by_game(samples, args.valid_fraction, 1);
-    eprintln!(
-        "{} positions ({} training, {} validation) loaded in {:.1} s",
-        n,
-        train_s.len(),
-        valid_s.len(),
-        t0.elapsed().as_secs_f64()
-    );
+    // More positions than a cache holds: the file again and again, each copy's games apart.
+    let copies = match cache_count(&path)? {
+        Some(n) if n > 0 => (args.positions as u64).div_ceil(n).max(1) as usize,
+        _ => 1,
+    };
     let mut out = serde_json::Map::new();
-    out.insert("positions".into(), json!(n));
-    out.insert("train_positions".into(), json!(train_s.len()));
-    out.insert("valid_positions".into(), json!(valid_s.len()));
+    out.insert("data".into(), json!(path.display().to_string()));
+    out.insert("data_copies".into(), json!(copies));
     out.insert("threads".into(), json!(rayon::current_num_threads()));
-    let bw = read_bandwidth();
-    eprintln!("memory read bandwidth {:.1} GB/s", bw / 1e9);
-    out.insert("memory_read_bytes_per_second".into(), json!(bw));
+    let base = texel::memory::rss();
+    out.insert("rss_before_bytes".into(), json!(base));
+    let mut bytes_per_position = Vec::new();
     for &kind in &args.models {
         let model = Model::new(kind);
-        eprintln!("{kind}: recording");
-        let (train, valid, record, start) = objectives(&model, &train_s, &valid_s)?;
+        let peak_reset = texel::memory::reset_peak();
+        let before = texel::memory::rss();
+        eprintln!("{kind}: loading and recording {}", path.display());
+        let setup = texel::setup::prepare(&SetupOptions {
+            data: vec![path.clone(); copies],
+            model: Some(kind),
+            valid_fraction: args.valid_fraction,
+            seed: 1,
+            l2: 1e-8,
+            first: Some(args.positions),
+            ..SetupOptions::default()
+        })?;
+        let peak = texel::memory::peak_rss();
+        let (train, valid, start) = (setup.train.clone(), setup.valid.clone(), setup.start);
         let set = train.set();
+        let valid_len = valid.as_ref().map_or(0, |v| v.set().len());
+        let n = set.len() + valid_len;
+        eprintln!(
+            "{kind}: {n} positions ({} training, {valid_len} validation) loaded and recorded in \
+             {:.1} s",
+            set.len(),
+            setup.seconds,
+        );
+        let mut m = serde_json::Map::new();
+        m.insert("positions".into(), json!(n));
+        m.insert("train_positions".into(), json!(set.len()));
+        m.insert("valid_positions".into(), json!(valid_len));
+        m.insert("load_record_seconds".into(), json!(setup.seconds));
+        if let (Some(peak), Some(before)) = (peak, before) {
+            // Without a reset the peak is the process's since its start (an earlier model's).
+            let growth = peak.saturating_sub(before);
+            eprintln!(
+                "{kind}: peak resident memory {:.1} MB, {:.1} MB above the start of the load \
+                 ({:.0} bytes a position){}",
+                mb(peak),
+                mb(growth),
+                growth as f64 / n.max(1) as f64,
+                if peak_reset {
+                    ""
+                } else {
+                    " (peak not reset: an upper bound)"
+                },
+            );
+            m.insert("peak_rss_bytes".into(), json!(peak));
+            m.insert("peak_rss_growth_bytes".into(), json!(growth));
+            m.insert(
+                "peak_rss_growth_bytes_per_position".into(),
+                json!(growth as f64 / n.max(1) as f64),
+            );
+            m.insert("peak_rss_reset".into(), json!(peak_reset));
+        }
         let x0 = train.reduce(&start);
         let (pps, best) = throughput(&train, &x0, args.passes);
         eprintln!(
             "{kind}: best pass {best:.4} s, {:.2} M positions/s",
             pps / 1e6
         );
-        let mut m = serde_json::Map::new();
         m.insert("params".into(), json!(model.len()));
         m.insert("linear_positions".into(), json!(set.linear_len()));
         // Positions in the compact stores: tapered linear rows, and sums plus a shared head.
         m.insert("phased_positions".into(), json!(set.phased_len()));
         m.insert("sums_and_head_positions".into(), json!(set.headed_len()));
-        m.insert(
-            "bytes_per_position".into(),
-            json!(set.heap_bytes() as f64 / set.len().max(1) as f64),
-        );
-        m.insert("record_seconds".into(), json!(record));
         let bpp = set.heap_bytes() as f64 / set.len().max(1) as f64;
-        m.insert(
-            "bandwidth_bound_positions_per_second".into(),
-            json!(bw / bpp),
-        );
+        m.insert("bytes_per_position".into(), json!(bpp));
+        bytes_per_position.push((kind, bpp));
         m.insert("gradient_pass_seconds".into(), json!(best));
         m.insert("gradient_positions_per_second".into(), json!(pps));
         if kind == ModelKind::Psqt && !args.no_lbfgs {
@@ -208,6 +206,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         out.insert(kind.to_string(), Value::Object(m));
+    }
+    // Last: its 1 GiB buffer would be every model's peak.
+    let bw = read_bandwidth();
+    eprintln!("memory read bandwidth {:.1} GB/s", bw / 1e9);
+    out.insert("memory_read_bytes_per_second".into(), json!(bw));
+    for (kind, bpp) in bytes_per_position {
+        if let Some(Value::Object(m)) = out.get_mut(&kind.to_string()) {
+            m.insert(
+                "bandwidth_bound_positions_per_second".into(),
+                json!(bw / bpp),
+            );
+        }
     }
     println!("{}", serde_json::to_string_pretty(&Value::Object(out))?);
     Ok(())

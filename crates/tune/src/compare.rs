@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::bail;
 use optim::{Control, Method};
-use texel::setup::prepare;
+use texel::setup::prepare_until;
 
 use crate::tuning;
 
@@ -61,7 +61,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.l2 == optim::regularise::L2::Auto {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
-    let setup = prepare(&common.setup_options()?)?;
+    let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
+    let setup = match prepare_until(&common.setup_options()?, &|| control.interrupted()) {
+        Err(texel::TexelError::Interrupted) => {
+            eprintln!("interrupted while loading the data: nothing was compared or written");
+            std::process::exit(130);
+        }
+        r => r?,
+    };
     for n in &setup.notes {
         eprintln!("{n}");
     }
@@ -76,7 +83,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     eprintln!("{title}");
     // The budget is passes or time; iterations are not limited unless asked for.
     let cfg = common.run_config(Method::Lbfgs, None);
-    let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
     let cmp = texel::compare::compare(
         &setup.train,
         setup.valid.as_ref(),

@@ -180,6 +180,7 @@ impl RunArgs {
             strict: self.read.strict,
             extract: self.read.extract(),
             limit: self.limit,
+            first: None,
             progress: !self.quiet,
         })
     }
@@ -218,7 +219,10 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
                 // A second Ctrl-C: give up at once.
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: finishing the iteration and saving the best weights so far");
+            eprintln!(
+                "\ninterrupted: stopping after the batch being loaded or the iteration under \
+                 way (a run saves the best weights so far)"
+            );
         }) {
             eprintln!("warning: no Ctrl-C handler: {e}");
         }
@@ -291,7 +295,15 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
             setup.train.config().link.k,
             if setup.k_fitted { " (fitted)" } else { "" }
         );
-    })?;
+    });
+    let tuned = match tuned {
+        // Ctrl-C while loading: nothing to save; the exit code of an interrupted command.
+        Err(texel::TexelError::Interrupted) => {
+            eprintln!("interrupted while loading the data: nothing was tuned or written");
+            std::process::exit(130);
+        }
+        r => r?,
+    };
     print!("{}", tuned.summary.to_text());
     if tuned.outcome.interrupted {
         eprintln!("(interrupted: the best weights so far were saved)");

@@ -190,8 +190,9 @@ fn sigint_mid_run_saves_the_best_weights() {
     assert!(temp_files(&out).is_empty(), "{:?}", temp_files(&out));
 }
 
-/// A second Ctrl-C exits at once with code 130, writing nothing (the first one, while the data
-/// is being recorded, only asks the run to stop after it starts).
+/// Ctrl-C while the data is being loaded and recorded stops the load at the end of the batch
+/// under way and exits with code 130, writing nothing; a second Ctrl-C exits at once with the
+/// same code (whichever comes first).
 #[test]
 fn a_second_sigint_exits_at_once() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,8 @@
 //!
 //! # Which position enters which store
 //!
-//! Sections come in this order, each at most once (an empty one is left out):
+//! Sections come in this order, each at most once (an empty one is left out; a
+//! [`SetBuilder`](crate::SetBuilder) starts a second store of a kind when one is full):
 //!
 //! 1. **Phased** ([`Phased`], about 60 bytes a position): a linear row
 //!    `sum_k s_k (rho w[m_k] + (1 - rho) w[e_k])`, where `(m_k, e_k)` are (middlegame, endgame)
@@ -221,6 +222,34 @@ impl AnyStore {
             AnyStore::Sparse(s) => AnyStore::Sparse(s.subset(keep)),
             AnyStore::Headed(s) => AnyStore::Headed(s.subset(keep)),
             AnyStore::Programs(s) => AnyStore::Programs(s.subset(keep)),
+        }
+    }
+}
+
+impl AnyStore {
+    /// Appends every position of `other`, a store of the same kind over the same parameters
+    /// (and, for [`Headed`], the same split); `false` (and nothing appended) if the kinds
+    /// differ or this store is full (its 32-bit offsets would overflow).
+    pub(crate) fn append(&mut self, other: &AnyStore) -> bool {
+        match (self, other) {
+            (AnyStore::Phased(a), AnyStore::Phased(b)) => a.append(b),
+            (AnyStore::Sparse(a), AnyStore::Sparse(b)) => a.append(b),
+            (AnyStore::Headed(a), AnyStore::Headed(b)) => a.append(b),
+            (AnyStore::Programs(a), AnyStore::Programs(b)) => {
+                a.append(b);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Releases spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        match self {
+            AnyStore::Phased(s) => s.shrink(),
+            AnyStore::Sparse(s) => s.shrink(),
+            AnyStore::Headed(s) => s.shrink(),
+            AnyStore::Programs(s) => s.shrink(),
         }
     }
 }

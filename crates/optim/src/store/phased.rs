@@ -248,6 +248,26 @@ impl Phased {
         self.rho.push(other.rho[i]);
     }
 
+    /// Appends every row of `other` (a store over the same parameters); `false` (and nothing
+    /// appended) if the offsets would outgrow 32 bits.
+    pub(crate) fn append(&mut self, other: &Phased) -> bool {
+        let (units, feats) = (self.units.len(), self.feats.len());
+        if units + other.units.len() > u32::MAX as usize
+            || feats + other.feats.len() > u32::MAX as usize
+        {
+            return false;
+        }
+        self.units.extend_from_slice(&other.units);
+        self.feats.extend_from_slice(&other.feats);
+        let shift = |o: &u32, base: usize| o + base as u32;
+        let unit_ends = other.unit_offsets.iter().skip(1);
+        self.unit_offsets.extend(unit_ends.map(|o| shift(o, units)));
+        self.offsets
+            .extend(other.offsets.iter().skip(1).map(|o| shift(o, feats)));
+        self.rho.extend_from_slice(&other.rho);
+        true
+    }
+
     /// An empty store over the same parameters.
     pub(crate) fn empty_like(&self) -> Phased {
         Phased {

@@ -18,6 +18,18 @@ impl Programs {
         self.programs.push(program);
         self.reasons.push(reason);
     }
+
+    /// Appends every program of `other`.
+    pub(crate) fn append(&mut self, other: &Programs) {
+        self.programs.extend_from_slice(&other.programs);
+        self.reasons.extend_from_slice(&other.reasons);
+    }
+
+    /// Releases spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        self.programs.shrink_to_fit();
+        self.reasons.shrink_to_fit();
+    }
 }
 
 impl Store for Programs {

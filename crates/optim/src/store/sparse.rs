@@ -58,6 +58,22 @@ impl Sparse {
         out.push(k, idx.iter().copied().zip(coef.iter().copied()), reason);
     }
 
+    /// Appends every row of `other`; `false` (and nothing appended) if the offsets would
+    /// outgrow 32 bits.
+    pub(crate) fn append(&mut self, other: &Sparse) -> bool {
+        let base = self.idx.len();
+        if base + other.idx.len() > u32::MAX as usize {
+            return false;
+        }
+        self.idx.extend_from_slice(&other.idx);
+        self.coef.extend_from_slice(&other.coef);
+        let ends = other.offsets.iter().skip(1);
+        self.offsets.extend(ends.map(|&o| o + base as u32));
+        self.konst.extend_from_slice(&other.konst);
+        self.reasons.extend_from_slice(&other.reasons);
+        true
+    }
+
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
         self.offsets.shrink_to_fit();

@@ -33,6 +33,29 @@ pub fn random_positions(n: usize, seed: u64) -> Vec<Chess> {
     out
 }
 
+/// `n` labelled samples: every position of random games (up to `plies` plies each, one game id
+/// per game), each game's result at random. Game after game, as real data comes.
+pub fn random_games(n: usize, plies: usize, seed: u64) -> Vec<data::Sample> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n);
+    let mut game = 0;
+    while out.len() < n {
+        let result = [0.0, 0.5, 1.0][rng.gen_range(0..3)];
+        let mut pos = Chess::default();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || out.len() == n {
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())];
+            pos.play_unchecked(m);
+            out.push(data::Sample::from_position(&pos, result, None, game));
+        }
+        game += 1;
+    }
+    out
+}
+
 /// The shared data folder: `$GRADTUNE_SHARED_DATA` or `../shared/data` beside the checkout.
 pub fn shared_data() -> PathBuf {
     std::env::var_os("GRADTUNE_SHARED_DATA")
