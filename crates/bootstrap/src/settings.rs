@@ -69,7 +69,7 @@ impl Default for Settings {
             seed: 1,
             window: 3,
             max_iters: 200,
-            l2: 1e-7,
+            l2: 1e-8,
             valid_fraction: 0.1,
             elo0: 0.0,
             elo1: 10.0,
