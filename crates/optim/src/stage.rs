@@ -161,7 +161,8 @@ where
     }
     let problem = TexelProblem::new(shared.train.clone())
         .value_only(value_only)
-        .scaled(scale.clone());
+        .scaled(scale.clone())
+        .interruptible(shared.control.interrupt_flag());
     let y0 = problem.to_scaled(&x0);
     let solver = Controlled::new(solver, shared.control.clone());
     let fallback = x0.clone();

@@ -80,7 +80,9 @@ impl Stage for Swarm {
 
 fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>) -> StageEnd {
     let obj = shared.train.clone();
-    let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
+    let problem_for_costs = TexelProblem::new(obj.clone())
+        .value_only(true)
+        .interruptible(shared.control.interrupt_flag());
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
     let mut best = x0.clone();
     let mut best_cost = match problem_for_costs.cost(&best) {
@@ -140,7 +142,9 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
             StallGuard::new(pso, o.stall.max(1), 1e-9),
             shared.control.clone(),
         );
-        let problem = TexelProblem::new(obj.clone()).value_only(true);
+        let problem = TexelProblem::new(obj.clone())
+            .value_only(true)
+            .interruptible(shared.control.interrupt_flag());
         let result = Executor::new(problem, solver)
             .configure(|s: SwarmState| s.population(population).max_iters(iters))
             .add_observer(
