@@ -216,7 +216,9 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
                 // A second Ctrl-C: give up at once.
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: finishing the iteration and saving the best weights so far");
+            eprintln!(
+                "\ninterrupted: stopping the pass under way and saving the best weights so far"
+            );
         }) {
             eprintln!("warning: no Ctrl-C handler: {e}");
         }
