@@ -3,9 +3,41 @@
 // Each target uses one of them.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use data::{cache, extract_pgn_reader, read_epd, Compression, ExtractOptions, Format, LoadOptions};
+
+/// Makes the calling thread rayon's only worker (the fuzz targets call it once, from
+/// libFuzzer's initialisation, on the thread that runs every input). The readers use rayon;
+/// with the default pool each input went to another thread and back, and on a loaded machine
+/// most of an execution's time was that hand-over (waking a thread at `nice 19`). With the
+/// caller as the pool's worker the parallel code runs inline: the same code, the same checks.
+/// (`GRADTUNE_FUZZ_DEFAULT_POOL=1` keeps rayon's default pool, to measure the difference.)
+pub fn one_thread() {
+    if std::env::var_os("GRADTUNE_FUZZ_DEFAULT_POOL").is_some() {
+        return;
+    }
+    // An error means a global pool exists already: nothing to do.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .use_current_thread()
+        .build_global();
+}
+
+/// The one file compressed inputs are written to (`cache_reader` reads them from a file, as
+/// `load` does): in memory (`/dev/shm`) when there is one, rewritten by each input.
+fn scratch_file() -> &'static Path {
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let shm = Path::new("/dev/shm");
+        let dir = if shm.is_dir() {
+            shm.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        };
+        dir.join(format!("gradtune-fuzz-{}.gtc", std::process::id()))
+    })
+}
 
 /// Arbitrary bytes through the EPD reader (both result conventions) and the format
 /// detection: errors are fine, panics are not; every kept sample unpacks and prints.
@@ -50,13 +82,9 @@ pub fn pgn_extractor(bytes: &[u8]) {
 pub fn cache_reader(bytes: &[u8]) {
     let _ = Format::detect(bytes);
     if Compression::detect(bytes) != Compression::Plain {
-        static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let name = format!("gradtune-fuzz-{}-{n}.gtc", std::process::id());
-        let path = std::env::temp_dir().join(name);
-        std::fs::write(&path, bytes).expect("temporary file");
-        let plain = cache::read_cache_bytes(&path);
-        let _ = std::fs::remove_file(&path);
+        let path = scratch_file();
+        std::fs::write(path, bytes).expect("temporary file");
+        let plain = cache::read_cache_bytes(path);
         if let Ok(plain) = plain {
             cache_bytes(&plain);
         }
