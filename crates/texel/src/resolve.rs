@@ -112,10 +112,18 @@ impl Resolver {
             )));
         }
         let stop = &*self.stop;
+        let train_keys = self.train.keys.clone();
         let (train, train_changed) =
             resolve_roots(&self.model, &mut self.train, w, progress, stop)?;
         let (valid, valid_changed) =
-            resolve_roots(&self.model, &mut self.valid, w, progress, stop)?;
+            match resolve_roots(&self.model, &mut self.valid, w, progress, stop) {
+                Ok(v) => v,
+                Err(e) => {
+                    // Both splits keep the previous leaves, or neither does.
+                    self.train.keys = train_keys;
+                    return Err(e);
+                }
+            };
         Ok(Recorded {
             train,
             valid,
