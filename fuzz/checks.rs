@@ -3,9 +3,46 @@
 // Each target uses one of them.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use data::{cache, extract_pgn_reader, read_epd, Compression, ExtractOptions, Format, LoadOptions};
+
+/// Makes the calling thread rayon's only worker (the fuzz targets call it once, from
+/// libFuzzer's initialisation, on the thread that runs every input). The readers use rayon;
+/// with the default pool each input went to another thread and back, and on a loaded machine
+/// most of an execution's time was that hand-over (waking a thread at `nice 19`). With the
+/// caller as the pool's worker the parallel code runs inline: the same code, the same checks.
+/// (`GRADTUNE_FUZZ_DEFAULT_POOL=1` keeps rayon's default pool, to measure the difference.)
+pub fn one_thread() {
+    if std::env::var_os("GRADTUNE_FUZZ_DEFAULT_POOL").is_some() {
+        return;
+    }
+    // An error means a global pool exists already: nothing to do.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .use_current_thread()
+        .build_global();
+}
+
+/// The file a check writes its input to (`load` reads caches from files): one a thread, in
+/// memory (`/dev/shm`) when there is one, rewritten by each input (a fresh temporary file per
+/// input cost more than the check).
+fn scratch_file() -> PathBuf {
+    thread_local! {
+        static PATH: PathBuf = {
+            let shm = Path::new("/dev/shm");
+            let dir = if shm.is_dir() {
+                shm.to_path_buf()
+            } else {
+                std::env::temp_dir()
+            };
+            static THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = THREADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            dir.join(format!("gradtune-fuzz-{}-{n}.gtc", std::process::id()))
+        };
+    }
+    PATH.with(|p| p.clone())
+}
 
 /// Arbitrary bytes through the EPD reader (both result conventions) and the format
 /// detection: errors are fine, panics are not; every kept sample unpacks and prints.
@@ -59,16 +96,11 @@ pub fn cache_reader(bytes: &[u8]) {
     cache_bytes(bytes);
 }
 
-/// `f` on a temporary file holding `bytes`, removed after.
+/// `f` on the thread's scratch file holding `bytes`.
 fn with_file<T>(bytes: &[u8], f: impl FnOnce(&Path) -> T) -> T {
-    static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = format!("gradtune-fuzz-{}-{n}.gtc", std::process::id());
-    let path = std::env::temp_dir().join(name);
-    std::fs::write(&path, bytes).expect("temporary file");
-    let out = f(&path);
-    let _ = std::fs::remove_file(&path);
-    out
+    let path = scratch_file();
+    std::fs::write(&path, bytes).expect("the scratch file");
+    f(&path)
 }
 
 fn cache_bytes(bytes: &[u8]) {

@@ -6,4 +6,4 @@ use libfuzzer_sys::fuzz_target;
 #[path = "../checks.rs"]
 mod checks;
 
-fuzz_target!(|bytes: &[u8]| checks::weights_json(bytes));
+fuzz_target!(init: checks::one_thread(), |bytes: &[u8]| checks::weights_json(bytes));

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use shakmaty::Position;
 
 use crate::evaluator::{relative, Evaluator, MATE_BOUND};
-use crate::game::{play_game, Adjudication, GameRecord};
+use crate::game::{play_game, play_game_until, Adjudication, GameRecord};
 use crate::limits::SearchLimits;
 use crate::openings::RandomOpenings;
 use crate::search::Searcher;
@@ -90,6 +90,20 @@ pub fn play_one<E: Evaluator + ?Sized>(
     })
 }
 
+/// [`play_one`], abandoned (`None`) once `stop` is set: `stop` is looked at between moves.
+pub fn play_one_until<E: Evaluator + ?Sized>(
+    eval: &E,
+    options: &DatagenOptions,
+    index: u32,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let opening = options.openings.opening(u64::from(index), eval);
+    let mut searcher = Searcher::new(eval, options.hash_mb);
+    let limits = SearchLimits::nodes(options.nodes);
+    let choose = |pos: &_, history: &[u64], _: &[_]| searcher.search(pos, history, &limits);
+    play_game_until(&opening, &options.adjudication, choose, stop)
+}
+
 /// The labelled positions of a game: every searched position not in check and without a
 /// mate score, with the game result and the search score, both from White's point of view.
 ///
@@ -133,9 +147,9 @@ pub fn generate<E: Evaluator + ?Sized>(
 }
 
 /// [`generate`], stopping early once `stop` is set (e.g. by Ctrl-C): games not yet started
-/// are skipped, games in progress are played to the end, and every finished game is kept
-/// (with its own index as game id, so each is the same game a full run would play). The
-/// summary counts the games played.
+/// are skipped, games in progress are abandoned at their next move (within one search), and
+/// every finished game is kept (with its own index as game id, so each is the same game a full
+/// run would play). The summary counts the games finished.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -159,7 +173,7 @@ pub fn generate_until<E: Evaluator + ?Sized>(
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let g = play_one(eval, options, i);
+            let g = play_one_until(eval, options, i, stop)?;
             on_game(&g);
             Some(g)
         })

@@ -1,5 +1,8 @@
 //! Playing one game between two move choosers, with adjudication.
 
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 
 use crate::evaluator::relative;
@@ -204,8 +207,55 @@ pub fn play_game(
 pub fn play_game_from(
     opening: &Opening,
     adjudication: &Adjudication,
-    mut choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
+    choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
 ) -> GameRecord {
+    match play(opening, adjudication, choose, || Ok::<(), Infallible>(())) {
+        Ok(g) => g,
+        Err(never) => match never {},
+    }
+}
+
+/// [`play_game_from`], abandoned once `stop` is set (e.g. by Ctrl-C): `stop` is looked at
+/// before every move and after every search, and an abandoned game gives `None` (a game cut
+/// short is no game: its result would be made up).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use engine::game::{play_game_until, Adjudication};
+/// use engine::openings::Opening;
+/// use engine::{MaterialEvaluator, SearchLimits, Searcher};
+/// use shakmaty::Chess;
+///
+/// let mut s = Searcher::new(MaterialEvaluator, 1);
+/// let mut choose = |p: &_, h: &[u64], _: &[_]| s.search(p, h, &SearchLimits::depth(1));
+/// let start = Opening::from_position(Chess::default());
+/// let stop = AtomicBool::new(true);
+/// assert!(play_game_until(&start, &Adjudication::default(), &mut choose, &stop).is_none());
+/// let rules = Adjudication { max_plies: 4, ..Adjudication::default() };
+/// let go = AtomicBool::new(false);
+/// assert_eq!(play_game_until(&start, &rules, &mut choose, &go).unwrap().moves.len(), 4);
+/// ```
+pub fn play_game_until(
+    opening: &Opening,
+    adjudication: &Adjudication,
+    choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let check = || match stop.load(Ordering::Relaxed) {
+        true => Err(()),
+        false => Ok(()),
+    };
+    play(opening, adjudication, choose, check).ok()
+}
+
+/// The game loop: `check()` before every move and after every search; its error abandons
+/// the game.
+fn play<E>(
+    opening: &Opening,
+    adjudication: &Adjudication,
+    mut choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
+    check: impl Fn() -> Result<(), E>,
+) -> Result<GameRecord, E> {
     let mut line = opening.moves.clone();
     let mut history = Vec::with_capacity(256);
     let mut pos = opening.root.clone();
@@ -223,7 +273,9 @@ pub fn play_game_from(
         if moves.len() as u32 >= adjudication.max_plies {
             break (KnownOutcome::Draw, Termination::MaxPlies);
         }
+        check()?;
         let r = choose(&pos, &history, &line);
+        check()?;
         let Some(m) = r.best_move.filter(|&m| pos.is_legal(m)) else {
             // A chooser that returns no legal move forfeits.
             break (
@@ -268,12 +320,12 @@ pub fn play_game_from(
             break (KnownOutcome::Draw, Termination::DrawAdjudication);
         }
     };
-    GameRecord {
+    Ok(GameRecord {
         opening: opening.clone(),
         moves,
         outcome,
         termination,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -76,7 +76,7 @@ pub use objective::{Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
-pub use problem::{GaussNewtonModel, MiniBatch, TexelProblem};
+pub use problem::{GaussNewtonModel, Interrupted, MiniBatch, TexelProblem};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, RunConfig};
 pub use set::{CompiledSet, HeadGradient, Label, SetBuilder, SparseRows, SplitSpec};

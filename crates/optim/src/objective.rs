@@ -1,7 +1,7 @@
 //! [`Objective`]: the mean loss over a [`CompiledSet`], with regularisation, label blending and
 //! frozen parameters, in the coordinates of the free parameters.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -329,15 +329,27 @@ impl Objective {
 
     /// `E(x)`.
     pub fn value(&self, x: &[f64]) -> f64 {
+        self.value_until(x, &AtomicBool::new(false))
+            .unwrap_or(f64::NAN)
+    }
+
+    /// [`value`](Self::value), abandoned (`None`, not counted as a pass) once `stop` is set:
+    /// see [`CompiledSet::pass_until`].
+    pub fn value_until(&self, x: &[f64], stop: &AtomicBool) -> Option<f64> {
         let n = self.set.len();
         let w = self.expand(x);
         let link = self.cfg.link;
         let t = &self.targets;
-        let s = self
-            .set
-            .pass(&w, 0..n, None, None, |i, q| (link.loss_value(q, t[i]), 0.0));
+        let s = self.set.pass_until(
+            &w,
+            0..n,
+            None,
+            None,
+            |i, q| (link.loss_value(q, t[i]), 0.0),
+            stop,
+        )?;
         self.count(n);
-        s / n.max(1) as f64 + self.penalty(x)
+        Some(s / n.max(1) as f64 + self.penalty(x))
     }
 
     /// `E(x)` and its gradient with respect to the free parameters, in one pass.
@@ -353,19 +365,55 @@ impl Objective {
         range: std::ops::Range<usize>,
         order: Option<&[usize]>,
     ) -> (f64, Vec<f64>) {
+        let never = AtomicBool::new(false);
+        self.batch_value_and_gradient_until(x, range, order, &never)
+            .unwrap_or_else(|| (f64::NAN, vec![f64::NAN; self.dim()]))
+    }
+
+    /// [`batch_value_and_gradient`](Self::batch_value_and_gradient), abandoned (`None`, not
+    /// counted) once `stop` is set: see [`CompiledSet::pass_until`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    /// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use tape::Scalar;
+    ///
+    /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
+    /// let set = CompiledSet::record(&[0.0], &items,
+    ///     |i, _| Label { result: 1.0 - i as f64, score: None, game: 0 },
+    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+    /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
+    /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap();
+    /// let stop = AtomicBool::new(true);
+    /// assert!(obj.batch_value_and_gradient_until(&[1.0], 0..2, None, &stop).is_none());
+    /// assert_eq!(obj.passes(), 0.0); // an abandoned pass is not counted
+    /// ```
+    pub fn batch_value_and_gradient_until(
+        &self,
+        x: &[f64],
+        range: std::ops::Range<usize>,
+        order: Option<&[usize]>,
+        stop: &AtomicBool,
+    ) -> Option<(f64, Vec<f64>)> {
         let n = range.end.saturating_sub(range.start);
         let w = self.expand(x);
         let link = self.cfg.link;
         let t = &self.targets;
         let mut full = vec![0.0; self.base.len()];
-        let s = self
-            .set
-            .pass(&w, range, order, Some(&mut full), |i, q| link.loss(q, t[i]));
+        let s = self.set.pass_until(
+            &w,
+            range,
+            order,
+            Some(&mut full),
+            |i, q| link.loss(q, t[i]),
+            stop,
+        )?;
         self.count(n);
         let inv = 1.0 / n.max(1) as f64;
         let mut g: Vec<f64> = self.free.iter().map(|&i| full[i] * inv).collect();
         self.add_penalty_gradient(x, &mut g);
-        (s * inv + self.penalty(x), g)
+        Some((s * inv + self.penalty(x), g))
     }
 
     /// The generalised Gauss-Newton model at `x` (one pass, plus one reverse sweep per

@@ -1,6 +1,7 @@
 //! [`TexelProblem`]: the argmin glue around an [`Objective`], with a cache so that argmin's
 //! separate `cost` and `gradient` calls at one point cost one pass.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use argmin::core::{CostFunction, Error, Gradient};
@@ -23,8 +24,13 @@ pub trait MiniBatch {
     /// Number of positions.
     fn positions(&self) -> usize;
     /// Value and gradient over positions `order[k]` for `k` in `range`, where `order` is a
-    /// permutation of `0..positions()`.
-    fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>);
+    /// permutation of `0..positions()`; an error when the run was interrupted meanwhile.
+    fn batch(
+        &self,
+        x: &[f64],
+        range: std::ops::Range<usize>,
+        order: &[usize],
+    ) -> Result<(f64, Vec<f64>), Error>;
 }
 
 /// An [`Objective`] as an argmin problem over `Vec<f64>` (the free parameters).
@@ -32,7 +38,8 @@ pub trait MiniBatch {
 /// `cost` and `gradient` each compute both, once per distinct point, and keep the last result:
 /// argmin's L-BFGS asks for them separately at the same point. With
 /// [`value_only`](Self::value_only), `cost` skips the gradient (for particle swarm and local
-/// search, which never ask for one).
+/// search, which never ask for one). With [`interruptible`](Self::interruptible), a pass
+/// under way when the run is interrupted is abandoned and the call fails with [`Interrupted`].
 ///
 /// ```
 /// use std::sync::Arc;
@@ -58,8 +65,22 @@ pub struct TexelProblem {
     obj: Arc<Objective>,
     value_only: bool,
     coords: Coords,
+    stop: Arc<AtomicBool>,
     cache: Mutex<Option<Cached>>,
 }
+
+/// The error of a [`TexelProblem`] call whose pass was abandoned because the run was
+/// interrupted (Ctrl-C): the solver ends there, and the run keeps the best iterate so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 type Cached = (Vec<f64>, f64, Option<Vec<f64>>);
 
@@ -72,8 +93,38 @@ impl TexelProblem {
             obj,
             value_only: false,
             coords: Coords::identity(dim),
+            stop: Arc::new(AtomicBool::new(false)),
             cache: Mutex::new(None),
         }
+    }
+
+    /// Abandons the pass under way, and fails the call with [`Interrupted`], once `stop` is set
+    /// (the run's interrupt flag, [`Control::interrupt_flag`](crate::Control::interrupt_flag)),
+    /// so that Ctrl-C answers within about one chunk of a pass instead of at the end of an
+    /// iteration (a line search may make several passes).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use argmin::core::CostFunction;
+    /// use optim::{CompiledSet, Label, Link, Objective, ObjectiveConfig, TexelProblem};
+    /// use tape::Scalar;
+    ///
+    /// let set = CompiledSet::record(&[0.0], &[vec![(0u32, 1.0)]],
+    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
+    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+    /// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
+    /// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
+    /// let stop = Arc::new(AtomicBool::new(false));
+    /// let problem = TexelProblem::new(obj).interruptible(stop.clone());
+    /// assert!(problem.cost(&vec![1.0]).is_ok());
+    /// stop.store(true, Ordering::SeqCst);
+    /// let e = problem.cost(&vec![2.0]).unwrap_err();
+    /// assert!(e.downcast_ref::<optim::Interrupted>().is_some());
+    /// ```
+    pub fn interruptible(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = stop;
+        self
     }
 
     /// Makes `cost` compute the value alone.
@@ -129,14 +180,18 @@ impl TexelProblem {
         }
     }
 
-    fn both(&self, z: &[f64]) -> (f64, Vec<f64>) {
+    fn both(&self, z: &[f64]) -> Result<(f64, Vec<f64>), Error> {
         if let Some((v, Some(g))) = self.lookup(z, true) {
-            return (v, g);
+            return Ok((v, g));
         }
-        let (v, mut g) = self.obj.value_and_gradient(&self.to_x(z));
+        let n = self.obj.set().len();
+        let (v, mut g) = self
+            .obj
+            .batch_value_and_gradient_until(&self.to_x(z), 0..n, None, &self.stop)
+            .ok_or(Interrupted)?;
         self.coords.chain(z, &mut g);
         self.store(z, v, Some(g.clone()));
-        (v, g)
+        Ok((v, g))
     }
 }
 
@@ -166,11 +221,14 @@ impl CostFunction for TexelProblem {
             return Ok(v);
         }
         if self.value_only {
-            let v = self.obj.value(&self.to_x(x));
+            let v = self
+                .obj
+                .value_until(&self.to_x(x), &self.stop)
+                .ok_or(Interrupted)?;
             self.store(x, v, None);
             Ok(v)
         } else {
-            Ok(self.both(x).0)
+            Ok(self.both(x)?.0)
         }
     }
 }
@@ -181,14 +239,14 @@ impl Gradient for TexelProblem {
 
     fn gradient(&self, x: &Self::Param) -> Result<Vec<f64>, Error> {
         check(x, self.obj.dim())?;
-        Ok(self.both(x).1)
+        Ok(self.both(x)?.1)
     }
 }
 
 impl GaussNewtonModel for TexelProblem {
     fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error> {
         check(x, self.obj.dim())?;
-        Ok(self.both(x))
+        self.both(x)
     }
 
     fn linearise(&self, z: &[f64], sample: Option<usize>) -> Linearisation<'_> {
@@ -206,21 +264,29 @@ impl MiniBatch for TexelProblem {
         self.obj.set().len()
     }
 
-    fn batch(&self, x: &[f64], range: std::ops::Range<usize>, order: &[usize]) -> (f64, Vec<f64>) {
+    fn batch(
+        &self,
+        x: &[f64],
+        range: std::ops::Range<usize>,
+        order: &[usize],
+    ) -> Result<(f64, Vec<f64>), Error> {
+        let stop = &self.stop;
         let w = self.to_x(x);
-        let (v, mut g) = if range.start == 0 && range.end >= order.len() {
+        let r = if range.start == 0 && range.end >= order.len() {
             // A whole permutation is the whole set: the sum in storage order is the same (up
             // to rounding) and takes the stores' fast sweeps.
-            self.obj.batch_value_and_gradient(&w, 0..order.len(), None)
+            self.obj
+                .batch_value_and_gradient_until(&w, 0..order.len(), None, stop)
         } else {
             // The batch's positions in storage order: the same sum (up to rounding), read
             // from memory front to back.
             let mut batch = order[range.clone()].to_vec();
             batch.sort_unstable();
             self.obj
-                .batch_value_and_gradient(&w, 0..batch.len(), Some(&batch))
+                .batch_value_and_gradient_until(&w, 0..batch.len(), Some(&batch), stop)
         };
+        let (v, mut g) = r.ok_or(Interrupted)?;
         self.coords.chain(x, &mut g);
-        (v, g)
+        Ok((v, g))
     }
 }

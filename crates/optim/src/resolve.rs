@@ -7,6 +7,7 @@
 //! calls it every `N` iterations and continues on the new sets. This crate knows nothing of
 //! what is recorded (the chess hook lives in the `texel` crate).
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use indicatif::ProgressBar;
@@ -33,6 +34,13 @@ pub trait Rerecord {
     /// changed since the previous call (0 the first time). `progress` may advance by one per
     /// position handled.
     fn record(&mut self, w: &[f64], progress: Option<&ProgressBar>) -> Result<Recorded, HookError>;
+
+    /// Gives the hook the run's interrupt flag (Ctrl-C): a [`record`](Self::record) under way
+    /// when it is set may end early with an error, and the run then ends keeping the best
+    /// weights so far. The default ignores it (the record runs to its end).
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        let _ = stop;
+    }
 }
 
 /// One re-resolution of the leaves during a run (a line of the log, an entry of the summary).

@@ -165,6 +165,7 @@ pub fn run_resolving(
                 .to_string(),
         ));
     }
+    resolver.set_stop(control.interrupt_flag());
     let resolve = (every > 0).then_some((resolver, every));
     drive(train, valid, start, cfg, control, resolve)
 }
@@ -281,7 +282,13 @@ fn drive(
             }
             Some(_) => break,
         };
-        let round = resolve_round(&shared, &mut **resolver, start, &x, done)?;
+        let round = match resolve_round(&shared, &mut **resolver, start, &x, done) {
+            Ok(round) => round,
+            // Ctrl-C during the re-resolution: the leaves stay as they were, and so does the
+            // kept iterate.
+            Err(_) if control.interrupted() => break,
+            Err(e) => return Err(e),
+        };
         let mut res = round.resolution;
         let changed = res.train_changed + res.valid_changed;
         let fingerprint = resolver.fingerprint();

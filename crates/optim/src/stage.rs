@@ -256,7 +256,8 @@ where
     }
     let problem = TexelProblem::new(shared.train.clone())
         .value_only(value_only)
-        .coords(coords.clone());
+        .coords(coords.clone())
+        .interruptible(shared.control.interrupt_flag());
     let z0 = problem.to_z(&x0);
     let solver = Controlled::new(solver, shared.control.clone());
     let first = shared.iter.load(Ordering::SeqCst);

@@ -9,6 +9,8 @@
 //! [`optim::run_resolving`] calls it every `N` iterations of a run.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use eval::Model;
 use indicatif::ProgressBar;
@@ -56,6 +58,8 @@ pub struct Resolver {
     model: Model,
     train: Roots,
     valid: Roots,
+    /// Set by Ctrl-C: a search of the roots under way ends early.
+    stop: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Resolver {
@@ -79,6 +83,7 @@ impl Resolver {
             model,
             train: keep(train),
             valid: keep(valid),
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -91,7 +96,9 @@ impl Resolver {
     /// by the previous call, and records both sets at the new leaves (the tapes recorded at
     /// `w`). The sets hold exactly what [`record_samples`](crate::chess::record_samples) with
     /// [`Leaf::Qsearch`] at `w` would. `progress` advances by one per position searched and
-    /// by one per position recorded.
+    /// by one per position recorded. Once the [`stop`](Rerecord::set_stop) flag is set, the
+    /// search ends early with an error and the leaves found so far are forgotten (the keys stay
+    /// those of the previous call).
     pub fn resolve(
         &mut self,
         w: &[f64],
@@ -104,8 +111,19 @@ impl Resolver {
                 self.model.len()
             )));
         }
-        let (train, train_changed) = resolve_roots(&self.model, &mut self.train, w, progress)?;
-        let (valid, valid_changed) = resolve_roots(&self.model, &mut self.valid, w, progress)?;
+        let stop = &*self.stop;
+        let train_keys = self.train.keys.clone();
+        let (train, train_changed) =
+            resolve_roots(&self.model, &mut self.train, w, progress, stop)?;
+        let (valid, valid_changed) =
+            match resolve_roots(&self.model, &mut self.valid, w, progress, stop) {
+                Ok(v) => v,
+                Err(e) => {
+                    // Both splits keep the previous leaves, or neither does.
+                    self.train.keys = train_keys;
+                    return Err(e);
+                }
+            };
         Ok(Recorded {
             train,
             valid,
@@ -134,6 +152,11 @@ impl Rerecord for Resolver {
     fn record(&mut self, w: &[f64], progress: Option<&ProgressBar>) -> Result<Recorded, HookError> {
         Ok(self.resolve(w, progress)?)
     }
+
+    /// Ends a [`resolve`](Resolver::resolve) under way once `stop` is set.
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+    }
 }
 
 /// Finds each root's leaf at `w`, updates the keys, records the set.
@@ -142,11 +165,16 @@ fn resolve_roots(
     roots: &mut Roots,
     w: &[f64],
     progress: Option<&ProgressBar>,
+    stop: &AtomicBool,
 ) -> Result<(CompiledSet, usize), TexelError> {
+    let interrupted = || TexelError::Config("interrupted".to_string());
     let leaves: Vec<Option<(Chess, Label)>> = roots
         .samples
         .par_iter()
         .map(|s| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let pos = s.position().ok()?;
             let leaf = leaf_position(model, &pos, w, Leaf::Qsearch);
             if let Some(pb) = progress {
@@ -162,6 +190,9 @@ fn resolve_roots(
             ))
         })
         .collect();
+    if stop.load(Ordering::Relaxed) {
+        return Err(interrupted());
+    }
     let leaves: Vec<(Chess, Label)> =
         leaves.into_iter().collect::<Option<_>>().ok_or_else(|| {
             TexelError::Config("a position that decoded once no longer decodes".to_string())

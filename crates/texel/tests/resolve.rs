@@ -337,6 +337,28 @@ fn interrupted_run_keeps_the_best_weights() {
     assert_eq!(r.outcome.weights, setup.start);
 }
 
+/// Ctrl-C during a re-resolution: the search of the roots ends with an error saying so, and the
+/// leaves stay those of the previous resolution (the same fingerprint); cleared, it goes on.
+#[test]
+fn a_set_stop_flag_ends_a_resolution_and_keeps_the_leaves() {
+    let model = Model::new(ModelKind::Psqt);
+    let all = samples();
+    let (train, valid) = all.split_at(400);
+    let mut resolver = Resolver::new(model.clone(), train.to_vec(), valid.to_vec());
+    let w0 = model.default_weights();
+    resolver.resolve(&w0, None).expect("first resolution");
+    let before = resolver.fingerprint();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    resolver.set_stop(stop.clone());
+    let e = resolver
+        .resolve(&moved(&model, 3), None)
+        .expect_err("stopped");
+    assert!(e.to_string().contains("interrupted"), "{e}");
+    assert_eq!(resolver.fingerprint(), before);
+    stop.store(false, std::sync::atomic::Ordering::SeqCst);
+    resolver.resolve(&moved(&model, 3), None).expect("goes on");
+}
+
 /// Early stopping counts the iterations since the best across re-resolutions (rounds shorter
 /// than the patience would otherwise never exhaust it).
 #[test]

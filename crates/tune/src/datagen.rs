@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let stop = interrupt_flag("finishing the games in progress, then writing");
+    let stop = interrupt_flag("abandoning the games in progress, writing the finished ones");
     let (samples, summary) = pool.install(|| generate_until(&eval, &options, &on_game, &stop));
     bar.finish_and_clear();
     if summary.games < args.games {

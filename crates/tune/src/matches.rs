@@ -4,7 +4,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -190,7 +189,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let report = pool.install(|| run_match(&a, &b, &plan, &on_event, &AtomicBool::new(false)));
+    let stop = crate::datagen::interrupt_flag(
+        "abandoning the games under way; the finished pairs are reported and written",
+    );
+    let report = pool.install(|| run_match(&a, &b, &plan, &on_event, &stop));
     bar.finish_and_clear();
     let result = &report.result;
 

@@ -220,8 +220,8 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
                 std::process::exit(130);
             }
             eprintln!(
-                "\ninterrupted: stopping after the batch being loaded or the iteration under \
-                 way (a run saves the best weights so far)"
+                "\ninterrupted: stopping the batch being loaded or the pass under way (a run \
+                 saves the best weights so far)"
             );
         }) {
             eprintln!("warning: no Ctrl-C handler: {e}");

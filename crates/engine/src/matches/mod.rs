@@ -8,13 +8,13 @@ mod run;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::elo::{pentanomial, trinomial, EloEstimate};
-use crate::game::{play_game_from, Adjudication, GameRecord};
+use crate::game::{play_game_from, play_game_until, Adjudication, GameRecord};
 use crate::limits::SearchLimits;
 use crate::openings::Opening;
-use crate::player::Player;
+use crate::player::{Mover, Player};
 
 pub use record::{format_elo, verdict_name, MatchRecord, SprtRecord};
 pub use run::{run_match, MatchEvent, MatchPlan, MatchReport, SprtOutcome, SprtStop};
@@ -138,16 +138,47 @@ pub fn play_pair_game<A: Player + ?Sized, B: Player + ?Sized>(
     a_white: bool,
     options: &MatchOptions,
 ) -> GameRecord {
-    let mut sa = a.mover(&opening.root, options);
-    let mut sb = b.mover(&opening.root, options);
+    let (mut sa, mut sb) = (
+        a.mover(&opening.root, options),
+        b.mover(&opening.root, options),
+    );
     play_game_from(opening, &options.adjudication, |pos, history, line| {
-        let a_to_move = (pos.turn() == Color::White) == a_white;
-        if a_to_move {
-            sa.choose(pos, history, line)
-        } else {
-            sb.choose(pos, history, line)
-        }
+        pick(&mut sa, &mut sb, a_white, pos).choose(pos, history, line)
     })
+}
+
+/// [`play_pair_game`], abandoned (`None`) once `stop` is set: see
+/// [`play_game_until`](crate::game::play_game_until).
+pub fn play_pair_game_until<A: Player + ?Sized, B: Player + ?Sized>(
+    a: &A,
+    b: &B,
+    opening: &Opening,
+    a_white: bool,
+    options: &MatchOptions,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let (mut sa, mut sb) = (
+        a.mover(&opening.root, options),
+        b.mover(&opening.root, options),
+    );
+    let choose = |pos: &Chess, history: &[u64], line: &[Move]| {
+        pick(&mut sa, &mut sb, a_white, pos).choose(pos, history, line)
+    };
+    play_game_until(opening, &options.adjudication, choose, stop)
+}
+
+/// The mover whose turn it is in `pos` (A's if A plays White and White is to move, ...).
+fn pick<'m, 'a>(
+    sa: &'m mut Box<dyn Mover + 'a>,
+    sb: &'m mut Box<dyn Mover + 'a>,
+    a_white: bool,
+    pos: &Chess,
+) -> &'m mut Box<dyn Mover + 'a> {
+    if (pos.turn() == Color::White) == a_white {
+        sa
+    } else {
+        sb
+    }
 }
 
 /// Play every opening twice (A White, then A Black) on rayon's pool.
@@ -196,25 +227,60 @@ pub fn play_match_until<A: Player + ?Sized, B: Player + ?Sized>(
     on_game: &(dyn Fn(&MatchGame) + Sync),
     stop: &AtomicBool,
 ) -> MatchResult {
+    play_match_abandoning(
+        a,
+        b,
+        openings,
+        options,
+        on_game,
+        stop,
+        &AtomicBool::new(false),
+    )
+}
+
+/// [`play_match_until`], and once `abandon` is set (Ctrl-C) the pairs in progress are
+/// abandoned too, at their next move: the result holds the pairs finished before, whole, in
+/// opening order.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use engine::matches::{play_match_abandoning, MatchOptions};
+/// use engine::openings::RandomOpenings;
+/// use engine::{MaterialEvaluator, SearchLimits};
+/// let openings: Vec<_> = (0..4).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
+/// let opts = MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() };
+/// let (go, now) = (AtomicBool::new(false), AtomicBool::new(true));
+/// let r = play_match_abandoning(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &|_| {}, &go, &now);
+/// assert!(r.games.is_empty());
+/// ```
+pub fn play_match_abandoning<A: Player + ?Sized, B: Player + ?Sized>(
+    a: &A,
+    b: &B,
+    openings: &[Opening],
+    options: &MatchOptions,
+    on_game: &(dyn Fn(&MatchGame) + Sync),
+    stop: &AtomicBool,
+    abandon: &AtomicBool,
+) -> MatchResult {
     // One task per opening plays both colours, so a stop never leaves half a pair.
     let pairs: Vec<Option<[MatchGame; 2]>> = openings
         .par_iter()
         .enumerate()
         .map(|(opening, position)| {
-            if stop.load(AtomicOrdering::Relaxed) {
+            if stop.load(AtomicOrdering::Relaxed) || abandon.load(AtomicOrdering::Relaxed) {
                 return None;
             }
             let game = |a_white| {
-                let record = play_pair_game(a, b, position, a_white, options);
+                let record = play_pair_game_until(a, b, position, a_white, options, abandon)?;
                 let game = MatchGame {
                     opening,
                     a_white,
                     record,
                 };
                 on_game(&game);
-                game
+                Some(game)
             };
-            Some([game(true), game(false)])
+            Some([game(true)?, game(false)?])
         })
         .collect();
     MatchResult::from_games(pairs.into_iter().flatten().flatten().collect())

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::{play_match_until, MatchGame, MatchOptions, MatchResult};
+use super::{play_match_abandoning, MatchGame, MatchOptions, MatchResult};
 use crate::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
 use crate::openings::Opening;
 use crate::player::Player;
@@ -85,8 +85,9 @@ pub struct MatchReport {
 }
 
 /// Play a match as `plan` says, `a` against `b`, on rayon's pool. `on_event` hears of every
-/// game and of an SPRT decision; setting `stop` (e.g. from Ctrl-C) ends the match after the
-/// pairs under way, and the report says it was interrupted.
+/// game and of an SPRT decision; setting `stop` (e.g. from Ctrl-C) ends the match at once: the
+/// pairs under way are abandoned, the report holds the pairs finished and says it was
+/// interrupted.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -160,7 +161,7 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
                 }
             }
         };
-        let r = play_match_until(a, b, chunk, &plan.options, &on_game, &halt);
+        let r = play_match_abandoning(a, b, chunk, &plan.options, &on_game, &halt, stop);
         games.extend(r.games.into_iter().map(|mut g| {
             g.opening += offset;
             g

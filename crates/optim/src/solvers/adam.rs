@@ -133,8 +133,7 @@ impl<O: MiniBatch> Solver<O, GradState> for Adam {
         while start < n.max(1) {
             let end = (start + batch).min(n);
             let order = std::mem::take(&mut self.order);
-            let (l, g) =
-                problem.problem("gradient_count", |p| Ok(p.batch(&x, start..end, &order)))?;
+            let (l, g) = problem.problem("gradient_count", |p| p.batch(&x, start..end, &order))?;
             self.order = order;
             sum += l * (end - start) as f64;
             self.step(&mut x, &g);

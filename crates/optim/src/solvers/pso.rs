@@ -80,7 +80,9 @@ impl Stage for Swarm {
 
 fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>) -> StageEnd {
     let obj = shared.train.clone();
-    let problem_for_costs = TexelProblem::new(obj.clone()).value_only(true);
+    let problem_for_costs = TexelProblem::new(obj.clone())
+        .value_only(true)
+        .interruptible(shared.control.interrupt_flag());
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
     // A start outside the bounds is projected into them.
     let mut best: Vec<f64> = x0
@@ -158,7 +160,9 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
             StallGuard::new(pso, o.stall.max(1), 1e-9),
             shared.control.clone(),
         );
-        let problem = TexelProblem::new(obj.clone()).value_only(true);
+        let problem = TexelProblem::new(obj.clone())
+            .value_only(true)
+            .interruptible(shared.control.interrupt_flag());
         let result = Executor::new(problem, solver)
             .configure(|s: SwarmState| s.population(population).max_iters(iters))
             .add_observer(
