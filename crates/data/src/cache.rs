@@ -145,22 +145,17 @@ pub fn is_cache(head: &[u8]) -> bool {
     head.starts_with(MAGIC)
 }
 
-/// Decodes cache bytes (decompressed) in parallel. Records whose board fails the cheap
-/// structural check are skipped and counted (an error in strict mode).
-pub fn from_bytes(
-    path: &Path,
-    bytes: &[u8],
-    strict: bool,
-) -> Result<(Vec<Sample>, Report), DataError> {
+/// Checks a cache's header (the first [`HEADER`] bytes of `head`, or fewer when the file is
+/// shorter) and returns the number of records it announces.
+fn parse_header(path: &Path, head: &[u8]) -> Result<u64, DataError> {
     let bad = |message: String| DataError::Cache {
         path: path.to_path_buf(),
         message,
     };
-    if bytes.len() < HEADER || !is_cache(bytes) {
+    if head.len() < HEADER || !is_cache(head) {
         return Err(bad("no cache header".into()));
     }
-    let u32_at =
-        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let u32_at = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
     let version = u32_at(8);
     if version != VERSION {
         return Err(bad(format!(
@@ -172,8 +167,22 @@ pub fn from_bytes(
         return Err(bad(format!("record size {record}, expected {RECORD}")));
     }
     let mut count = [0u8; 8];
-    count.copy_from_slice(&bytes[16..24]);
-    let count = u64::from_le_bytes(count);
+    count.copy_from_slice(&head[16..24]);
+    Ok(u64::from_le_bytes(count))
+}
+
+/// Decodes cache bytes (decompressed) in parallel. Records whose board fails the cheap
+/// structural check are skipped and counted (an error in strict mode).
+pub fn from_bytes(
+    path: &Path,
+    bytes: &[u8],
+    strict: bool,
+) -> Result<(Vec<Sample>, Report), DataError> {
+    let bad = |message: String| DataError::Cache {
+        path: path.to_path_buf(),
+        message,
+    };
+    let count = parse_header(path, bytes)?;
     let body = &bytes[HEADER..];
     if body.len() as u64 != count.saturating_mul(RECORD as u64) {
         return Err(bad(format!(

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{decode, is_cache, HEADER, RECORD, VERSION};
+use super::{decode, parse_header, HEADER, RECORD};
 use crate::{DataError, Report, Sample};
 
 /// Reads a binary cache (plain, gzip or zstd, streamed) a batch of records at a time: memory
@@ -50,30 +50,9 @@ impl CacheReader {
     /// Opens a cache and checks its header. `strict`: a malformed record is an error.
     pub fn open(path: &Path, strict: bool) -> Result<CacheReader, DataError> {
         let (mut reader, _) = crate::source::open(path)?;
-        let bad = |message: String| DataError::Cache {
-            path: path.to_path_buf(),
-            message,
-        };
         let mut head = [0u8; HEADER];
         let got = read_full(&mut reader, &mut head).map_err(|e| DataError::io(path, e))?;
-        if got < HEADER || !is_cache(&head) {
-            return Err(bad("no cache header".into()));
-        }
-        let u32_at =
-            |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
-        let version = u32_at(8);
-        if version != VERSION {
-            return Err(bad(format!(
-                "version {version}, this build reads {VERSION}"
-            )));
-        }
-        let record = u32_at(12) as usize;
-        if record != RECORD {
-            return Err(bad(format!("record size {record}, expected {RECORD}")));
-        }
-        let mut count = [0u8; 8];
-        count.copy_from_slice(&head[16..24]);
-        let count = u64::from_le_bytes(count);
+        let count = parse_header(path, &head[..got])?;
         let report = Report {
             read: count,
             ..Report::default()
