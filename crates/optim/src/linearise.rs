@@ -152,11 +152,19 @@ impl Linearisation<'_> {
     /// `H` as a dense row-major `m x m` matrix (`m` free parameters): each position's outer
     /// product on the upper triangle only, mirrored at the end.
     pub fn dense(&self) -> Vec<f64> {
+        let m = self.obj.dim();
+        self.dense_until(&|| false)
+            .unwrap_or_else(|| vec![0.0; m * m])
+    }
+
+    /// [`dense`](Self::dense), abandoned (`None`) once `stop` says so (asked every few hundred
+    /// positions by each thread).
+    pub fn dense_until(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<Vec<f64>> {
         let obj = self.obj;
         let set = &*self.set;
         let m = obj.dim();
         let slot = &obj.slot;
-        let mut h = chunked_sum(set.len(), m * m, |acc, i| {
+        let body = |_: &mut (), acc: &mut [f64], i: usize| {
             let (idx, coef) = set.row(i, &self.jacobian);
             let c = self.curvature[i];
             if c == 0.0 {
@@ -183,7 +191,8 @@ impl Linearisation<'_> {
                     }
                 }
             }
-        });
+        };
+        let mut h = chunked_sum_until(set.len(), m * m, || (), body, stop)?;
         for a in 0..m {
             for b in a + 1..m {
                 h[b * m + a] = h[a * m + b];
@@ -197,20 +206,28 @@ impl Linearisation<'_> {
                 }
             }
         }
-        h
+        Some(h)
     }
 
     /// The diagonal of `H`.
     pub fn diagonal(&self) -> Vec<f64> {
+        let m = self.obj.dim();
+        self.diagonal_until(&|| false)
+            .unwrap_or_else(|| vec![0.0; m])
+    }
+
+    /// [`diagonal`](Self::diagonal), abandoned (`None`) once `stop` says so.
+    pub fn diagonal_until(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<Vec<f64>> {
         let obj = self.obj;
         let set = &*self.set;
         let m = obj.dim();
         let slot = &obj.slot;
-        let d = chunked_sum(set.len(), m, |acc, i| {
+        let body = |_: &mut (), acc: &mut [f64], i: usize| {
             let (idx, coef) = set.row(i, &self.jacobian);
             add_squares(acc, slot, self.curvature[i], idx, coef);
-        });
-        finish_diagonal(d, obj.cfg.l2, self.cols.as_deref())
+        };
+        let d = chunked_sum_until(set.len(), m, || (), body, stop)?;
+        Some(finish_diagonal(d, obj.cfg.l2, self.cols.as_deref()))
     }
 }
 
@@ -230,6 +247,25 @@ where
     I: Fn() -> S + Sync,
     B: Fn(&mut S, &mut [f64], usize) + Sync,
 {
+    chunked_sum_until(n, len, init, body, &|| false).unwrap_or_else(|| vec![0.0; len])
+}
+
+/// Positions a chunk of [`chunked_sum_until`] sums between two looks at its stop test.
+const STOP_EVERY: usize = 256;
+
+/// [`chunked_sum_with`], abandoned (`None`) once `stop` says so: each chunk asks it every
+/// [`STOP_EVERY`] positions, so the sum ends within that many positions per thread.
+fn chunked_sum_until<S, I, B>(
+    n: usize,
+    len: usize,
+    init: I,
+    body: B,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<f64>>
+where
+    I: Fn() -> S + Sync,
+    B: Fn(&mut S, &mut [f64], usize) + Sync,
+{
     let threads = rayon::current_num_threads().max(1);
     let chunk = n.div_ceil(threads * 4).max(1024);
     let parts: Vec<Vec<f64>> = (0..n.div_ceil(chunk))
@@ -237,12 +273,16 @@ where
         .map(|c| {
             let mut acc = vec![0.0; len];
             let mut state = init();
-            for i in c * chunk..((c + 1) * chunk).min(n) {
+            let (a, b) = (c * chunk, ((c + 1) * chunk).min(n));
+            for i in a..b {
+                if (i - a) % STOP_EVERY == 0 && stop() {
+                    return None;
+                }
                 body(&mut state, &mut acc, i);
             }
-            acc
+            Some(acc)
         })
-        .collect();
+        .collect::<Option<_>>()?;
     let mut parts = parts.into_iter();
     let mut total = parts.next().unwrap_or_else(|| vec![0.0; len]);
     for p in parts {
@@ -250,5 +290,5 @@ where
             *x += y;
         }
     }
-    total
+    Some(total)
 }

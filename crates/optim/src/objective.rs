@@ -429,14 +429,32 @@ impl Objective {
     /// sample's size; the gradient and the objective the solvers test steps on stay exact.
     /// Counted as the sample's fraction of a pass.
     pub fn linearise_sampled(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_> {
+        let never = AtomicBool::new(false);
+        self.linearise_sampled_until(x, sample, &never)
+            .expect("a build without a stop flag is never abandoned")
+    }
+
+    /// [`linearise_sampled`](Self::linearise_sampled), abandoned (`None`) once `stop` is set:
+    /// the Jacobian's rows are built a chunk at a time, each chunk looking at `stop` first (see
+    /// [`CompiledSet::jacobian_until`]).
+    pub fn linearise_sampled_until(
+        &self,
+        x: &[f64],
+        sample: Option<usize>,
+        stop: &AtomicBool,
+    ) -> Option<Linearisation<'_>> {
         let (set, w, curvature) = self.curvature_sampled(x, sample);
-        Linearisation {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let jacobian = set.jacobian_until(&w, stop)?;
+        Some(Linearisation {
             obj: self,
-            jacobian: set.jacobian(&w),
+            jacobian,
             set,
             curvature,
             cols: None,
-        }
+        })
     }
 
     /// What [`linearise_sampled`](Self::linearise_sampled) sums over: the positions (all, or

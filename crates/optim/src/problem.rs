@@ -15,8 +15,8 @@ pub trait GaussNewtonModel {
     /// The value and gradient of the objective at `x` (cached).
     fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error>;
     /// The Gauss-Newton matrix at `x` (in the problem's coordinates), summed over at most
-    /// `sample` positions (`None`: all).
-    fn linearise(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_>;
+    /// `sample` positions (`None`: all); an error when the run was interrupted meanwhile.
+    fn linearise(&self, x: &[f64], sample: Option<usize>) -> Result<Linearisation<'_>, Error>;
 }
 
 /// What mini-batch solvers need of a problem: the loss and gradient over a subset.
@@ -249,13 +249,16 @@ impl GaussNewtonModel for TexelProblem {
         self.both(x)
     }
 
-    fn linearise(&self, z: &[f64], sample: Option<usize>) -> Linearisation<'_> {
-        let lin = self.obj.linearise_sampled(&self.to_x(z), sample);
-        if self.coords.is_identity() {
+    fn linearise(&self, z: &[f64], sample: Option<usize>) -> Result<Linearisation<'_>, Error> {
+        let lin = self
+            .obj
+            .linearise_sampled_until(&self.to_x(z), sample, &self.stop)
+            .ok_or(Interrupted)?;
+        Ok(if self.coords.is_identity() {
             lin
         } else {
             lin.with_columns(self.coords.jacobian(z))
-        }
+        })
     }
 }
 

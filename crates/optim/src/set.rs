@@ -432,6 +432,31 @@ impl CompiledSet {
     /// position order; the others are [`linear_row`](Self::linear_row). Use
     /// [`row`](Self::row) to read any of them.
     pub fn jacobian(&self, w: &[f64]) -> SparseRows {
+        let never = AtomicBool::new(false);
+        self.jacobian_until(w, &never).unwrap_or_default()
+    }
+
+    /// [`jacobian`](Self::jacobian), abandoned once `stop` is set (e.g. by Ctrl-C): each chunk
+    /// of rows looks at `stop` before it starts, so the build ends within one chunk's rows per
+    /// thread (2,048 reverse sweeps). `None` when abandoned (or `stop` was set already).
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use optim::{CompiledSet, Label};
+    /// use tape::Scalar;
+    ///
+    /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
+    /// let set = CompiledSet::record(&[1.0], &items,
+    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
+    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+    /// assert!(set.jacobian_until(&[1.0], &AtomicBool::new(true)).is_none());
+    /// let jac = set.jacobian_until(&[1.0], &AtomicBool::new(false)).unwrap();
+    /// assert_eq!(jac.rows(), set.jacobian(&[1.0]).rows());
+    /// ```
+    pub fn jacobian_until(&self, w: &[f64], stop: &AtomicBool) -> Option<SparseRows> {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         let n = self.params;
         let mut m = SparseRows {
             offsets: vec![0],
@@ -448,6 +473,9 @@ impl CompiledSet {
                     .into_par_iter()
                     .step_by(CHUNK)
                     .map(|a| {
+                        if stop.load(Ordering::Relaxed) {
+                            return None;
+                        }
                         let mut part = SparseRows::default();
                         let (mut scratch, mut dense) = (Scratch::default(), vec![0.0; n]);
                         for i in a..(a + CHUNK).min(end) {
@@ -457,9 +485,9 @@ impl CompiledSet {
                             ));
                             part.offsets.push(part.idx.len());
                         }
-                        part
+                        Some(part)
                     })
-                    .collect();
+                    .collect::<Option<_>>()?;
                 for part in parts {
                     let base = m.idx.len();
                     m.offsets.extend(part.offsets.iter().map(|o| o + base));
@@ -470,7 +498,7 @@ impl CompiledSet {
         }
         m.idx.shrink_to_fit();
         m.coef.shrink_to_fit();
-        m
+        Some(m)
     }
 }
 

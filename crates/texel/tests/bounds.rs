@@ -152,6 +152,44 @@ fn the_mapped_gauss_newton_matrix_is_one_matrix() {
     }
 }
 
+/// The Gauss-Newton matrix's build answers a stop (Ctrl-C): the Jacobian is abandoned when the
+/// flag is set before it starts, the dense matrix and the diagonal once the stop test says yes
+/// (asked every few hundred positions by each thread, so at least once per 256 of the 1,000
+/// positions here), and a stop test that never says yes gives the same bits as the plain build.
+#[test]
+fn the_gauss_newton_matrix_build_answers_a_stop() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let (_, obj, _) = objectives(&common::quiet_1k(), &["pst"]);
+    let x = obj.reduce(obj.base());
+    assert!(obj
+        .linearise_sampled_until(&x, None, &AtomicBool::new(true))
+        .is_none());
+    let lin = obj
+        .linearise_sampled_until(&x, None, &AtomicBool::new(false))
+        .expect("not stopped");
+    assert_eq!(lin.dense_until(&|| false), Some(lin.dense()));
+    assert_eq!(lin.diagonal_until(&|| false), Some(lin.diagonal()));
+    let asked = AtomicUsize::new(0);
+    let after_two = || asked.fetch_add(1, Ordering::SeqCst) >= 2;
+    assert!(lin.dense_until(&after_two).is_none());
+    let asked_dense = asked.swap(0, Ordering::SeqCst);
+    assert!(lin.diagonal_until(&after_two).is_none());
+    let asked_diagonal = asked.load(Ordering::SeqCst);
+    let never = AtomicUsize::new(0);
+    let counting = || {
+        never.fetch_add(1, Ordering::SeqCst);
+        false
+    };
+    assert!(lin.diagonal_until(&counting).is_some());
+    let n = 1000usize.min(obj.set().len());
+    assert!(
+        never.load(Ordering::SeqCst) >= n.div_ceil(256),
+        "the stop test was asked {} times over {n} positions",
+        never.load(Ordering::SeqCst)
+    );
+    assert!(asked_dense >= 3 && asked_diagonal >= 3);
+}
+
 fn run_full(method: Method, train: &Arc<Objective>, valid: Option<&Arc<Objective>>) -> RunOutcome {
     let cfg = RunConfig {
         method,

@@ -103,9 +103,16 @@ struct Prepared<'a> {
 }
 
 impl<'a> Prepared<'a> {
-    fn new(lin: Linearisation<'a>, m: usize, opts: &GaussNewtonOptions) -> Self {
-        if m <= opts.dense_max {
-            let h = lin.dense();
+    /// `None` when `control` says stop while the matrix is summed.
+    fn new(
+        lin: Linearisation<'a>,
+        m: usize,
+        opts: &GaussNewtonOptions,
+        control: Option<&Control>,
+    ) -> Option<Self> {
+        let stop = || stopped(control);
+        Some(if m <= opts.dense_max {
+            let h = lin.dense_until(&stop)?;
             let diag = (0..m).map(|k| h[k * m + k]).collect();
             Prepared {
                 lin,
@@ -113,13 +120,13 @@ impl<'a> Prepared<'a> {
                 diag,
             }
         } else {
-            let diag = lin.diagonal();
+            let diag = lin.diagonal_until(&stop)?;
             Prepared {
                 lin,
                 dense: None,
                 diag,
             }
-        }
+        })
     }
 }
 
@@ -273,7 +280,10 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
         let control = control.as_deref();
         let outcome = problem.problem("jacobian_count", |p| {
             let sample = (opts.sample > 0).then_some(opts.sample);
-            let prep = Prepared::new(p.linearise(&x, sample), x.len(), &opts);
+            let Some(prep) = Prepared::new(p.linearise(&x, sample)?, x.len(), &opts, control)
+            else {
+                return Ok(None);
+            };
             for _ in 0..=opts.max_retries {
                 if stopped(control) {
                     return Ok(None);
