@@ -147,6 +147,25 @@ impl Model {
         self.index.get(name).copied()
     }
 
+    /// The pairs of parameters that a smoothness prior ties together (`tune --smooth`): in each
+    /// piece-square table (piece and phase), every two squares a king step apart, leaving out
+    /// the pawns' ranks 1 and 8, where no pawn stands; in each mobility table (`full`), every
+    /// two consecutive counts. Each pair once, the lower index first.
+    ///
+    /// ```
+    /// use eval::{Model, ModelKind};
+    /// let model = Model::new(ModelKind::Psqt);
+    /// let pairs = model.smoothing_pairs();
+    /// let (e4, e5) = (model.index_of("pst.knight.mg.e4").unwrap(), model.index_of("pst.knight.mg.e5").unwrap());
+    /// assert!(pairs.contains(&(e4, e5)));
+    /// // 210 king-step pairs on a board, 5 whole tables and the pawns' 6 ranks (152 pairs), two phases.
+    /// assert_eq!(pairs.len(), 2 * (5 * 210 + 152));
+    /// assert!(Model::new(ModelKind::Full).smoothing_pairs().len() > pairs.len());
+    /// ```
+    pub fn smoothing_pairs(&self) -> Vec<(usize, usize)> {
+        params::smoothing_pairs(self.kind, &self.layout)
+    }
+
     /// The default starting weights: material 100, 300, 300, 500, 900 in both phases, phase
     /// weights 0, 1, 1, 2, 4 (`full`), `king_safety.quadratic` 1 (`full`), everything else 0.
     pub fn default_weights(&self) -> Vec<f64> {

@@ -320,3 +320,37 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
     }
     (layout, b.params)
 }
+
+/// [`Model::smoothing_pairs`](crate::Model::smoothing_pairs), from the layout [`build`] makes:
+/// the tables are `pst + (role * 2 + phase) * 64 + square`, and a mobility table's count `c` in
+/// phase `p` is `mobility[m] + 2 c + p`.
+pub(crate) fn smoothing_pairs(kind: ModelKind, layout: &Layout) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for role in 0..ROLE_NAMES.len() {
+        let pawn = role == 0;
+        for phase in 0..PHASE_NAMES.len() {
+            let table = layout.pst as usize + (role * PHASE_NAMES.len() + phase) * 64;
+            for sq in Square::ALL {
+                if pawn && matches!(u32::from(sq.rank()), 0 | 7) {
+                    continue;
+                }
+                for to in shakmaty::attacks::king_attacks(sq) {
+                    if to > sq && !(pawn && matches!(u32::from(to.rank()), 0 | 7)) {
+                        pairs.push((table + usize::from(sq), table + usize::from(to)));
+                    }
+                }
+            }
+        }
+    }
+    if kind == ModelKind::Full {
+        for (m, &max) in MOBILITY_MAX.iter().enumerate() {
+            let base = layout.mobility[m] as usize;
+            for count in 0..max {
+                for phase in 0..PHASE_NAMES.len() {
+                    pairs.push((base + 2 * count + phase, base + 2 * (count + 1) + phase));
+                }
+            }
+        }
+    }
+    pairs
+}

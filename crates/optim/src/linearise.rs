@@ -51,7 +51,7 @@ fn sampled_diagonal(obj: &Objective, x: &[f64], sample: usize, cols: &[f64]) -> 
             add_squares(acc, &obj.slot, curvature[i], idx, coef);
         },
     );
-    finish_diagonal(d, obj.cfg.l2, Some(cols))
+    finish_diagonal(d, &obj.penalty_diagonal(), Some(cols))
 }
 
 /// `acc[slot[j]] += c * coef_j^2` over a row's free parameters.
@@ -66,9 +66,9 @@ fn add_squares(acc: &mut [f64], slot: &[u32], c: f64, idx: &[u32], coef: &[f64])
 }
 
 /// The diagonal's sum over the positions, with the L2 term and the column factors.
-fn finish_diagonal(mut d: Vec<f64>, l2: f64, cols: Option<&[f64]>) -> Vec<f64> {
-    for x in &mut d {
-        *x += 2.0 * l2;
+fn finish_diagonal(mut d: Vec<f64>, penalty: &[f64], cols: Option<&[f64]>) -> Vec<f64> {
+    for (x, p) in d.iter_mut().zip(penalty) {
+        *x += p;
     }
     if let Some(c) = cols {
         for (x, c) in d.iter_mut().zip(c) {
@@ -78,7 +78,8 @@ fn finish_diagonal(mut d: Vec<f64>, l2: f64, cols: Option<&[f64]>) -> Vec<f64> {
     d
 }
 
-/// The Gauss-Newton matrix `H = 1/N sum_i c_i J_i^T J_i + 2 l2 I` of an [`Objective`] at one
+/// The Gauss-Newton matrix `H = 1/N sum_i c_i J_i^T J_i + 2 l2 I + 2 smooth L` (`L` the
+/// Laplacian of the smoothness pairs) of an [`Objective`] at one
 /// point (the sum over all `N` positions, or over an evenly spread sample of them: see
 /// [`Objective::linearise_sampled`]), over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
 /// `q_i` (for the squared error, `2 sigma'(q_i)^2`: the classic `J^T J` of the residuals
@@ -143,9 +144,7 @@ impl Linearisation<'_> {
                 }
             }
         });
-        for (o, &x) in out.iter_mut().zip(v) {
-            *o += 2.0 * obj.cfg.l2 * x;
-        }
+        obj.add_penalty_curvature_times(v, &mut out);
         out
     }
 
@@ -197,8 +196,8 @@ impl Linearisation<'_> {
             for b in a + 1..m {
                 h[b * m + a] = h[a * m + b];
             }
-            h[a * m + a] += 2.0 * obj.cfg.l2;
         }
+        obj.add_penalty_curvature_dense(&mut h);
         if let Some(d) = &self.cols {
             for a in 0..m {
                 for b in 0..m {
@@ -227,7 +226,11 @@ impl Linearisation<'_> {
             add_squares(acc, slot, self.curvature[i], idx, coef);
         };
         let d = chunked_sum_until(set.len(), m, || (), body, stop)?;
-        Some(finish_diagonal(d, obj.cfg.l2, self.cols.as_deref()))
+        Some(finish_diagonal(
+            d,
+            &obj.penalty_diagonal(),
+            self.cols.as_deref(),
+        ))
     }
 }
 

@@ -50,6 +50,9 @@ pub struct Summary {
     /// The L2 strength of the kept weights.
     #[serde(default)]
     pub l2: f64,
+    /// The smoothness prior's strength (`--smooth`).
+    #[serde(default)]
+    pub smooth: f64,
     /// With `--l2 auto`: every strength tried, with its validation loss.
     #[serde(default)]
     pub l2_path: Vec<L2Trial>,
@@ -222,6 +225,7 @@ pub fn write_run(
         selection: outcome.selection.clone(),
         reason: outcome.reason.clone(),
         l2: cfg.l2,
+        smooth: cfg.smooth,
         l2_path: outcome.l2_path.clone(),
         resolutions: outcome.resolutions.clone(),
         files,

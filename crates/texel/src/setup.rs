@@ -62,6 +62,9 @@ pub struct SetupOptions {
     pub l2: f64,
     /// Label blend.
     pub lambda: f64,
+    /// Smoothness prior's weight over the model's neighbour pairs
+    /// ([`eval::Model::smoothing_pairs`]).
+    pub smooth: f64,
     /// Freeze patterns (group names or globs on parameter names).
     pub freeze: Vec<String>,
     /// Static evaluation or quiescence leaf.
@@ -97,6 +100,7 @@ impl Default for SetupOptions {
             l1: 0.0,
             l2: 0.0,
             lambda: 1.0,
+            smooth: 0.0,
             freeze: Vec::new(),
             leaf: Leaf::Static,
             resolvable: false,
@@ -296,6 +300,7 @@ pub fn prepare_until(
         l1: opts.l1,
         l2: opts.l2,
         lambda: opts.lambda,
+        smooth: opts.smooth,
     };
     let specs = param_specs(&model);
     let free = free_indices(&specs, &opts.freeze);
@@ -303,8 +308,11 @@ pub fn prepare_until(
         return Err(TexelError::Config("every parameter is frozen".to_string()));
     }
     let bounds: Vec<Option<(f64, f64)>> = specs.iter().map(|p| p.bounds).collect();
-    let train =
-        Arc::new(Objective::new(train_set, cfg, start.clone(), Some(free))?.with_bounds(&bounds)?);
+    let train = Arc::new(
+        Objective::new(train_set, cfg, start.clone(), Some(free))?
+            .with_bounds(&bounds)?
+            .with_pairs(&model.smoothing_pairs())?,
+    );
     let valid = if valid_set.is_empty() {
         None
     } else {

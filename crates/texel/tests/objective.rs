@@ -77,8 +77,12 @@ fn gradient_matches_central_differences() {
                 l1: 1e-7,
                 l2: 1e-8,
                 lambda: 0.7,
+                smooth: 1e-6,
             };
-            let obj = Objective::new(set.clone(), cfg, w.clone(), None).unwrap();
+            let obj = Objective::new(set.clone(), cfg, w.clone(), None)
+                .unwrap()
+                .with_pairs(&model.smoothing_pairs())
+                .unwrap();
             let (_, g) = obj.value_and_gradient(&w);
             let gmax = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
             let h = 1e-4;

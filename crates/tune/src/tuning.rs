@@ -101,6 +101,12 @@ pub struct RunArgs {
     /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Smoothness prior: smooth * sum (w_a - w_b)^2 over neighbouring parameters (the squares
+    /// a king step apart in each piece-square table, consecutive mobility counts), against the
+    /// mean loss like --l2. It pulls what the data cannot tell apart towards its neighbours
+    /// instead of leaving it to the noise, which a search exploits; 0 turns it off.
+    #[arg(long, default_value_t = 0.0, value_name = "X")]
+    pub smooth: f64,
     /// Freeze parameters: a group name (material, pst, mobility, ...) or a glob on names
     /// (pst.*.e4). Repeatable.
     #[arg(long, value_name = "PATTERN")]
@@ -174,6 +180,7 @@ impl RunArgs {
             l1: self.l1,
             l2: self.l2.fixed(),
             lambda: self.lambda,
+            smooth: self.smooth,
             freeze: self.freeze.clone(),
             leaf: self.leaf,
             resolvable: self.resolve_every > 0,
