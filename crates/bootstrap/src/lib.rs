@@ -377,6 +377,8 @@ impl Runner<'_> {
                 valid_fraction: s.valid_fraction,
                 seed: derive_seed(s.seed, generation, SALT_TUNE),
                 l2: s.l2,
+                lambda: s.lambda,
+                smooth: s.smooth,
                 ..SetupOptions::default()
             },
             config: RunConfig {

@@ -8,6 +8,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::BootstrapError;
 
+/// The default label blend of `tune bootstrap` (see [`Settings::lambda`]).
+pub const LAMBDA: f64 = 0.5;
+
+/// The default smoothness prior of `tune bootstrap` (see [`Settings::smooth`]).
+pub const SMOOTH: f64 = 1e-9;
+
+/// `lambda` of a `state.json` written before the setting existed: the game result alone.
+fn result_only() -> f64 {
+    1.0
+}
+
 /// Everything that decides what a bootstrap computes (written to `state.json`; a
 /// continuation must use the same).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +43,15 @@ pub struct Settings {
     pub max_iters: u64,
     /// L2 pull towards the start weights of each tuning run (as `tune lbfgs --l2`).
     pub l2: f64,
+    /// Label blend of each tuning run (as `tune lbfgs --lambda`): `lambda * result + (1 -
+    /// lambda) * sigma(score)`, the score being the self-play search's. 1 is the game result
+    /// alone (the only choice before this setting existed, hence the default of old states).
+    #[serde(default = "result_only")]
+    pub lambda: f64,
+    /// Smoothness prior of each tuning run (as `tune lbfgs --smooth`); 0 (the only choice
+    /// before this setting existed) turns it off.
+    #[serde(default)]
+    pub smooth: f64,
     /// Fraction of the games held out for validation in each tuning run.
     pub valid_fraction: f64,
     /// The gate's SPRT: H0 Elo.
@@ -70,6 +90,8 @@ impl Default for Settings {
             window: 3,
             max_iters: 200,
             l2: 1e-8,
+            lambda: LAMBDA,
+            smooth: SMOOTH,
             valid_fraction: 0.1,
             elo0: 0.0,
             elo1: 10.0,
@@ -130,6 +152,12 @@ impl Settings {
         if !(self.l2 >= 0.0 && self.l2.is_finite()) {
             return bad("--l2 must be a finite number >= 0");
         }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return bad("--lambda must be in [0, 1]");
+        }
+        if !(self.smooth >= 0.0 && self.smooth.is_finite()) {
+            return bad("--smooth must be a finite number >= 0");
+        }
         Ok(())
     }
 
@@ -159,4 +187,38 @@ pub struct Options {
     pub generations: u32,
     /// Everything else.
     pub settings: Settings,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_written_before_lambda_and_smooth_existed_reads_as_before() {
+        let mut old = serde_json::to_value(Settings::default()).unwrap();
+        old.as_object_mut().unwrap().remove("lambda");
+        old.as_object_mut().unwrap().remove("smooth");
+        let read: Settings = serde_json::from_value(old).unwrap();
+        assert_eq!((read.lambda, read.smooth), (1.0, 0.0));
+        assert_eq!(Settings::default().lambda, LAMBDA);
+        assert_eq!(Settings::default().smooth, SMOOTH);
+    }
+
+    #[test]
+    fn lambda_outside_zero_to_one_and_a_bad_smooth_are_refused() {
+        for lambda in [-0.1, 1.5, f64::NAN] {
+            let s = Settings {
+                lambda,
+                ..Settings::default()
+            };
+            assert!(matches!(s.validate(), Err(BootstrapError::Options(_))));
+        }
+        for smooth in [-1e-9, f64::INFINITY, f64::NAN] {
+            let s = Settings {
+                smooth,
+                ..Settings::default()
+            };
+            assert!(matches!(s.validate(), Err(BootstrapError::Options(_))));
+        }
+    }
 }

@@ -53,6 +53,17 @@ pub struct Args {
     /// default: a ladder at 1e-7 did not climb higher (docs/results.md).
     #[arg(long, default_value_t = 1e-8)]
     l2: f64,
+    /// Label blend of each tuning run, as `tune lbfgs --lambda`: the label is lambda times the
+    /// result plus (1 - lambda) times sigma(score), the score being the self-play search's own;
+    /// 1: the game result alone. 0.5 played better than 1 and 0 on 2,200 games and as well as 1
+    /// on 8,000 (docs/results.md).
+    #[arg(long, default_value_t = bootstrap::settings::LAMBDA)]
+    lambda: f64,
+    /// Smoothness prior of each tuning run, as `tune lbfgs --smooth`: neighbouring squares of
+    /// a piece-square table are pulled together, so what a few thousand games cannot pin down
+    /// is not left to noise that the search would exploit (docs/results.md). 0 turns it off.
+    #[arg(long, default_value_t = bootstrap::settings::SMOOTH, value_name = "X")]
+    smooth: f64,
     /// Fraction of the games held out for validation in each tuning run (the iterate kept is
     /// the latest within the noise of the lowest validation loss, as in every tuning command).
     #[arg(long, default_value_t = 0.1)]
@@ -121,6 +132,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             window: args.window,
             max_iters: args.max_iters,
             l2: args.l2,
+            lambda: args.lambda,
+            smooth: args.smooth,
             valid_fraction: args.valid_fraction,
             elo0,
             elo1,
