@@ -16,8 +16,15 @@ mkdir -p "$out"; cd "$out"
 row() { # NAME TUNING-OPTIONS...
     local name=$1; shift
     [ -f "$name/weights.json" ] || "$tune" lbfgs "$@" --out "$name" --quiet > "$name.tune.txt" 2>&1
-    [ -f "$name.match.txt" ] || "$tune" match "$name/weights.json" "$pesto" --openings 200 \
-        --nodes 10000 --seed 1 > "$name.match.tmp" 2>&1 && mv "$name.match.tmp" "$name.match.txt"
+    play "$name"
+}
+play() { # NAME: NAME/weights.json against PeSTO, unless NAME.match.txt is there
+    local name=$1
+    if [ ! -f "$name.match.txt" ]; then
+        "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 --seed 1 \
+            > "$name.match.tmp" 2>&1
+        mv "$name.match.tmp" "$name.match.txt"
+    fi
     grep 'Elo (pent' "$name.match.txt" | sed "s|^|$name: |"
 }
 # (a) the README's main job (embedded data, from material only), three label blends
@@ -31,7 +38,5 @@ for s in 0 1e-8 3e-8; do row "material-smooth$s" --data big.gtc.zst --smooth "$s
 for a in 0.3 0.6; do
     mkdir -p "blur$a"
     [ -f "blur$a/weights.json" ] || python3 "$here/scripts/blur-tables.py" gen6-lambda1/weights.json "blur$a/weights.json" "$a"
-    [ -f "blur$a.match.txt" ] || "$tune" match "blur$a/weights.json" "$pesto" --openings 200 \
-        --nodes 10000 --seed 1 > "blur$a.match.tmp" 2>&1 && mv "blur$a.match.tmp" "blur$a.match.txt"
-    grep 'Elo (pent' "blur$a.match.txt" | sed "s|^|blur$a: |"
+    play "blur$a"
 done
