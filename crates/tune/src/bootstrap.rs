@@ -8,10 +8,11 @@ use anyhow::Context;
 use bootstrap::{Event, Options, Settings, Stage};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Options of `tune bootstrap`. The defaults aim at a few minutes per generation on 2 cores
-/// (1000 self-play games at 2000 nodes, a gate of at most 100 openings and ladders of 50 at
-/// 5000 nodes): generation 1 of `tune bootstrap --generations 1` took 5.5 minutes on the
-/// project's 2 cores, shared with other builds at the time.
+/// Options of `tune bootstrap`. The defaults (`bootstrap::Settings::default`, one source for
+/// the library and the command line where they are numbers) are those of the best ladder in
+/// docs/results.md: 8,000 self-play games at 2,000 nodes a generation, a window of 2, a gate of
+/// at most 200 openings, ladders of 50 openings at 5,000 nodes; about 7 minutes a generation
+/// on the project's 2 cores.
 #[derive(clap::Args)]
 pub struct Args {
     /// Output directory: genNNN/ per generation, state.json, ladder.{md,json,svg}. Running the
@@ -28,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "START.json")]
     weights: Option<PathBuf>,
     /// Self-play games per generation.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = Settings::default().games)]
     games: u32,
     /// Nodes per move in self-play.
     #[arg(long, default_value_t = 2000)]
@@ -44,7 +45,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Tune on the data of the last W generations.
-    #[arg(long, default_value_t = 3, value_name = "W")]
+    #[arg(long, default_value_t = Settings::default().window, value_name = "W")]
     window: u32,
     /// L-BFGS iterations per generation, at most.
     #[arg(long, default_value_t = 200)]
@@ -80,7 +81,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
     /// The gate plays at most this many openings (each with both colours).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = Settings::default().gate_openings)]
     gate_openings: usize,
     /// The gate judges the SPRT after every this many openings (batches keep the result
     /// independent of timing and thread count).

@@ -41,10 +41,10 @@ enum Command {
     /// Texel's "your own games suffice": generations of self-play, L-BFGS tuning and an
     /// SPRT gate, with an Elo ladder (OUT/ladder.md, .json, .svg); resumable.
     ///
-    /// Every option has a default: `tune bootstrap --out ladder` runs 6 generations. The
-    /// defaults aim at a few minutes per generation on 2 cores: generation 1 took 5.5 minutes
-    /// on the project's 2 shared cores. Rerun the same command on the same --out to continue
-    /// after the last finished generation; Ctrl-C stops, keeping the finished ones.
+    /// Every option has a default: `tune bootstrap --out ladder` runs 6 generations of 8,000
+    /// self-play games each, about 7 minutes a generation on 2 cores (docs/results.md). Rerun
+    /// the same command on the same --out to continue after the last finished generation;
+    /// Ctrl-C stops, keeping the finished ones.
     Bootstrap(bootstrap::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
