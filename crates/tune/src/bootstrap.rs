@@ -11,8 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Options of `tune bootstrap`. The defaults (`bootstrap::Settings::default`, one source for
 /// the library and the command line where they are numbers) are those of the best ladder in
 /// docs/results.md: 8,000 self-play games at 2,000 nodes a generation, a window of 2, a gate of
-/// at most 200 openings, ladders of 50 openings at 5,000 nodes; about 7 minutes a generation
-/// on the project's 2 cores.
+/// at most 200 openings, ladders of 50 openings at 5,000 nodes; about 4 minutes a generation
+/// on the project's 2 cores, 3 of them self-play.
 #[derive(clap::Args)]
 pub struct Args {
     /// Output directory: genNNN/ per generation, state.json, ladder.{md,json,svg}. Running the
