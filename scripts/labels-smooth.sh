@@ -7,6 +7,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: scripts/labels-smooth.sh OUT [TUNE]}
 tune=${2:-$here/target/release/tune}
+tune=$(cd "$(dirname "$tune")" && pwd)/$(basename "$tune")   # absolute: the rows run in OUT
 pesto=$here/../shared/reference/pesto-psqt.json
 gen6=$here/data/bootstrap-gen6.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
@@ -18,15 +19,7 @@ row() { # NAME TUNING-OPTIONS...
     [ -f "$name/weights.json" ] || "$tune" lbfgs "$@" --out "$name" --quiet > "$name.tune.txt" 2>&1
     play "$name"
 }
-play() { # NAME: NAME/weights.json against PeSTO, unless NAME.match.txt is there
-    local name=$1
-    if [ ! -f "$name.match.txt" ]; then
-        "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 --seed 1 \
-            > "$name.match.tmp" 2>&1
-        mv "$name.match.tmp" "$name.match.txt"
-    fi
-    grep 'Elo (pent' "$name.match.txt" | sed "s|^|$name: |"
-}
+. "$here/scripts/lib-play.sh"   # play NAME
 # (a) the README's main job (embedded data, from material only), three label blends
 for lam in 1 0.5 0; do row "main-lambda$lam" --lambda "$lam"; done
 # (b) one bootstrap step on 8,000 games: from generation 6, pulled towards it (--l2 1e-8)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# What stops a bootstrap ladder below PeSTO (docs/results.md, "What stops the ladder"): derived
+# weights and one-step tunings from PeSTO on the ladder's own games, each played against PeSTO's
+# tables, 200 openings (400 games) at 10,000 nodes a move. Resumable: a finished row is not run
+# again. LADDER is a `tune bootstrap --out` directory with generations 14 to 20 finished.
+# Usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]   (TUNE: default target/release/tune)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+ladder=$(cd "${1:?usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}" && pwd)
+out=${2:?usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}
+tune=${3:-$here/target/release/tune}
+tune=$(cd "$(dirname "$tune")" && pwd)/$(basename "$tune")   # absolute: the rows run in OUT
+weights=$here/scripts/ladder-weights.py
+pesto=$here/../shared/reference/pesto-psqt.json
+[ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
+gen() { echo "$ladder/gen$(printf %03d "$1")/$2"; }
+for g in 14 15 16 18 19 20; do
+    [ -f "$(gen $g weights.json)" ] || { echo "error: $(gen $g weights.json) is missing" >&2; exit 1; }
+done
+mkdir -p "$out"; cd "$out"
+. "$here/scripts/lib-play.sh"   # play NAME
+derived() { # NAME ladder-weights.py ARGS (OUT is NAME/weights.json)
+    local name=$1 cmd=$2; shift 2
+    mkdir -p "$name"
+    [ -f "$name/weights.json" ] || python3 "$weights" "$cmd" "$@"
+    play "$name"
+}
+tuned() { # NAME TUNING-OPTIONS...: one step from PeSTO
+    local name=$1; shift
+    if [ ! -f "$name/weights.json" ]; then
+        "$tune" lbfgs --weights "$pesto" --l2 1e-8 --smooth 1e-9 "$@" --out "$name" --quiet \
+            > "$name.tune.txt" 2>&1 || { cat "$name.tune.txt" >&2; exit 1; }
+    fi
+    play "$name"
+}
+derived mean-14-18 mean mean-14-18/weights.json "$(gen 14 weights.json)" "$(gen 15 weights.json)" \
+    "$(gen 16 weights.json)" "$(gen 18 weights.json)"
+derived gen16-x1.333 scale "$(gen 16 weights.json)" gen16-x1.333/weights.json 1.333
+derived gen16-pesto-values material "$(gen 16 weights.json)" "$pesto" gen16-pesto-values/weights.json 0.75
+tuned pesto-gen20 --data "$(gen 20 data.gtc.zst)" --lambda 1
+tuned pesto-gen19-20 --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 1
+tuned pesto-gen19-20-lambda0.5 --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 0.5
+tuned pesto-gen19-20-qsearch --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 1 --leaf qsearch
+# deeper games: 8,000 self-play games of generation 16 at 8,000 nodes (4 times the ladder's)
+[ -f deep.gtc.zst ] || "$tune" datagen --games 8000 --nodes 8000 --seed 99 -w "$(gen 16 weights.json)" \
+    -o deep.gtc.zst > deep.datagen.txt 2>&1
+tuned pesto-deep --data deep.gtc.zst --lambda 1
+# the effective piece values of the ladder and of the tunings above
+python3 "$weights" values "$pesto" "$(gen 1 weights.json)" "$(gen 8 weights.json)" \
+    "$(gen 16 weights.json)" "$(gen 20 weights.json)" pesto-gen19-20/weights.json pesto-deep/weights.json
