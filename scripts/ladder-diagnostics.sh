@@ -41,6 +41,7 @@ tuned pesto-gen20 --data "$(gen 20 data.gtc.zst)" --lambda 1
 tuned pesto-gen19-20 --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 1
 tuned pesto-gen19-20-lambda0.5 --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 0.5
 tuned pesto-gen19-20-qsearch --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 1 --leaf qsearch
+tuned pesto-gen19-20-frozen --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.zst)" --lambda 1 --freeze material
 # deeper games: 8,000 self-play games of generation 16 at 8,000 nodes (4 times the ladder's)
 [ -f deep.gtc.zst ] || "$tune" datagen --games 8000 --nodes 8000 --seed 99 -w "$(gen 16 weights.json)" \
     -o deep.gtc.zst > deep.datagen.txt 2>&1
