@@ -30,6 +30,6 @@ for s in 0 1e-8 3e-8; do row "material-smooth$s" --data big.gtc.zst --smooth "$s
 # the tables of gen6-lambda1 blurred after the fact
 for a in 0.3 0.6; do
     mkdir -p "blur$a"
-    [ -f "blur$a/weights.json" ] || python3 "$here/scripts/blur-tables.py" gen6-lambda1/weights.json "blur$a/weights.json" "$a"
+    [ -f "blur$a/weights.json" ] || python3 "$here/scripts/weights.py" blur gen6-lambda1/weights.json "blur$a/weights.json" "$a"
     play "blur$a"
 done

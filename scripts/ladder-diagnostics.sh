@@ -10,7 +10,7 @@ ladder=$(cd "${1:?usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}" && pw
 out=${2:?usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}
 tune=${3:-$here/target/release/tune}
 tune=$(cd "$(dirname "$tune")" && pwd)/$(basename "$tune")   # absolute: the rows run in OUT
-weights=$here/scripts/ladder-weights.py
+weights=$here/scripts/weights.py
 pesto=$here/../shared/reference/pesto-psqt.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
 gen() { echo "$ladder/gen$(printf %03d "$1")/$2"; }
@@ -19,7 +19,7 @@ for g in 14 15 16 18 19 20; do
 done
 mkdir -p "$out"; cd "$out"
 . "$here/scripts/lib-play.sh"   # play NAME
-derived() { # NAME ladder-weights.py ARGS (OUT is NAME/weights.json)
+derived() { # NAME weights.py ARGS (OUT is NAME/weights.json)
     local name=$1 cmd=$2; shift 2
     mkdir -p "$name"
     [ -f "$name/weights.json" ] || python3 "$weights" "$cmd" "$@"

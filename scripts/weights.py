@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Derived psqt/full weights files for the experiments of docs/results.md.
+
+  scripts/weights.py values FILE...                effective piece values of each file (markdown)
+  scripts/weights.py mean OUT.json FILE...         the mean of the files' weights
+  scripts/weights.py scale IN.json OUT.json S      every weight times S
+  scripts/weights.py material IN.json REF.json OUT.json S
+      IN's tables with REF's effective piece values times S (material.* set so that
+      material + table mean = S * (REF's material + REF's table mean))
+  scripts/weights.py blur IN.json OUT.json A
+      each table entry becomes (1 - A) * itself + A * the mean of its king-step neighbours in
+      the same table (pawns' ranks 1 and 8 left out)
+
+The effective value of a piece in a phase is its material weight plus the mean of its table
+(pawns over ranks 2 to 7): what the piece is worth on an average square.
+"""
+import json
+import sys
+
+PIECES = ["pawn", "knight", "bishop", "rook", "queen"]
+PHASES = ["mg", "eg"]
+FILES = "abcdefgh"
+# (file, rank) steps, in the order whose sums made the blurred files of docs/results.md
+KING_STEPS = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
+# (number of arguments, at least or exactly) of each command
+ARGS = {"values": (1, "+"), "mean": (2, "+"), "scale": (3, "="), "material": (4, "="), "blur": (3, "=")}
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def save(doc, path):
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+def off_board(piece, rank):
+    """Pawn squares on ranks 1 and 8 (index 0 and 7) are not part of a pawn table."""
+    return piece == "pawn" and rank in (0, 7)
+
+
+def table_mean(params, piece, phase):
+    keys = [k for k in params if k.startswith(f"pst.{piece}.{phase}.")]
+    keys = [k for k in keys if not off_board(piece, int(k[-1]) - 1)]
+    if not keys:
+        sys.exit(f"error: no table pst.{piece}.{phase} in the weights (psqt or full weights expected)")
+    return sum(params[k] for k in keys) / len(keys)
+
+
+def effective(params):
+    return {(pc, ph): params[f"material.{pc}.{ph}"] + table_mean(params, pc, ph) for pc in PIECES for ph in PHASES}
+
+
+def blurred(params, alpha):
+    key = lambda pc, ph, f, r: f"pst.{pc}.{ph}.{FILES[f]}{r + 1}"
+    out = dict(params)
+    for pc in PIECES + ["king"]:
+        for ph in PHASES:
+            for f in range(8):
+                for r in range(8):
+                    if off_board(pc, r):
+                        continue
+                    near = [
+                        params[key(pc, ph, f + df, r + dr)]
+                        for df, dr in KING_STEPS
+                        if 0 <= f + df < 8 and 0 <= r + dr < 8 and not off_board(pc, r + dr)
+                    ]
+                    k = key(pc, ph, f, r)
+                    out[k] = (1 - alpha) * params[k] + alpha * sum(near) / len(near)
+    return out
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in ARGS:
+        sys.exit(__doc__)
+    cmd, args = argv[1], argv[2:]
+    n, kind = ARGS[cmd]
+    if len(args) < n or (kind == "=" and len(args) != n):
+        sys.exit(f"error: `{cmd}` takes {'at least ' if kind == '+' else ''}{n} arguments\n\n{__doc__}")
+    if cmd == "values":
+        cols = [f"{pc} {ph}" for pc in PIECES for ph in PHASES]
+        print("| weights | " + " | ".join(cols) + " |")
+        print("|---" * (len(cols) + 1) + "|")
+        for path in args:
+            e = effective(load(path)["params"])
+            print(f"| {path} | " + " | ".join(f"{e[(pc, ph)]:.0f}" for pc in PIECES for ph in PHASES) + " |")
+    elif cmd == "mean":
+        out, docs = args[0], [load(p) for p in args[1:]]
+        doc = docs[0]
+        doc["params"] = {k: sum(d["params"][k] for d in docs) / len(docs) for k in doc["params"]}
+        save(doc, out)
+    elif cmd == "scale":
+        doc = load(args[0])
+        doc["params"] = {k: v * float(args[2]) for k, v in doc["params"].items()}
+        save(doc, args[1])
+    elif cmd == "material":
+        doc, ref, s = load(args[0]), load(args[1])["params"], float(args[3])
+        p = doc["params"]
+        for pc in PIECES:
+            for ph in PHASES:
+                want = s * (ref[f"material.{pc}.{ph}"] + table_mean(ref, pc, ph))
+                p[f"material.{pc}.{ph}"] = want - table_mean(p, pc, ph)
+        save(doc, args[2])
+    elif cmd == "blur":
+        doc = load(args[0])
+        doc["params"] = blurred(doc["params"], float(args[2]))
+        save(doc, args[1])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
