@@ -3,8 +3,9 @@
 //! Generation 0 is a set of start weights (a model's defaults, or a file). Each generation
 //! then
 //!
-//! 1. plays self-play games with the current best weights ([`engine::datagen`]) and writes
-//!    them to `OUT/genNNN/data.gtc.zst`;
+//! 1. plays self-play games with the current best weights ([`engine::datagen`]), and with
+//!    [`Settings::pool`] also games against earlier bests, and writes them to
+//!    `OUT/genNNN/data.gtc.zst`;
 //! 2. tunes, with L-BFGS from the current best weights, on the data of the last
 //!    [`Settings::window`] generations, the same way `tune lbfgs` does ([`texel::job::tune`],
 //!    files in `OUT/genNNN/tune/`);
@@ -39,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use engine::datagen::{generate_until, DatagenOptions};
+use engine::datagen::{generate_pooled_until, DatagenOptions};
 use engine::matches::{
     run_match, MatchEvent, MatchOptions, MatchPlan, MatchRecord, MatchReport, SprtStop,
 };
@@ -77,6 +78,33 @@ pub fn derive_seed(seed: u64, generation: u32, salt: u64) -> u64 {
         z ^ (z >> 31)
     };
     mix(mix(mix(seed) ^ u64::from(generation)) ^ salt)
+}
+
+/// The pool of [`Settings::pool`] after the finished generations `done`: the `pool` most
+/// recent bests before the current one (the last generation's), oldest first.
+///
+/// ```
+/// use bootstrap::pool_members;
+/// use bootstrap::state::Generation;
+/// let g = |generation, best| Generation {
+///     generation, best, data: None, tuning: None, gate: None, vs_start: None, vs_reference: None,
+/// };
+/// // bests along the ladder: 0, 1, 1, 3, 4; the current best is 4
+/// let done = [g(0, 0), g(1, 1), g(2, 1), g(3, 3), g(4, 4)];
+/// assert_eq!(pool_members(&done, 2), [1, 3]);
+/// assert_eq!(pool_members(&done, 9), [0, 1, 3]);
+/// assert!(pool_members(&done, 0).is_empty());
+/// ```
+pub fn pool_members(done: &[Generation], pool: u32) -> Vec<u32> {
+    let current = done.last().map(|g| g.best);
+    let mut bests: Vec<u32> = Vec::new();
+    for g in done {
+        if Some(g.best) != current && !bests.contains(&g.best) {
+            bests.push(g.best);
+        }
+    }
+    let skip = bests.len().saturating_sub(pool as usize);
+    bests.split_off(skip)
 }
 
 /// `OUT/genNNN`.
@@ -330,7 +358,13 @@ impl Runner<'_> {
         let dir = self.fresh_dir(generation)?;
         let best = self.weights(prev.generation)?;
 
-        // 1. Self-play with the current best.
+        // 1. Self-play with the current best (and games against the pool of earlier bests).
+        let pool = pool_members(done, s.pool);
+        let opponents = pool
+            .iter()
+            .map(|&g| self.weights(g))
+            .collect::<Result<Vec<_>, _>>()?;
+        let opponents: Vec<&ModelEvaluator> = opponents.iter().collect();
         let datagen = DatagenOptions {
             games: s.games,
             nodes: s.nodes,
@@ -347,7 +381,8 @@ impl Runner<'_> {
             games: u64::from(s.games),
         });
         let on_game = |_: &engine::game::GameRecord| (self.on_event)(Event::Game);
-        let (samples, summary) = generate_until(&best, &datagen, &on_game, self.stop);
+        let (samples, summary) =
+            generate_pooled_until(&best, &opponents, &datagen, &on_game, self.stop);
         if self.stopped() || summary.games < s.games {
             return Ok(None);
         }
@@ -359,6 +394,7 @@ impl Runner<'_> {
             white_wins: summary.white_wins,
             draws: summary.draws,
             black_wins: summary.black_wins,
+            opponents: pool,
         };
 
         // 2. Tune from the current best on the window's data.

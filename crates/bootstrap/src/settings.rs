@@ -52,6 +52,12 @@ pub struct Settings {
     /// before this setting existed) turns it off.
     #[serde(default)]
     pub smooth: f64,
+    /// Opponents besides itself in each generation's games: the kept weights of the `pool`
+    /// most recent earlier bests (fewer while there are fewer). The games go round self-play
+    /// and each opponent in turn ([`engine::datagen::pairing`]). 0 (the only choice before
+    /// this setting existed) is self-play alone.
+    #[serde(default)]
+    pub pool: u32,
     /// Fraction of the games held out for validation in each tuning run.
     pub valid_fraction: f64,
     /// The gate's SPRT: H0 Elo.
@@ -95,6 +101,7 @@ impl Default for Settings {
             l2: 1e-8,
             lambda: LAMBDA,
             smooth: SMOOTH,
+            pool: 0,
             valid_fraction: 0.1,
             elo0: 0.0,
             elo1: 10.0,
@@ -197,12 +204,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_state_written_before_lambda_and_smooth_existed_reads_as_before() {
+    fn a_state_written_before_lambda_smooth_and_pool_existed_reads_as_before() {
         let mut old = serde_json::to_value(Settings::default()).unwrap();
         old.as_object_mut().unwrap().remove("lambda");
         old.as_object_mut().unwrap().remove("smooth");
+        old.as_object_mut().unwrap().remove("pool");
         let read: Settings = serde_json::from_value(old).unwrap();
-        assert_eq!((read.lambda, read.smooth), (1.0, 0.0));
+        assert_eq!((read.lambda, read.smooth, read.pool), (1.0, 0.0, 0));
         assert_eq!(Settings::default().lambda, LAMBDA);
         assert_eq!(Settings::default().smooth, SMOOTH);
     }

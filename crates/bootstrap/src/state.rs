@@ -57,6 +57,10 @@ pub struct DataRecord {
     pub draws: u32,
     /// Games won by Black.
     pub black_wins: u32,
+    /// The generations whose kept weights the best also played ([`Settings::pool`]), the
+    /// most recent last; empty for self-play alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opponents: Vec<u32>,
 }
 
 /// A generation's tuning run (`genNNN/tune/`).

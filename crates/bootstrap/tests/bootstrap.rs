@@ -223,3 +223,45 @@ fn other_settings_are_refused_and_a_set_stop_flag_plays_nothing() {
     ));
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// With a pool of one, each generation's best also plays the previous best. Seed 4 is one
+/// whose generation 1 passes its gate (asserted), so generation 2's games are generation 1's
+/// weights against themselves and against generation 0's. Generation 1 has no earlier best:
+/// the same games as self-play alone.
+#[test]
+fn a_pool_plays_the_earlier_bests() {
+    let run_with = |name: &str, pool: u32| {
+        let out = temp(name);
+        let opts = Options {
+            out: out.clone(),
+            generations: 2,
+            settings: Settings {
+                pool,
+                seed: 4,
+                ..tiny()
+            },
+        };
+        let o = run(&opts, &|_| {}, &Arc::new(AtomicBool::new(false))).unwrap();
+        (out, o.state.generations)
+    };
+    let (out, gens) = run_with("pool", 1);
+    let (alone, alone_gens) = run_with("pool-alone", 0);
+    assert_eq!(gens[1].best, 1, "generation 1 passes its gate at seed 4");
+    let data = |g: usize| gens[g].data.as_ref().unwrap();
+    assert!(data(1).opponents.is_empty());
+    assert_eq!(data(2).opponents, [0]);
+    assert_eq!(data(2).opponents, bootstrap::pool_members(&gens[..2], 1));
+    assert!(alone_gens[2].data.as_ref().unwrap().opponents.is_empty());
+    let data_file = |dir: &Path, g: u32| read_bytes(&dir.join(format!("gen{g:03}/data.gtc.zst")));
+    assert_eq!(data_file(&out, 1), data_file(&alone, 1));
+    assert_ne!(data_file(&out, 2), data_file(&alone, 2));
+    let record = read(&out.join("gen002/generation.json"));
+    assert!(record.contains("\"opponents\""), "{record}");
+    for dir in [out, alone] {
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+fn read_bytes(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}

@@ -104,6 +104,54 @@ pub fn play_one_until<E: Evaluator + ?Sized>(
     play_game_until(&opening, &options.adjudication, choose, stop)
 }
 
+/// Who plays game `index` of a run whose player meets `opponents` opponents besides itself:
+/// the games go round the slots `0, 1, ..., opponents` (slot 0 is self-play, slot `j` the
+/// `j`-th opponent), and the player takes White in the first round, Black in the next, and so
+/// on, so each opponent gets both colours equally often. `None` is self-play; `Some((j,
+/// white))` is opponent `j` (from 0) with the player on White when `white`.
+///
+/// ```
+/// use engine::datagen::pairing;
+/// assert_eq!(pairing(7, 0), None); // no opponents: every game is self-play
+/// let first: Vec<_> = (0..6).map(|i| pairing(i, 2)).collect();
+/// assert_eq!(first, [None, Some((0, true)), Some((1, true)), None, Some((0, false)), Some((1, false))]);
+/// ```
+pub fn pairing(index: u32, opponents: usize) -> Option<(usize, bool)> {
+    let slots = opponents as u64 + 1;
+    let i = u64::from(index);
+    let slot = (i % slots) as usize;
+    let round = i / slots;
+    slot.checked_sub(1).map(|j| (j, round % 2 == 0))
+}
+
+/// [`play_one_until`] for game `index` of a run in which `player` also meets `opponents`
+/// (see [`pairing`]): a self-play game is exactly [`play_one_until`]'s; a game against an
+/// opponent gives each side its own search and transposition table. The opening is judged by
+/// `player`, as in self-play.
+pub fn play_pooled_until<E: Evaluator + ?Sized>(
+    player: &E,
+    opponents: &[&E],
+    options: &DatagenOptions,
+    index: u32,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let Some((j, player_white)) = pairing(index, opponents.len()) else {
+        return play_one_until(player, options, index, stop);
+    };
+    let opening = options.openings.opening(u64::from(index), player);
+    let mut ours = Searcher::new(player, options.hash_mb);
+    let mut theirs = Searcher::new(opponents[j], options.hash_mb);
+    let limits = SearchLimits::nodes(options.nodes);
+    let choose = |pos: &shakmaty::Chess, history: &[u64], _: &[_]| {
+        if (pos.turn() == shakmaty::Color::White) == player_white {
+            ours.search(pos, history, &limits)
+        } else {
+            theirs.search(pos, history, &limits)
+        }
+    };
+    play_game_until(&opening, &options.adjudication, choose, stop)
+}
+
 /// The labelled positions of a game: every searched position not in check and without a
 /// mate score, with the game result and the search score, both from White's point of view.
 ///
@@ -166,6 +214,30 @@ pub fn generate_until<E: Evaluator + ?Sized>(
     on_game: &(dyn Fn(&GameRecord) + Sync),
     stop: &AtomicBool,
 ) -> (Vec<Sample>, DatagenSummary) {
+    generate_pooled_until(eval, &[], options, on_game, stop)
+}
+
+/// [`generate_until`] with `player` also meeting `opponents` (see [`pairing`]): with none it
+/// is self-play, the same games as [`generate_until`]. Every searched position is labelled,
+/// the opponents' moves too (their search scores are the labels' scores there).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use engine::datagen::{generate_pooled_until, DatagenOptions};
+/// use engine::ModelEvaluator;
+/// let opts = DatagenOptions { games: 4, nodes: 200, ..DatagenOptions::default() };
+/// let material = ModelEvaluator::default_material();
+/// let go = AtomicBool::new(false);
+/// let (_, summary) = generate_pooled_until(&material, &[&material], &opts, &|_| {}, &go);
+/// assert_eq!(summary.games, 4);
+/// ```
+pub fn generate_pooled_until<E: Evaluator + ?Sized>(
+    player: &E,
+    opponents: &[&E],
+    options: &DatagenOptions,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+    stop: &AtomicBool,
+) -> (Vec<Sample>, DatagenSummary) {
     let start = Instant::now();
     let games: Vec<Option<GameRecord>> = (0..options.games)
         .into_par_iter()
@@ -173,7 +245,7 @@ pub fn generate_until<E: Evaluator + ?Sized>(
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let g = play_one_until(eval, options, i, stop)?;
+            let g = play_pooled_until(player, opponents, options, i, stop)?;
             on_game(&g);
             Some(g)
         })

@@ -121,3 +121,66 @@ fn a_stop_flag_keeps_the_finished_games() {
         .collect();
     assert_eq!(part, kept);
 }
+
+/// The material-only weights with every sign turned: a player that wants to lose its pieces.
+fn reversed_material() -> engine::ModelEvaluator {
+    let good = engine::ModelEvaluator::default_material();
+    let reversed = good.weights().iter().map(|w| -w).collect();
+    engine::ModelEvaluator::new(good.model().clone(), reversed).unwrap()
+}
+
+#[test]
+fn a_pool_without_opponents_is_self_play() {
+    use std::sync::atomic::AtomicBool;
+    let player = engine::ModelEvaluator::default_material();
+    let go = AtomicBool::new(false);
+    let pooled = engine::datagen::generate_pooled_until(&player, &[], &options(), &|_| {}, &go);
+    let alone = generate(&player, &options(), &|_| {});
+    assert_eq!(pooled.0, alone.0);
+}
+
+#[test]
+fn pooled_games_give_the_player_each_colour_in_turn() {
+    use std::sync::atomic::AtomicBool;
+    // One opponent: games 0 and 2 are self-play, game 1 has the player on White, game 3 on
+    // Black. Against an opponent that gives its pieces away, the player wins both.
+    let player = engine::ModelEvaluator::default_material();
+    let opponent = reversed_material();
+    let opts = DatagenOptions {
+        games: 4,
+        nodes: 1000,
+        ..options()
+    };
+    let go = AtomicBool::new(false);
+    let games: Vec<_> = (0..4)
+        .map(|i| engine::datagen::play_pooled_until(&player, &[&opponent], &opts, i, &go).unwrap())
+        .collect();
+    assert_eq!(
+        games[1].white_score(),
+        1.0,
+        "the player had White in game 1"
+    );
+    assert_eq!(
+        games[3].white_score(),
+        0.0,
+        "the player had Black in game 3"
+    );
+    // The same run by `generate_pooled_until`, on any number of threads.
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                engine::datagen::generate_pooled_until(&player, &[&opponent], &opts, &|_| {}, &go)
+            })
+    };
+    let (one, summary) = run(1);
+    assert_eq!(one, run(2).0);
+    let mut expected = Vec::new();
+    for (i, g) in (0..).zip(&games) {
+        expected.extend(engine::datagen::samples_from_game(g, i));
+    }
+    assert_eq!(one, expected);
+    assert_eq!(summary.games, 4);
+}

@@ -65,6 +65,11 @@ pub struct Args {
     /// is not left to noise that the search would exploit (docs/results.md). 0 turns it off.
     #[arg(long, default_value_t = bootstrap::settings::SMOOTH, value_name = "X")]
     smooth: f64,
+    /// Opponents besides itself: each generation's games go round self-play and the kept
+    /// weights of the N most recent earlier bests (fewer while there are fewer), the best
+    /// taking each colour equally often against each. 0: self-play alone.
+    #[arg(long, default_value_t = Settings::default().pool, value_name = "N")]
+    pool: u32,
     /// Fraction of the games held out for validation in each tuning run (the iterate kept is
     /// the latest within the noise of the lowest validation loss, as in every tuning command).
     #[arg(long, default_value_t = 0.1)]
@@ -135,6 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             l2: args.l2,
             lambda: args.lambda,
             smooth: args.smooth,
+            pool: args.pool,
             valid_fraction: args.valid_fraction,
             elo0,
             elo1,

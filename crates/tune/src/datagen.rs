@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context;
-use engine::datagen::{generate_until, DatagenOptions};
+use engine::datagen::{generate_pooled_until, DatagenOptions};
 use engine::game::Adjudication;
 use engine::openings::RandomOpenings;
 use engine::ModelEvaluator;
@@ -22,6 +22,11 @@ pub struct Args {
     /// Weights to play with (JSON from `tune`); default: material only (100/300/300/500/900).
     #[arg(short, long)]
     weights: Option<PathBuf>,
+    /// Also play against these weights (repeat the option for several): the games go round
+    /// self-play and each opponent in turn, the `--weights` side on White in one round and
+    /// on Black in the next. Every searched position is labelled, the opponents' too.
+    #[arg(long, value_name = "FILE")]
+    opponent: Vec<PathBuf>,
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     games: u32,
@@ -55,6 +60,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(p) => ModelEvaluator::load(p)?,
         None => ModelEvaluator::default_material(),
     };
+    let opponents = args
+        .opponent
+        .iter()
+        .map(|p| ModelEvaluator::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let opponents: Vec<&ModelEvaluator> = opponents.iter().collect();
     let options = DatagenOptions {
         games: args.games,
         nodes: args.nodes,
@@ -86,7 +97,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()
         .context("cannot start the thread pool")?;
     let stop = interrupt_flag("abandoning the games in progress, writing the finished ones");
-    let (samples, summary) = pool.install(|| generate_until(&eval, &options, &on_game, &stop));
+    let (samples, summary) =
+        pool.install(|| generate_pooled_until(&eval, &opponents, &options, &on_game, &stop));
     bar.finish_and_clear();
     if summary.games < args.games {
         eprintln!(
