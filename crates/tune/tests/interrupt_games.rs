@@ -14,9 +14,13 @@ use std::time::{Duration, Instant};
 
 use common::{arg, signal, tune};
 
-/// Lets `child` run `secs` seconds, sends SIGINT, and waits at most `limit` for it to exit;
+/// Lets `child` run `secs` seconds once its Ctrl-C handler is installed, sends SIGINT, and waits at most `limit` for it to exit;
 /// returns its output and how long it took to exit after the signal.
 fn interrupt_after(mut child: Child, secs: f64, limit: Duration) -> (Output, Duration) {
+    assert!(
+        common::wait_for_sigint_handler(child.id(), Duration::from_secs(60)),
+        "tune did not install its Ctrl-C handler within 60 s"
+    );
     std::thread::sleep(Duration::from_secs_f64(secs));
     assert!(
         child.try_wait().expect("try_wait").is_none(),

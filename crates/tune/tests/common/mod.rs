@@ -57,6 +57,33 @@ pub fn signal(pid: u32, signal: &str) {
     assert!(ok, "kill -{signal} {pid} failed");
 }
 
+/// Waits, at most `limit`, until process `pid` catches SIGINT (its Ctrl-C handler installed:
+/// bit 2 of `SigCgt` in `/proc/PID/status`, on Linux; elsewhere it returns at once). A SIGINT
+/// sent before that takes the default action and kills the process: on a loaded machine a
+/// fixed sleep before the signal is a race with the start-up, not a test of the handler.
+/// False if `limit` passed first.
+pub fn wait_for_sigint_handler(pid: u32, limit: std::time::Duration) -> bool {
+    let t0 = std::time::Instant::now();
+    let status = format!("/proc/{pid}/status");
+    loop {
+        let Ok(text) = std::fs::read_to_string(&status) else {
+            return true; // no procfs: nothing to wait on
+        };
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << (2 - 1)) != 0);
+        if caught {
+            return true;
+        }
+        if t0.elapsed() > limit {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 /// The `gradtune-uci` binary beside `tune`, built first if this test run did not build it.
 pub fn gradtune_uci() -> PathBuf {
     let tune = PathBuf::from(env!("CARGO_BIN_EXE_tune"));
