@@ -14,7 +14,7 @@ weights=$here/scripts/weights.py
 pesto=$here/../shared/reference/pesto-psqt.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
 gen() { echo "$ladder/gen$(printf %03d "$1")/$2"; }
-for g in 14 15 16 18 19 20; do
+for g in 1 5 10 11 14 15 16 17 18 19 20; do
     [ -f "$(gen $g weights.json)" ] || { echo "error: $(gen $g weights.json) is missing" >&2; exit 1; }
 done
 mkdir -p "$out"; cd "$out"
@@ -25,14 +25,15 @@ derived() { # NAME weights.py ARGS (OUT is NAME/weights.json)
     [ -f "$name/weights.json" ] || python3 "$weights" "$cmd" "$@"
     play "$name"
 }
-tuned() { # NAME TUNING-OPTIONS...: one step from PeSTO
-    local name=$1; shift
+tuned_from() { # START NAME TUNING-OPTIONS...: one step from START
+    local start=$1 name=$2; shift 2
     if [ ! -f "$name/weights.json" ]; then
-        "$tune" lbfgs --weights "$pesto" --l2 1e-8 --smooth 1e-9 "$@" --out "$name" --quiet \
+        "$tune" lbfgs --weights "$start" --l2 1e-8 --smooth 1e-9 "$@" --out "$name" --quiet \
             > "$name.tune.txt" 2>&1 || { cat "$name.tune.txt" >&2; exit 1; }
     fi
     play "$name"
 }
+tuned() { tuned_from "$pesto" "$@"; } # NAME TUNING-OPTIONS...: one step from PeSTO
 derived mean-14-18 mean mean-14-18/weights.json "$(gen 14 weights.json)" "$(gen 15 weights.json)" \
     "$(gen 16 weights.json)" "$(gen 18 weights.json)"
 derived gen16-x1.333 scale "$(gen 16 weights.json)" gen16-x1.333/weights.json 1.333
@@ -46,6 +47,24 @@ tuned pesto-gen19-20-frozen --data "$(gen 19 data.gtc.zst)" "$(gen 20 data.gtc.z
 [ -f deep.gtc.zst ] || "$tune" datagen --games 8000 --nodes 8000 --seed 99 -w "$(gen 16 weights.json)" \
     -o deep.gtc.zst > deep.datagen.txt 2>&1
 tuned pesto-deep --data deep.gtc.zst --lambda 1
+# a pool of opponents: 8,000 games of generation 16 going round self-play and three earlier
+# bests, the most recent (15, 14, 11) or spread out (1, 5, 10); one step from generation 16
+# (the bootstrap's tuning) and from PeSTO on each, and on generation 16's self-play alone
+pooled() { # NAME OPPONENTS...
+    local name=$1; shift
+    local opponents=()
+    for g in "$@"; do opponents+=(--opponent "$(gen "$g" weights.json)"); done
+    [ -f "$name.gtc.zst" ] || "$tune" datagen --games 8000 --nodes 2000 --seed 99 \
+        -w "$(gen 16 weights.json)" "${opponents[@]}" -o "$name.gtc.zst" > "$name.datagen.txt" 2>&1
+}
+pooled recent 15 14 11
+pooled spread 1 5 10
+tuned_from "$(gen 16 weights.json)" g16-self --data "$(gen 17 data.gtc.zst)" --lambda 0.5
+tuned_from "$(gen 16 weights.json)" g16-recent --data recent.gtc.zst --lambda 0.5
+tuned_from "$(gen 16 weights.json)" g16-spread --data spread.gtc.zst --lambda 0.5
+tuned pesto-recent --data recent.gtc.zst --lambda 1
+tuned pesto-spread --data spread.gtc.zst --lambda 1
 # the effective piece values of the ladder and of the tunings above
 python3 "$weights" values "$pesto" "$(gen 1 weights.json)" "$(gen 8 weights.json)" \
-    "$(gen 16 weights.json)" "$(gen 20 weights.json)" pesto-gen19-20/weights.json pesto-deep/weights.json
+    "$(gen 16 weights.json)" "$(gen 20 weights.json)" pesto-gen19-20/weights.json pesto-deep/weights.json \
+    pesto-recent/weights.json g16-self/weights.json g16-recent/weights.json
