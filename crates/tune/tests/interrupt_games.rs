@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use common::{arg, signal, tune};
 
-/// Lets `child` run `secs` seconds once its Ctrl-C handler is installed, sends SIGINT, and waits at most `limit` for it to exit;
-/// returns its output and how long it took to exit after the signal.
+/// Lets `child` run `secs` seconds once its Ctrl-C handler is installed, sends SIGINT, and
+/// waits at most `limit` for it to exit; returns its output and how long it took to exit
+/// after the signal.
 fn interrupt_after(mut child: Child, secs: f64, limit: Duration) -> (Output, Duration) {
     assert!(
         common::wait_for_sigint_handler(child.id(), Duration::from_secs(60)),
