@@ -65,6 +65,17 @@ tuned_from "$(gen 16 weights.json)" g16-spread --data spread.gtc.zst --lambda 0.
 tuned pesto-recent --data recent.gtc.zst --lambda 1
 tuned pesto-spread --data spread.gtc.zst --lambda 1
 # the effective piece values of the ladder and of the tunings above
+quiet() { # OUT DATA WEIGHTS: DATA's quiet positions, judged with WEIGHTS
+    [ -f "$1" ] || "$tune" extract "$2" --filter quiet --weights "$3" -o "$1" > "$1.txt" 2>&1
+}
+quiet g17-quiet.gtc "$(gen 17 data.gtc.zst)" "$(gen 16 weights.json)"
+quiet g19-quiet.gtc "$(gen 19 data.gtc.zst)" "$(gen 18 weights.json)"
+quiet g20-quiet.gtc "$(gen 20 data.gtc.zst)" "$(gen 18 weights.json)"
+tuned_from "$(gen 16 weights.json)" g16-self-quiet --data g17-quiet.gtc --lambda 0.5
+tuned_from "$(gen 16 weights.json)" g16-on20 --data "$(gen 20 data.gtc.zst)" --lambda 0.5
+tuned_from "$(gen 16 weights.json)" g16-on20-quiet --data g20-quiet.gtc --lambda 0.5
+tuned pesto-gen20-quiet --data g20-quiet.gtc --lambda 1
+tuned pesto-gen19-20-quiet --data g19-quiet.gtc g20-quiet.gtc --lambda 1
 python3 "$weights" values "$pesto" "$(gen 1 weights.json)" "$(gen 8 weights.json)" \
     "$(gen 16 weights.json)" "$(gen 20 weights.json)" pesto-gen19-20/weights.json pesto-deep/weights.json \
     pesto-recent/weights.json g16-self/weights.json g16-recent/weights.json

@@ -10,9 +10,13 @@
 //! assert_eq!(valid_path(Path::new("d/x.bin.zst")), Path::new("d/x.valid.bin.zst"));
 //! ```
 
+use std::collections::HashSet;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
+
+use crate::filter::{filter_samples, Filter};
 use crate::{
     extract_pgn, load, write_cache, write_epd, DataError, ExtractOptions, Format, LoadOptions,
     Report, Sample,
@@ -99,9 +103,11 @@ pub enum Progress<'a> {
 }
 
 /// Reads every file of `paths` (PGN games extracted with `opts.extract`, in parallel across
-/// files; EPD text and caches loaded as they are) into one list of samples and one merged
-/// report. Game ids stay distinct across inputs: each non-PGN file's ids are shifted past the
-/// largest id so far.
+/// files; EPD text and caches loaded, then put through the position rules of `opts.extract`
+/// that need no game moves: its filter, `skip_check`, `max_per_game` and `dedup`, see
+/// [`filter_samples`]) into one list of samples and one merged report. Duplicates are
+/// dropped across all inputs. Game ids stay distinct across inputs: each non-PGN file's ids
+/// are shifted past the largest id so far.
 ///
 /// ```
 /// use data::files::read_all;
@@ -151,9 +157,38 @@ pub fn read_all(
         samples = s;
         report.merge(&r);
     }
+    let rules = &opts.extract;
+    let filtering = rules.filter != Filter::None
+        || rules.skip_check
+        || rules.max_per_game.is_some()
+        || rules.dedup;
+    let mut seen = HashSet::new();
+    if rules.dedup {
+        // Positions of the PGN inputs count as seen for the others.
+        seen.extend(samples.iter().filter_map(|s| {
+            let pos = s.board.to_position().ok()?;
+            Some(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0)
+        }));
+    }
+    let extract = ExtractOptions {
+        strict: opts.strict,
+        ..rules.clone()
+    };
     for p in &others {
         progress(Progress::Reading(p));
-        let (s, r) = load(p, opts)?;
+        let (s, mut r) = load(p, opts)?;
+        let s = if filtering {
+            let (kept, f) = filter_samples(s, &extract, p, &mut seen)?;
+            // The filter's counts of kept samples replace the load's.
+            r.kept = 0;
+            r.results = [0; 3];
+            r.other_results = 0;
+            r.scored = 0;
+            r.merge(&f);
+            kept
+        } else {
+            s
+        };
         append_games(&mut samples, s);
         report.merge(&r);
     }

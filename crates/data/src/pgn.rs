@@ -146,12 +146,9 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions, filterer: &Filterer)
     }
     if let Some(max) = opts.max_per_game {
         if kept.len() > max {
-            let seed = opts.seed ^ u64::from(id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut chosen = sample_indices(&mut rng, kept.len(), max).into_vec();
-            chosen.sort_unstable();
+            let chosen = per_game_choice(kept.len(), max, opts.seed, id);
             for _ in 0..kept.len() - max {
-                skip("over the per-game limit");
+                skip(OVER_LIMIT);
             }
             let mut all: Vec<Option<(Chess, Option<f32>)>> = kept.into_iter().map(Some).collect();
             kept = chosen.into_iter().filter_map(|i| all[i].take()).collect();
@@ -173,6 +170,20 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions, filterer: &Filterer)
         skips,
         result: Some(result),
     }
+}
+
+/// The skip reason of positions over `--max-per-game`.
+pub(crate) const OVER_LIMIT: &str = "over the per-game limit";
+
+/// Which `max` of a game's `n` kept positions `--max-per-game` keeps (indices, ascending): a
+/// uniform sample drawn from the extraction seed and the game id, so that a game keeps the
+/// same positions whatever else is extracted with it.
+pub(crate) fn per_game_choice(n: usize, max: usize, seed: u64, id: u32) -> Vec<usize> {
+    let seed = seed ^ u64::from(id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut chosen = sample_indices(&mut rng, n, max).into_vec();
+    chosen.sort_unstable();
+    chosen
 }
 
 /// Games are parsed in one thread and processed (filters, sampling) in batches in parallel.

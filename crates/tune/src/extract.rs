@@ -12,7 +12,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(clap::Args)]
 pub struct Args {
     /// Input files: PGN games, EPD text or binary caches; plain, gzip or zstd (told apart by
-    /// content).
+    /// content). EPD and cache records go through --filter, --skip-check, --max-per-game and
+    /// --dedup like PGN positions; --skip-plies, --keep-book and --skip-mated need a game's
+    /// moves and apply to PGN only.
     #[arg(required = true)]
     games: Vec<PathBuf>,
     /// Output: `.epd` writes EPD text (`[1.0]` results, `ce` scores), `.bin` or `.gtc` the binary
@@ -94,6 +96,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         strict: args.strict,
         seed: args.seed,
     };
+
+    let records: Vec<&PathBuf> = args
+        .games
+        .iter()
+        .filter(|p| !matches!(data::files::detect(p), Ok(data::Format::Pgn)))
+        .collect();
+    if let (Some(first), true) = (records.first(), args.skip_plies > 0 || args.skip_mated) {
+        eprintln!(
+            "note: --skip-plies and --skip-mated need the games' moves: they apply to PGN inputs \
+             only, not to {}{}",
+            first.display(),
+            match records.len() {
+                1 => String::new(),
+                n => format!(" and {} other record file(s)", n - 1),
+            }
+        );
+    }
 
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template(
