@@ -1,6 +1,7 @@
 //! Move ordering: hash move first, then captures and promotions by MVV-LVA, then killer moves,
 //! then quiet moves by history score.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList};
 
 use crate::evaluator::mvv_lva;
@@ -92,24 +93,28 @@ impl Ordering {
         moves.sort_by_cached_key(|m| -self.score(turn, m, tt_move, ply));
     }
 
-    /// `moves` best first, picked lazily: the keys are computed once, now, and each step of
-    /// the iterator finds the best remaining move, so a node that cuts off after a move or
-    /// two never sorts the rest. Yields exactly the order of [`sort`](Ordering::sort).
+    /// `moves` best first, picked lazily: the keys are computed once, now, into `keys` (the
+    /// caller's, so that nothing the size of a move list is copied), and each step of the
+    /// iterator finds the best remaining move, so a node that cuts off after a move or two
+    /// never sorts the rest. Yields exactly the order of [`sort`](Ordering::sort).
     pub fn picker<'a>(
         &self,
         turn: Color,
         moves: &'a MoveList,
         tt_move: Option<&Move>,
         ply: usize,
+        keys: &'a mut Keys,
     ) -> MovePicker<'a> {
-        let mut keys = [PICKED; MAX_MOVES];
-        for (k, m) in keys.iter_mut().zip(moves) {
-            *k = self.score(turn, m, tt_move, ply);
+        keys.keys.clear();
+        keys.order.clear();
+        for m in moves {
+            keys.keys.push(self.score(turn, m, tt_move, ply));
         }
         MovePicker {
             moves,
             keys,
             picked: 0,
+            sorted: 0,
         }
     }
 }
@@ -117,28 +122,68 @@ impl Ordering {
 /// Room for every move of a chess position (at most 218 are legal; a [`MoveList`] holds 270).
 const MAX_MOVES: usize = 272;
 
+/// A node's move-picking state, owned by the caller so that nothing the size of a move list
+/// is copied when the picker moves: the ordering keys of its moves (filled by
+/// [`Ordering::picker`]) and, once sorted, the order of the rest.
+#[derive(Default)]
+pub struct Keys {
+    /// `keys[i]`: the key of move `i`, or [`PICKED`] once picked.
+    keys: ArrayVec<i32, MAX_MOVES>,
+    /// The indices of the moves not picked by scanning, in order (filled by the picker).
+    order: ArrayVec<u16, MAX_MOVES>,
+}
+
+impl Keys {
+    /// Empty.
+    pub fn new() -> Keys {
+        Keys::default()
+    }
+}
+
 /// The key of a move already picked: below every real key (history scores are non-negative).
 const PICKED: i32 = i32::MIN;
 
+/// Picks by scanning before the rest is sorted once: most nodes cut off after a move or two.
+const SCANNED_PICKS: usize = 3;
+
 /// The moves of a node in [`Ordering::sort`]'s order, found one at a time (see
-/// [`Ordering::picker`]).
+/// [`Ordering::picker`]): the first [`SCANNED_PICKS`] by scanning the keys for the first of the
+/// highest, the rest from one sort of the remaining moves by (key descending, index
+/// ascending), which is the same order (keys tie only between moves, and then the earlier
+/// comes first in both).
 pub struct MovePicker<'a> {
     moves: &'a MoveList,
-    /// `keys[i]`: the key of `moves[i]`, or [`PICKED`].
-    keys: [i32; MAX_MOVES],
+    keys: &'a mut Keys,
     /// Moves picked so far.
     picked: usize,
+    /// Moves picked from `keys.order` so far.
+    sorted: usize,
 }
 
 impl Iterator for MovePicker<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
-        if self.picked >= self.moves.len().min(MAX_MOVES) {
+        let keys = &mut self.keys.keys;
+        if self.picked >= keys.len() {
             return None;
         }
+        self.picked += 1;
+        let order = &mut self.keys.order;
+        if self.picked > SCANNED_PICKS {
+            if self.sorted == 0 {
+                order.extend(
+                    (0..keys.len())
+                        .filter(|&i| keys[i] != PICKED)
+                        .filter_map(|i| u16::try_from(i).ok()),
+                );
+                order.sort_unstable_by_key(|&i| (std::cmp::Reverse(keys[usize::from(i)]), i));
+            }
+            let i = usize::from(*order.get(self.sorted)?);
+            self.sorted += 1;
+            return self.moves.get(i).copied();
+        }
         // The first of the highest keys, as a stable sort by descending key puts it first.
-        let keys = &mut self.keys[..self.moves.len().min(MAX_MOVES)];
         let mut best = 0;
         for (i, &key) in keys.iter().enumerate().skip(1) {
             if key > keys[best] {
@@ -146,7 +191,6 @@ impl Iterator for MovePicker<'_> {
             }
         }
         keys[best] = PICKED;
-        self.picked += 1;
         self.moves.get(best).copied()
     }
 }
@@ -192,7 +236,10 @@ mod tests {
         for tt in [None, legal.get(5)] {
             let mut sorted = legal.clone();
             ordering.sort(pos.turn(), &mut sorted, tt, 2);
-            let picked: Vec<Move> = ordering.picker(pos.turn(), &legal, tt, 2).collect();
+            let mut keys = Keys::new();
+            let picked: Vec<Move> = ordering
+                .picker(pos.turn(), &legal, tt, 2, &mut keys)
+                .collect();
             assert_eq!(picked, sorted.to_vec());
         }
     }

@@ -9,7 +9,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, Role};
 
 use crate::evaluator::{relative, Evaluator, MATE, MATE_BOUND};
 use crate::limits::{SearchLimits, MAX_DEPTH};
-use crate::ordering::{Ordering, MAX_PLY};
+use crate::ordering::{Keys, Ordering, MAX_PLY};
 use crate::tt::{Bound, TranspositionTable};
 
 /// Zobrist hash of a position as the search keys it (legal en-passant squares only).
@@ -178,7 +178,7 @@ impl<E: Evaluator> Searcher<E> {
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         for depth in 1..=max_depth {
-            let score = self.negamax(pos, depth as i32, -INF, INF, 0);
+            let score = self.negamax(pos, hash(pos), depth as i32, -INF, INF, 0);
             if self.aborted {
                 // A partial iteration's PV is kept when at least one root move was searched
                 // fully: the previous best move is searched first, so anything in the PV
@@ -294,9 +294,11 @@ impl<E: Evaluator> Searcher<E> {
         }
     }
 
+    /// The search of `pos`, whose Zobrist hash is `key` (`hash(pos)`).
     fn negamax(
         &mut self,
         pos: &Chess,
+        key: u64,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -307,7 +309,6 @@ impl<E: Evaluator> Searcher<E> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let key = hash(pos);
         let pv_node = beta - alpha > 1;
         if ply > 0 {
             // A draw by rule, unless the move that reached it mated.
@@ -361,7 +362,8 @@ impl<E: Evaluator> Searcher<E> {
                 if let Ok(null) = pos.clone().swap_turn() {
                     let r = 2 + depth / 4;
                     self.hashes.push(key);
-                    let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1);
+                    let score =
+                        -self.negamax(&null, hash(&null), depth - 1 - r, -beta, -beta + 1, ply + 1);
                     self.hashes.pop();
                     if self.aborted {
                         return 0;
@@ -378,7 +380,10 @@ impl<E: Evaluator> Searcher<E> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         let turn = pos.turn();
-        let picker = self.ordering.picker(turn, &moves, tt_move.as_ref(), ply);
+        let mut keys = Keys::new();
+        let picker = self
+            .ordering
+            .picker(turn, &moves, tt_move.as_ref(), ply, &mut keys);
 
         let original_alpha = alpha;
         let mut best = -INF;
@@ -387,9 +392,14 @@ impl<E: Evaluator> Searcher<E> {
         for (i, m) in picker.enumerate() {
             let mut child = pos.clone();
             child.play_unchecked(m);
+            // Incrementally where shakmaty can (the same value as from scratch).
+            let child_key = pos
+                .update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
+                .map_or_else(|| hash(&child), |z| z.0);
+            debug_assert_eq!(child_key, hash(&child), "{m:?}");
             let quiet = Ordering::is_quiet(&m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 // Late-move reduction for quiet moves that do not give check.
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
@@ -397,12 +407,19 @@ impl<E: Evaluator> Searcher<E> {
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
+                let mut s = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 - reduce,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                );
                 if s > alpha && reduce > 0 && !self.aborted {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    s = -self.negamax(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if s > alpha && s < beta && !self.aborted {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                    s = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1);
                 }
                 s
             };

@@ -45,6 +45,7 @@ mod features;
 mod full;
 mod json;
 mod model;
+mod movegen;
 mod params;
 mod psqt;
 mod qsearch;

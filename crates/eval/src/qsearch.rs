@@ -7,6 +7,7 @@
 use shakmaty::{attacks, Chess, Color, Move, MoveList, Position, Role, Square};
 
 use crate::model::Model;
+use crate::movegen::tactical_moves;
 
 /// Mate scores are `±(MATE - plies to mate)`.
 pub const MATE: f64 = 30000.0;
@@ -234,10 +235,15 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
             }
             Some(stand)
         };
-        // One legal move generation serves both the tactical moves and mate/stalemate
-        // detection (cheaper than separate capture, promotion and legality generations).
-        let mut moves: MoveList = pos.legal_moves();
-        if moves.is_empty() {
+        // In check every evasion is searched; otherwise only the captures and promotions,
+        // generated alone in `legal_moves`' order (`movegen`), and a stalemate is told by
+        // `has_legal_move` when there are none.
+        let mut moves = MoveList::new();
+        if stand.is_none() || !tactical_moves(pos, &mut moves) {
+            moves = pos.legal_moves();
+        }
+        let no_move = moves.is_empty() && (in_check || !has_legal_move(pos));
+        if no_move {
             let score = if in_check {
                 -(MATE - f64::from(ply))
             } else {
