@@ -254,14 +254,20 @@ impl Runner<'_> {
         let (model, weights) = match &self.settings.weights {
             Some(p) => {
                 let (m, w) = eval::load_weights(p)?;
-                if m.kind() != kind {
-                    return Err(BootstrapError::Options(format!(
-                        "{} holds {} weights, but the model is {kind}",
-                        p.display(),
-                        m.kind()
-                    )));
+                if m.kind() == kind {
+                    (m, w)
+                } else {
+                    // psqt weights start a full ladder: carried over by name.
+                    let model = eval::Model::new(kind);
+                    let Some(w) = model.carry_over(&m, &w) else {
+                        return Err(BootstrapError::Options(format!(
+                            "{} holds {} weights, which do not carry over into {kind}",
+                            p.display(),
+                            m.kind()
+                        )));
+                    };
+                    (model, w)
                 }
-                (m, w)
             }
             None => {
                 let m = eval::Model::new(kind);

@@ -265,3 +265,24 @@ fn a_pool_plays_the_earlier_bests() {
 fn read_bytes(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+#[test]
+fn psqt_weights_start_a_full_ladder() {
+    // PeSTO's psqt tables as generation 0 of a full ladder: carried over by name.
+    let out = temp("full-from-psqt");
+    let opts = Options {
+        out: out.clone(),
+        generations: 0,
+        settings: Settings {
+            model: "full".to_string(),
+            weights: Some(reference()),
+            ..tiny()
+        },
+    };
+    run(&opts, &|_| {}, &Arc::new(AtomicBool::new(false))).unwrap();
+    let (model, w) = eval::load_weights(&out.join("gen000/weights.json")).unwrap();
+    assert_eq!(model.kind(), eval::ModelKind::Full);
+    let (psqt, pesto) = eval::load_weights(&reference()).unwrap();
+    assert_eq!(w, model.carry_over(&psqt, &pesto).unwrap());
+    std::fs::remove_dir_all(&out).ok();
+}

@@ -166,6 +166,34 @@ impl Model {
         params::smoothing_pairs(self.kind, &self.layout)
     }
 
+    /// Weights of another model carried over into this one by parameter name, every other
+    /// parameter at this model's default: how `psqt` weights start a `full` run, since every
+    /// `psqt` parameter (material and piece-square tables) is also a `full` one and `full`'s
+    /// other defaults add nothing (the phase weights are `psqt`'s fixed ones). `None` if a
+    /// parameter of `from` has no namesake here (`full` into `psqt`) or `w` is not `from`'s.
+    ///
+    /// ```
+    /// use eval::{Model, ModelKind};
+    /// use shakmaty::Chess;
+    ///
+    /// let (psqt, full) = (Model::new(ModelKind::Psqt), Model::new(ModelKind::Full));
+    /// let mut w = psqt.default_weights();
+    /// w[psqt.index_of("pst.knight.mg.e4").unwrap()] = 25.0;
+    /// let carried = full.carry_over(&psqt, &w).unwrap();
+    /// assert_eq!(carried[full.index_of("pst.knight.mg.e4").unwrap()], 25.0);
+    /// assert!(psqt.carry_over(&full, &full.default_weights()).is_none());
+    /// ```
+    pub fn carry_over(&self, from: &Model, w: &[f64]) -> Option<Vec<f64>> {
+        if w.len() != from.len() {
+            return None;
+        }
+        let mut out = self.default_weights();
+        for (p, &x) in from.params().iter().zip(w) {
+            *out.get_mut(self.index_of(&p.name)?)? = x;
+        }
+        Some(out)
+    }
+
     /// The default starting weights: material 100, 300, 300, 500, 900 in both phases, phase
     /// weights 0, 1, 1, 2, 4 (`full`), `king_safety.quadratic` 1 (`full`), everything else 0.
     pub fn default_weights(&self) -> Vec<f64> {

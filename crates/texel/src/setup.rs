@@ -248,12 +248,18 @@ pub fn prepare_until(
             let (m, w) = eval::load_weights(p)?;
             match opts.model {
                 Some(kind) if kind != m.kind() => {
-                    return Err(TexelError::Config(format!(
-                        "{} holds {} weights, but the model asked for is {kind}: leave the \
-                         model out (the file names its own) or start from {kind} weights",
-                        p.display(),
-                        m.kind(),
-                    )));
+                    // psqt weights start a full run, carried over by name.
+                    let model = Model::new(kind);
+                    let Some(w) = model.carry_over(&m, &w) else {
+                        return Err(TexelError::Config(format!(
+                            "{} holds {} weights, which do not carry over into the model asked \
+                             for, {kind}: leave the model out (the file names its own) or start \
+                             from {kind} weights",
+                            p.display(),
+                            m.kind(),
+                        )));
+                    };
+                    (model, w)
                 }
                 _ => (m, w),
             }

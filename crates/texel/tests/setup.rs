@@ -1,5 +1,5 @@
-//! `prepare`: the model comes from the starting weights file when none is asked for, and a
-//! clash between the two is an error naming both.
+//! `prepare`: the model comes from the starting weights file when none is asked for; `psqt`
+//! weights start a `full` run carried over by name; any other clash is an error naming both.
 
 mod common;
 
@@ -35,4 +35,18 @@ fn the_model_is_read_from_the_weights_file() {
         err.contains("full.json") && err.contains("full") && err.contains("psqt"),
         "{err}"
     );
+}
+
+#[test]
+fn psqt_weights_start_a_full_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("psqt.json");
+    let psqt = Model::new(ModelKind::Psqt);
+    let mut w = psqt.default_weights();
+    w[psqt.index_of("pst.queen.eg.d5").unwrap()] = 42.0;
+    eval::save_weights(&path, &psqt, &w).unwrap();
+
+    let setup = prepare(&options(Some(ModelKind::Full), &path)).expect("carried over");
+    assert_eq!(setup.model.kind(), ModelKind::Full);
+    assert_eq!(setup.start, setup.model.carry_over(&psqt, &w).unwrap());
 }

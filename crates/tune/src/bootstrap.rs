@@ -25,7 +25,9 @@ pub struct Args {
     /// Evaluation model: psqt or full.
     #[arg(long, default_value = "psqt")]
     model: eval::ModelKind,
-    /// Generation 0's weights (JSON by name); default: the model's (material only).
+    /// Generation 0's weights (JSON by name); default: the model's (material only). `psqt`
+    /// weights can start a `full` ladder: carried over by name, the other parameters at
+    /// `full`'s defaults.
     #[arg(long, value_name = "START.json")]
     weights: Option<PathBuf>,
     /// Self-play games per generation.

@@ -59,7 +59,8 @@ pub struct RunArgs {
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub data: Vec<PathBuf>,
     /// Evaluation model: psqt (material and piece-square tables) or full. Default: the
-    /// model of --weights when given (naming another is an error), else psqt.
+    /// model of --weights when given, else psqt; `--model full` with `psqt` weights starts from
+    /// them, carried over by name (the other parameters at their defaults).
     #[arg(long)]
     pub model: Option<eval::ModelKind>,
     /// Starting weights (JSON by name, as written to weights.json); default: the model's.
