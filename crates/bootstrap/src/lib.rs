@@ -252,23 +252,8 @@ impl Runner<'_> {
             .parse()
             .map_err(|e| BootstrapError::Options(format!("{e}")))?;
         let (model, weights) = match &self.settings.weights {
-            Some(p) => {
-                let (m, w) = eval::load_weights(p)?;
-                if m.kind() == kind {
-                    (m, w)
-                } else {
-                    // psqt weights start a full ladder: carried over by name.
-                    let model = eval::Model::new(kind);
-                    let Some(w) = model.carry_over(&m, &w) else {
-                        return Err(BootstrapError::Options(format!(
-                            "{} holds {} weights, which do not carry over into {kind}",
-                            p.display(),
-                            m.kind()
-                        )));
-                    };
-                    (model, w)
-                }
-            }
+            // psqt weights start a full ladder, carried over by name.
+            Some(p) => eval::load_weights_as(p, kind)?,
             None => {
                 let m = eval::Model::new(kind);
                 let w = m.default_weights();

@@ -171,7 +171,8 @@ pub fn filter_samples(
     let filterer = Filterer::new(opts.filter, opts.model, opts.weights.as_deref())?;
     /// What became of one sample.
     enum Judged {
-        Keep(Sample),
+        /// The sample (its quiescence leaf with `qleaf`) and, with `dedup`, its hash.
+        Keep(Sample, u64),
         Skip(&'static str),
         Bad(usize, DataError),
     }
@@ -188,7 +189,12 @@ pub fn filter_samples(
             }
             match filterer.apply(pos) {
                 Filtered::Keep(p) => {
-                    Judged::Keep(Sample::from_position(&p, s.result, s.score, s.game))
+                    let hash = if opts.dedup {
+                        p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+                    } else {
+                        0
+                    };
+                    Judged::Keep(Sample::from_position(&p, s.result, s.score, s.game), hash)
                 }
                 Filtered::Drop(reason) => Judged::Skip(reason),
             }
@@ -198,7 +204,7 @@ pub fn filter_samples(
     let mut kept = Vec::new();
     for j in judged {
         match j {
-            Judged::Keep(s) => kept.push(s),
+            Judged::Keep(s, hash) => kept.push((s, hash)),
             Judged::Skip(reason) => report.skip(reason),
             Judged::Bad(i, e) => {
                 let location = format!("{}: record {}", origin.display(), i + 1);
@@ -216,15 +222,10 @@ pub fn filter_samples(
         kept = at_most_per_game(kept, max, opts.seed, &mut report);
     }
     let mut out = Vec::with_capacity(kept.len());
-    for s in kept {
-        if opts.dedup {
-            // The board unpacked above, so it unpacks again.
-            if let Ok(pos) = s.board.to_position() {
-                if !seen.insert(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0) {
-                    report.skip("duplicates");
-                    continue;
-                }
-            }
+    for (s, hash) in kept {
+        if opts.dedup && !seen.insert(hash) {
+            report.skip("duplicates");
+            continue;
         }
         report.keep(s.result, s.score.is_some());
         out.push(s);
@@ -232,16 +233,16 @@ pub fn filter_samples(
     Ok((out, report))
 }
 
-/// At most `max` samples of each game id, chosen as [`per_game_choice`] chooses for PGN;
-/// the order of the samples is kept.
+/// At most `max` samples (with their hashes) of each game id, chosen as [`per_game_choice`]
+/// chooses for PGN; the order of the samples is kept.
 fn at_most_per_game(
-    samples: Vec<Sample>,
+    samples: Vec<(Sample, u64)>,
     max: usize,
     seed: u64,
     report: &mut Report,
-) -> Vec<Sample> {
+) -> Vec<(Sample, u64)> {
     let mut by_game: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (i, s) in samples.iter().enumerate() {
+    for (i, (s, _)) in samples.iter().enumerate() {
         by_game.entry(s.game).or_default().push(i);
     }
     let mut keep = vec![true; samples.len()];

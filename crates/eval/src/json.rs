@@ -158,6 +158,38 @@ pub fn load_weights(path: &Path) -> Result<(Model, Vec<f64>), ParamError> {
     })
 }
 
+/// Reads a weights file for the model `kind`: the file's own weights when it is of that
+/// model, else its weights carried over by name ([`Model::carry_over`]: `psqt` weights start a
+/// `full` model); an error naming the file when they do not carry over (`full` into `psqt`).
+///
+/// ```no_run
+/// let (model, w) = eval::load_weights_as("psqt-weights.json".as_ref(), eval::ModelKind::Full)?;
+/// assert_eq!(model.kind(), eval::ModelKind::Full);
+/// # Ok::<(), eval::ParamError>(())
+/// ```
+pub fn load_weights_as(path: &Path, kind: ModelKind) -> Result<(Model, Vec<f64>), ParamError> {
+    let (from, w) = load_weights(path)?;
+    if from.kind() == kind {
+        return Ok((from, w));
+    }
+    let model = Model::new(kind);
+    match model.carry_over(&from, &w) {
+        Some(w) => Ok((model, w)),
+        None => Err(ParamError::File {
+            path: path.to_path_buf(),
+            error: Box::new(ParamError::Invalid {
+                model: from.kind().name().to_string(),
+                details: format!(
+                    "{from_kind} weights do not carry over into the model asked for, {kind} \
+                     (psqt weights start a full model, not the other way): ask for {from_kind} \
+                     or start from {kind} weights",
+                    from_kind = from.kind()
+                ),
+            }),
+        }),
+    }
+}
+
 /// Writes a weights file (see [`weights_to_json`]). Refuses a weight vector of the wrong length
 /// or with non-finite values or values beyond [`MAX_WEIGHT`] (naming them), so every file
 /// written can be read back. The file

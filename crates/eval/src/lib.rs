@@ -53,7 +53,9 @@ mod qsearch;
 pub use crate::display::tables;
 pub use crate::emit::{c_source, rust_source};
 pub use crate::error::ParamError;
-pub use crate::json::{load_weights, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT};
+pub use crate::json::{
+    load_weights, load_weights_as, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT,
+};
 pub use crate::model::{merge_terms, HeadGradient, Model, ModelKind, Split};
 pub use crate::params::{round_weights, ParamInfo, FIXED_POINT_SCALE};
 pub use crate::qsearch::{

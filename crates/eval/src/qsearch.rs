@@ -239,7 +239,8 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
         // generated alone in `legal_moves`' order (`movegen`), and a stalemate is told by
         // `has_legal_move` when there are none.
         let mut moves = MoveList::new();
-        if stand.is_none() || !tactical_moves(pos, &mut moves) {
+        let tactical_only = stand.is_some() && tactical_moves(pos, &mut moves);
+        if !tactical_only {
             moves = pos.legal_moves();
         }
         let no_move = moves.is_empty() && (in_check || !has_legal_move(pos));
@@ -262,7 +263,9 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
                 best = -f64::INFINITY;
             }
             Some(stand) => {
-                moves.retain(|m| m.is_capture() || m.is_promotion());
+                if !tactical_only {
+                    moves.retain(|m| m.is_capture() || m.is_promotion());
+                }
                 if ply == 0 {
                     self.root_static = Some(stand);
                 }

@@ -244,26 +244,11 @@ pub fn prepare_until(
         ));
     }
     let (model, start) = match &opts.weights {
-        Some(p) => {
-            let (m, w) = eval::load_weights(p)?;
-            match opts.model {
-                Some(kind) if kind != m.kind() => {
-                    // psqt weights start a full run, carried over by name.
-                    let model = Model::new(kind);
-                    let Some(w) = model.carry_over(&m, &w) else {
-                        return Err(TexelError::Config(format!(
-                            "{} holds {} weights, which do not carry over into the model asked \
-                             for, {kind}: leave the model out (the file names its own) or start \
-                             from {kind} weights",
-                            p.display(),
-                            m.kind(),
-                        )));
-                    };
-                    (model, w)
-                }
-                _ => (m, w),
-            }
-        }
+        // psqt weights start a full run, carried over by name.
+        Some(p) => match opts.model {
+            Some(kind) => eval::load_weights_as(p, kind)?,
+            None => eval::load_weights(p)?,
+        },
         None => {
             let m = Model::new(opts.model.unwrap_or(ModelKind::Psqt));
             let w = m.default_weights();
