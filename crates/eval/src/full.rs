@@ -20,10 +20,10 @@
 //! a non-linear [`head`] of those sums and six weights ([`head_params`]) that is the same for
 //! every position.
 
-use shakmaty::Chess;
-use tape::Scalar;
+use shakmaty::{Chess, Position};
+use tape::{DotAccumulator, Scalar};
 
-use crate::features::{extract_full, Features, Terms};
+use crate::features::{extract_full, piece_counts, Features, Sink, Terms};
 use crate::params::{Layout, PHASE_START_COUNTS};
 
 /// Number of linear sums: middlegame terms, endgame terms, danger to White's king, danger to
@@ -48,6 +48,8 @@ pub(crate) fn head_params(layout: &Layout) -> [u32; HEAD_PARAMS] {
 /// Fills `f` with every term of the position: `f.mg`, `f.eg`, `f.danger` and, in
 /// `f.combined`, the phase sum's terms (one per piece type on the board).
 pub(crate) fn fill(pos: &Chess, layout: &Layout, f: &mut Features) {
+    f.clear();
+    f.piece_counts = piece_counts(pos.board());
     extract_full(pos, layout, f);
     for r in 0..5 {
         if f.piece_counts[r] != 0.0 {
@@ -140,4 +142,78 @@ pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut
     let s: [S; SUMS] = std::array::from_fn(|j| S::dot(w, terms[j]));
     let h: [S; HEAD_PARAMS] = head_params(layout).map(|i| w[i as usize]);
     head(&s, &h)
+}
+
+/// [`evaluate`] on `f64`, bit for bit, without term lists: the terms [`fill`] collects go, in
+/// the same order, straight into running sums that add them as [`Scalar::dot`] does (term `t`
+/// of a list into accumulator `t mod 4`), then into the same [`head`]. What a search calls.
+pub(crate) fn evaluate_f64(pos: &Chess, layout: &Layout, w: &[f64]) -> f64 {
+    let mut sums = F64Sums::new(w);
+    extract_full(pos, layout, &mut sums);
+    let counts = piece_counts(pos.board());
+    let mut phase = DotAccumulator::default();
+    for (r, &n) in counts.iter().enumerate() {
+        if n != 0.0 {
+            phase.add(n, w[(layout.phase + r as u32) as usize]);
+        }
+    }
+    let (mg, eg) = sums.values();
+    let s = [
+        mg,
+        eg,
+        sums.danger[0].value(),
+        sums.danger[1].value(),
+        phase.value(),
+    ];
+    let h: [f64; HEAD_PARAMS] = head_params(layout).map(|i| w[i as usize]);
+    head(&s, &h)
+}
+
+/// The running sums of [`evaluate_f64`]: a [`Sink`] at fixed weights.
+struct F64Sums<'w> {
+    w: &'w [f64],
+    /// The middlegame and endgame sums, accumulator by accumulator. Their lists have the same
+    /// length (every term comes as a pair), so one count serves both.
+    mg: [f64; 4],
+    eg: [f64; 4],
+    pairs: usize,
+    danger: [DotAccumulator; 2],
+}
+
+impl<'w> F64Sums<'w> {
+    fn new(w: &'w [f64]) -> Self {
+        F64Sums {
+            w,
+            mg: [0.0; 4],
+            eg: [0.0; 4],
+            pairs: 0,
+            danger: [DotAccumulator::default(); 2],
+        }
+    }
+
+    /// The middlegame and endgame sums, combined as [`DotAccumulator::value`] combines.
+    fn values(&self) -> (f64, f64) {
+        let combine = |a: &[f64; 4]| (a[0] + a[1]) + (a[2] + a[3]);
+        (combine(&self.mg), combine(&self.eg))
+    }
+}
+
+impl Sink for F64Sums<'_> {
+    #[inline(always)]
+    fn pair2(&mut self, mg: u32, eg: u32, c: f64) {
+        if c != 0.0 {
+            // Term `t` of each list into accumulator `t mod 4`, as `DotAccumulator::add`.
+            let k = self.pairs & 3;
+            self.mg[k] += c * self.w[mg as usize];
+            self.eg[k] += c * self.w[eg as usize];
+            self.pairs += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn danger(&mut self, side: usize, index: u32, c: f64) {
+        if c != 0.0 {
+            self.danger[side].add(c, self.w[index as usize]);
+        }
+    }
 }

@@ -218,9 +218,9 @@ impl Model {
         })
     }
 
-    /// [`evaluate`](Model::evaluate) on `f64`, bit for bit, as fast as it goes: the `psqt`
-    /// model streams its terms into a [`tape::DotAccumulator`] (no term list, no scratch
-    /// buffers); `full` runs `evaluate` itself. What a search calls at every node.
+    /// [`evaluate`](Model::evaluate) on `f64`, bit for bit, as fast as it goes: both models
+    /// stream their terms into running sums that add them as [`Scalar::dot`] does (no term
+    /// list, no scratch buffers). What a search calls at every node.
     ///
     /// ```
     /// use eval::{Model, ModelKind};
@@ -245,7 +245,10 @@ impl Model {
                 self.check_len(w);
                 psqt::evaluate_f64(pos, &self.layout, w)
             }
-            ModelKind::Full => self.evaluate(pos, w),
+            ModelKind::Full => {
+                self.check_len(w);
+                full::evaluate_f64(pos, &self.layout, w)
+            }
         }
     }
 

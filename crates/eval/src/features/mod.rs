@@ -32,17 +32,42 @@ pub(crate) struct Features {
     pub(crate) piece_counts: [f64; 5],
 }
 
-impl Features {
-    /// Adds `c` times the pair `<name>.mg` (index `mg`) / `<name>.eg` (index `mg + 1`), unless
-    /// `c` is 0 (a zero term would only lengthen the tape).
+/// Where extraction puts the terms of the `full` model's middlegame, endgame and king-danger
+/// sums: term lists ([`Features`], which a tuner records) or running sums at fixed weights
+/// (`full::F64Sums`, which the search calls). Extraction hands both the same terms in the same
+/// order, so both sum the same way.
+pub(crate) trait Sink {
+    /// The middlegame term `(mg, c)` and the endgame term `(eg, c)`, unless `c` is 0 (a zero
+    /// term would only lengthen the tape).
+    fn pair2(&mut self, mg: u32, eg: u32, c: f64);
+
+    /// `c` times the pair `<name>.mg` (index `mg`) / `<name>.eg` (index `mg + 1`), unless `c`
+    /// is 0.
     #[inline(always)]
-    pub(crate) fn pair(&mut self, mg: u32, c: f64) {
+    fn pair(&mut self, mg: u32, c: f64) {
+        self.pair2(mg, mg + 1, c);
+    }
+
+    /// The term `(index, c)` of the danger to `side`'s king (0 White, 1 Black), unless `c` is 0.
+    fn danger(&mut self, side: usize, index: u32, c: f64);
+}
+
+impl Sink for Features {
+    #[inline(always)]
+    fn pair2(&mut self, mg: u32, eg: u32, c: f64) {
         if c != 0.0 {
             self.mg.push((mg, c));
-            self.eg.push((mg + 1, c));
+            self.eg.push((eg, c));
         }
     }
 
+    #[inline(always)]
+    fn danger(&mut self, side: usize, index: u32, c: f64) {
+        push_nonzero(&mut self.danger[side], index, c);
+    }
+}
+
+impl Features {
     pub(crate) fn clear(&mut self) {
         self.mg.clear();
         self.eg.clear();
@@ -116,22 +141,13 @@ pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u3
     }
 }
 
-/// Material and piece-square terms into `f.mg` / `f.eg`, and the piece counts.
-pub(crate) fn extract_psqt(board: &Board, layout: &Layout, f: &mut Features) {
-    f.clear();
-    f.piece_counts = piece_counts(board);
-    psqt_terms(board, layout, |i, j, c| {
-        push_nonzero(&mut f.mg, i, c);
-        push_nonzero(&mut f.eg, j, c);
-    });
-}
-
-/// Every term of the `full` model.
-pub(crate) fn extract_full(pos: &Chess, layout: &Layout, f: &mut Features) {
+/// Every term of the `full` model's middlegame, endgame and danger sums (not the phase sum),
+/// in a fixed order: material and piece-square terms, pawn structure, piece terms, tempo.
+#[inline(always)]
+pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
     let board = pos.board();
-    extract_psqt(board, layout, f);
-    pawns::extract(board, layout, f);
-    pieces::extract(board, layout, f);
-    let t = sign(pos.turn());
-    f.pair(layout.tempo, t);
+    psqt_terms(board, layout, |i, j, c| sink.pair2(i, j, c));
+    pawns::extract(board, layout, sink);
+    pieces::extract(board, layout, sink);
+    sink.pair(layout.tempo, sign(pos.turn()));
 }

@@ -3,11 +3,12 @@
 use shakmaty::{Board, Color, Square};
 
 use super::masks::{pawn_attacks, ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN};
-use super::{sign, Features};
+use super::{sign, Sink};
 use crate::params::Layout;
 
 /// Adds the pawn-structure terms of both colours.
-pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
+#[inline(always)]
+pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
     let occupied = board.occupied().0;
     for color in Color::ALL {
         let c = color as usize ^ 1; // shakmaty: Black = 0, White = 1; here White = 0

@@ -4,14 +4,15 @@
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
 
 use super::masks::{pawn_attacks, ADJACENT_FILES, FILE};
-use super::{push_nonzero, sign, Features};
+use super::{sign, Sink};
 use crate::params::{Layout, MOBILITY_MAX};
 
 /// The four roles with mobility and king-attack terms.
 const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Adds the piece terms of both colours and fills both king-danger lists.
-pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
+#[inline(always)]
+pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
     let occupied = board.occupied();
     let pawns = board.pawns().0;
     for color in Color::ALL {
@@ -58,10 +59,9 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
         }
 
         // Danger to the enemy king: recorded on the enemy's list, positive = bad for the enemy.
-        let list = &mut f.danger[c ^ 1];
         for m in 0..4 {
-            push_nonzero(list, layout.ks_attack + m as u32, zone_attacks[m]);
-            push_nonzero(list, layout.ks_check + m as u32, check_squares[m]);
+            f.danger(c ^ 1, layout.ks_attack + m as u32, zone_attacks[m]);
+            f.danger(c ^ 1, layout.ks_check + m as u32, check_squares[m]);
         }
 
         if board
@@ -92,9 +92,8 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut Features) {
         // This colour's own king: pawn shelter on its file and the adjacent ones.
         if let Some(k) = board.king_of(color) {
             let (missing, open) = shelter(k, c, own_pawns, pawns);
-            let list = &mut f.danger[c];
-            push_nonzero(list, layout.ks_extra, missing);
-            push_nonzero(list, layout.ks_extra + 1, open);
+            f.danger(c, layout.ks_extra, missing);
+            f.danger(c, layout.ks_extra + 1, open);
         }
     }
 }
