@@ -20,10 +20,10 @@
 //! a non-linear [`head`] of those sums and six weights ([`head_params`]) that is the same for
 //! every position.
 
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 use tape::{DotAccumulator, Scalar};
 
-use crate::features::{extract_full, piece_counts, Features, Sink, Terms};
+use crate::features::{extract_full, Features, Sink, Terms};
 use crate::params::{Layout, PHASE_START_COUNTS};
 
 /// Number of linear sums: middlegame terms, endgame terms, danger to White's king, danger to
@@ -49,14 +49,7 @@ pub(crate) fn head_params(layout: &Layout) -> [u32; HEAD_PARAMS] {
 /// `f.combined`, the phase sum's terms (one per piece type on the board).
 pub(crate) fn fill(pos: &Chess, layout: &Layout, f: &mut Features) {
     f.clear();
-    f.piece_counts = piece_counts(pos.board());
     extract_full(pos, layout, f);
-    for r in 0..5 {
-        if f.piece_counts[r] != 0.0 {
-            f.combined
-                .push((layout.phase + r as u32, f.piece_counts[r]));
-        }
-    }
 }
 
 /// The linear sums' term lists, in [`SUMS`] order, after [`fill`].
@@ -150,20 +143,13 @@ pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut
 pub(crate) fn evaluate_f64(pos: &Chess, layout: &Layout, w: &[f64]) -> f64 {
     let mut sums = F64Sums::new(w);
     extract_full(pos, layout, &mut sums);
-    let counts = piece_counts(pos.board());
-    let mut phase = DotAccumulator::default();
-    for (r, &n) in counts.iter().enumerate() {
-        if n != 0.0 {
-            phase.add(n, w[(layout.phase + r as u32) as usize]);
-        }
-    }
     let (mg, eg) = sums.values();
     let s = [
         mg,
         eg,
         sums.danger[0].value(),
         sums.danger[1].value(),
-        phase.value(),
+        sums.phase.value(),
     ];
     let h: [f64; HEAD_PARAMS] = head_params(layout).map(|i| w[i as usize]);
     head(&s, &h)
@@ -178,6 +164,7 @@ struct F64Sums<'w> {
     eg: [f64; 4],
     pairs: usize,
     danger: [DotAccumulator; 2],
+    phase: DotAccumulator,
 }
 
 impl<'w> F64Sums<'w> {
@@ -188,6 +175,7 @@ impl<'w> F64Sums<'w> {
             eg: [0.0; 4],
             pairs: 0,
             danger: [DotAccumulator::default(); 2],
+            phase: DotAccumulator::default(),
         }
     }
 
@@ -214,6 +202,13 @@ impl Sink for F64Sums<'_> {
     fn danger(&mut self, side: usize, index: u32, c: f64) {
         if c != 0.0 {
             self.danger[side].add(c, self.w[index as usize]);
+        }
+    }
+
+    #[inline(always)]
+    fn phase(&mut self, index: u32, c: f64) {
+        if c != 0.0 {
+            self.phase.add(c, self.w[index as usize]);
         }
     }
 }

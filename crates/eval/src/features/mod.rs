@@ -28,12 +28,10 @@ pub(crate) struct Features {
     pub(crate) combined: Terms,
     /// Inputs of the king-danger sums: `[0]` the danger to White's king, `[1]` to Black's.
     pub(crate) danger: [Terms; 2],
-    /// Number of pawns, knights, bishops, rooks and queens on the board (both colours).
-    pub(crate) piece_counts: [f64; 5],
 }
 
-/// Where extraction puts the terms of the `full` model's middlegame, endgame and king-danger
-/// sums: term lists ([`Features`], which a tuner records) or running sums at fixed weights
+/// Where extraction puts the terms of the `full` model's middlegame, endgame, king-danger and
+/// phase sums: term lists ([`Features`], which a tuner records) or running sums at fixed weights
 /// (`full::F64Sums`, which the search calls). Extraction hands both the same terms in the same
 /// order, so both sum the same way.
 pub(crate) trait Sink {
@@ -50,6 +48,9 @@ pub(crate) trait Sink {
 
     /// The term `(index, c)` of the danger to `side`'s king (0 White, 1 Black), unless `c` is 0.
     fn danger(&mut self, side: usize, index: u32, c: f64);
+
+    /// The term `(index, c)` of the phase sum, unless `c` is 0.
+    fn phase(&mut self, index: u32, c: f64);
 }
 
 impl Sink for Features {
@@ -65,6 +66,12 @@ impl Sink for Features {
     fn danger(&mut self, side: usize, index: u32, c: f64) {
         push_nonzero(&mut self.danger[side], index, c);
     }
+
+    /// The phase sum's terms go to `combined`.
+    #[inline(always)]
+    fn phase(&mut self, index: u32, c: f64) {
+        push_nonzero(&mut self.combined, index, c);
+    }
 }
 
 impl Features {
@@ -74,7 +81,6 @@ impl Features {
         self.combined.clear();
         self.danger[0].clear();
         self.danger[1].clear();
-        self.piece_counts = [0.0; 5];
     }
 }
 
@@ -141,8 +147,9 @@ pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u3
     }
 }
 
-/// Every term of the `full` model's middlegame, endgame and danger sums (not the phase sum),
-/// in a fixed order: material and piece-square terms, pawn structure, piece terms, tempo.
+/// Every term of the `full` model's sums, in a fixed order: material and piece-square terms,
+/// pawn structure, piece terms, tempo; then the phase sum (one term per piece type on the
+/// board: its count times `phase.<piece>`).
 #[inline(always)]
 pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
     let board = pos.board();
@@ -150,4 +157,7 @@ pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
     pawns::extract(board, layout, sink);
     pieces::extract(board, layout, sink);
     sink.pair(layout.tempo, sign(pos.turn()));
+    for (r, n) in piece_counts(board).into_iter().enumerate() {
+        sink.phase(layout.phase + r as u32, n);
+    }
 }
