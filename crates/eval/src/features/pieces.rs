@@ -3,7 +3,7 @@
 
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
 
-use super::masks::{pawn_attacks, ADJACENT_FILES, FILE};
+use super::masks::{pawn_attacks, FILE};
 use super::{sign, Sink};
 use crate::params::{Layout, MOBILITY_MAX};
 
@@ -100,16 +100,13 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
 
 /// Counts the files around the king (its own and the adjacent ones) without an own pawn in
 /// front of the king, and those without any pawn at all.
+#[inline(always)]
 fn shelter(king: Square, c: usize, own_pawns: u64, pawns: u64) -> (f64, f64) {
     let file = king.file() as usize;
-    let files = FILE[file] | ADJACENT_FILES[file];
+    let front = front_of_rank(c, king.rank() as usize);
     let (mut missing, mut open) = (0.0, 0.0);
-    for file_mask in FILE {
-        if files & file_mask == 0 {
-            continue;
-        }
-        let front = front_of_rank(c, king.rank() as usize) & file_mask;
-        if own_pawns & front == 0 {
+    for file_mask in &FILE[file.saturating_sub(1)..=(file + 1).min(7)] {
+        if own_pawns & front & file_mask == 0 {
             missing += 1.0;
         }
         if pawns & file_mask == 0 {
