@@ -3,7 +3,9 @@
 
   scripts/weights.py values FILE...                effective piece values of each file (markdown)
   scripts/weights.py mean OUT.json FILE...         the mean of the files' weights
-  scripts/weights.py scale IN.json OUT.json S      every weight times S
+  scripts/weights.py scale IN.json OUT.json S      the evaluation times S: every weight times S
+      (`full`: the phase weights kept, king_safety.quadratic divided by S, so that the
+      penalty d + q d|d| / 100 of S d is S times that of d)
   scripts/weights.py material IN.json REF.json OUT.json S
       IN's tables with REF's effective piece values times S (material.* set so that
       material + table mean = S * (REF's material + REF's table mean))
@@ -73,6 +75,15 @@ def blurred(params, alpha):
     return out
 
 
+def scaled(name, value, s):
+    """A weight of a file whose evaluation is multiplied by s."""
+    if name.startswith("phase."):
+        return value
+    if name == "king_safety.quadratic":
+        return value / s
+    return value * s
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] not in ARGS:
         sys.exit(__doc__)
@@ -94,7 +105,8 @@ def main(argv):
         save(doc, out)
     elif cmd == "scale":
         doc = load(args[0])
-        doc["params"] = {k: v * float(args[2]) for k, v in doc["params"].items()}
+        s = float(args[2])
+        doc["params"] = {k: scaled(k, v, s) for k, v in doc["params"].items()}
         save(doc, args[1])
     elif cmd == "material":
         doc, ref, s = load(args[0]), load(args[1])["params"], float(args[3])
