@@ -143,14 +143,7 @@ pub(crate) fn evaluate<S: Scalar>(pos: &Chess, layout: &Layout, w: &[S], f: &mut
 pub(crate) fn evaluate_f64(pos: &Chess, layout: &Layout, w: &[f64]) -> f64 {
     let mut sums = F64Sums::new(w);
     extract_into_sums(pos, layout, &mut sums);
-    let (mg, eg) = sums.values();
-    let s = [
-        mg,
-        eg,
-        sums.danger[0].value(),
-        sums.danger[1].value(),
-        sums.phase.value(),
-    ];
+    let s = sums.values();
     let h: [f64; HEAD_PARAMS] = head_params(layout).map(|i| w[i as usize]);
     head(&s, &h)
 }
@@ -205,10 +198,17 @@ impl<'w> F64Sums<'w> {
         }
     }
 
-    /// The middlegame and endgame sums, combined as [`DotAccumulator::value`] combines.
-    fn values(&self) -> (f64, f64) {
+    /// The [`SUMS`] linear sums, in their order; the middlegame and endgame accumulators
+    /// combined as [`DotAccumulator::value`] combines.
+    fn values(&self) -> [f64; SUMS] {
         let combine = |a: &[f64; 4]| (a[0] + a[1]) + (a[2] + a[3]);
-        (combine(&self.mg), combine(&self.eg))
+        [
+            combine(&self.mg),
+            combine(&self.eg),
+            self.danger[0].value(),
+            self.danger[1].value(),
+            self.phase.value(),
+        ]
     }
 }
 
@@ -242,11 +242,9 @@ impl Sink for F64Sums<'_> {
 /// The two copies of the extraction (on CPUs and builds where there are two).
 #[cfg(all(test, target_arch = "x86_64", not(target_feature = "popcnt")))]
 mod tests {
-    use shakmaty::{fen::Fen, CastlingMode, Chess};
-
     use super::*;
     use crate::params::build;
-    use crate::ModelKind;
+    use crate::{test_position, ModelKind};
 
     /// Middlegames with every piece type, open and closed kings, passed pawns, a pawn endgame.
     const FENS: [&str; 6] = [
@@ -272,30 +270,13 @@ mod tests {
             .map(|i| 100.0 * ((i as f64) * 0.7 + 0.3).sin())
             .collect();
         for fen in FENS {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .map_err(|e| e.to_string())
-                .and_then(|f| {
-                    f.into_position(CastlingMode::Standard)
-                        .map_err(|e| e.to_string())
-                })
-                .unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let pos = test_position(fen);
             let mut baseline = F64Sums::new(&w);
             extract_full(&pos, &layout, &mut baseline);
             let mut fast = F64Sums::new(&w);
             // SAFETY: the CPU has popcnt (checked above), all the function requires.
             unsafe { extract_full_popcnt(&pos, &layout, &mut fast) };
-            let bits = |s: &F64Sums<'_>| {
-                let (mg, eg) = s.values();
-                [
-                    mg,
-                    eg,
-                    s.danger[0].value(),
-                    s.danger[1].value(),
-                    s.phase.value(),
-                ]
-                .map(f64::to_bits)
-            };
+            let bits = |s: &F64Sums<'_>| s.values().map(f64::to_bits);
             assert_eq!(bits(&fast), bits(&baseline), "{fen}");
             assert_ne!(bits(&baseline), [0; 5], "{fen}: nothing was summed");
         }

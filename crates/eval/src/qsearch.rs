@@ -350,14 +350,8 @@ fn has_legal_move(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode};
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::test_position as pos;
+    use shakmaty::fen::Fen;
 
     fn check(p: &Chess) {
         if !p.is_check() {
