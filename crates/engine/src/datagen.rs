@@ -8,10 +8,10 @@ use data::Sample;
 use rayon::prelude::*;
 use shakmaty::Position;
 
-use crate::evaluator::{relative, Evaluator, MATE_BOUND};
+use crate::evaluator::{relative, Evaluator, ModelEvaluator, MATE_BOUND};
 use crate::game::{play_game, play_game_until, Adjudication, GameRecord};
 use crate::limits::SearchLimits;
-use crate::openings::RandomOpenings;
+use crate::openings::{rng_for, Opening, RandomOpenings};
 use crate::search::Searcher;
 
 /// Options of a self-play run.
@@ -40,6 +40,11 @@ pub struct DatagenOptions {
     pub hash_mb: usize,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Exploration: each side of each game values the pieces with its own factors, drawn
+    /// uniformly from `[1 - jitter, 1 + jitter]` ([`ModelEvaluator::jittered`]). Only the
+    /// `ModelEvaluator` runs ([`generate_jittered_until`]) apply it; 0 (the default) plays the
+    /// weights as they are.
+    pub jitter: f64,
 }
 
 impl Default for DatagenOptions {
@@ -50,6 +55,7 @@ impl Default for DatagenOptions {
             openings: RandomOpenings::default(),
             hash_mb: 4,
             adjudication: Adjudication::default(),
+            jitter: 0.0,
         }
     }
 }
@@ -139,17 +145,66 @@ pub fn play_pooled_until<E: Evaluator + ?Sized>(
         return play_one_until(player, options, index, stop);
     };
     let opening = options.openings.opening(u64::from(index), player);
-    let mut ours = Searcher::new(player, options.hash_mb);
-    let mut theirs = Searcher::new(opponents[j], options.hash_mb);
+    if player_white {
+        play_pair_until(&opening, player, opponents[j], options, stop)
+    } else {
+        play_pair_until(&opening, opponents[j], player, options, stop)
+    }
+}
+
+/// Salt of the random stream that draws the jittered weights of a game (see
+/// [`play_jittered_until`]), apart from the openings' stream of the same seed.
+const JITTER_SALT: u64 = 0x6a69_7474_6572; // "jitter"
+
+/// [`play_pooled_until`] with both sides' piece values jittered by [`DatagenOptions::jitter`]
+/// ([`ModelEvaluator::jittered`]): game `index` pairs the same weights from the same opening
+/// (judged by the unjittered `player`) as [`play_pooled_until`], then White and Black each play
+/// with their own perturbed copy, drawn from `(options.openings.seed, index)` alone, so a run
+/// is reproducible whatever the threads. Self-play between copies that disagree on what the
+/// pieces are worth enters the trades the current weights avoid: exploration. A jitter of 0 is
+/// [`play_pooled_until`], game for game.
+pub fn play_jittered_until(
+    player: &ModelEvaluator,
+    opponents: &[&ModelEvaluator],
+    options: &DatagenOptions,
+    index: u32,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    if options.jitter <= 0.0 {
+        return play_pooled_until(player, opponents, options, index, stop);
+    }
+    let (white, black) = match pairing(index, opponents.len()) {
+        None => (player, player),
+        Some((j, true)) => (player, opponents[j]),
+        Some((j, false)) => (opponents[j], player),
+    };
+    let opening = options.openings.opening(u64::from(index), player);
+    let mut rng = rng_for(options.openings.seed ^ JITTER_SALT, u64::from(index));
+    let white = white.jittered(options.jitter, &mut rng);
+    let black = black.jittered(options.jitter, &mut rng);
+    play_pair_until(&opening, &white, &black, options, stop)
+}
+
+/// One game from `opening`, `white` and `black` each with its own search and transposition
+/// table; `None` once `stop` is set.
+fn play_pair_until<W: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+    opening: &Opening,
+    white: &W,
+    black: &B,
+    options: &DatagenOptions,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut w = Searcher::new(white, options.hash_mb);
+    let mut b = Searcher::new(black, options.hash_mb);
     let limits = SearchLimits::nodes(options.nodes);
     let choose = |pos: &shakmaty::Chess, history: &[u64], _: &[_]| {
-        if (pos.turn() == shakmaty::Color::White) == player_white {
-            ours.search(pos, history, &limits)
+        if pos.turn() == shakmaty::Color::White {
+            w.search(pos, history, &limits)
         } else {
-            theirs.search(pos, history, &limits)
+            b.search(pos, history, &limits)
         }
     };
-    play_game_until(&opening, &options.adjudication, choose, stop)
+    play_game_until(opening, &options.adjudication, choose, stop)
 }
 
 /// The labelled positions of a game: every searched position not in check and without a
@@ -238,6 +293,45 @@ pub fn generate_pooled_until<E: Evaluator + ?Sized>(
     on_game: &(dyn Fn(&GameRecord) + Sync),
     stop: &AtomicBool,
 ) -> (Vec<Sample>, DatagenSummary) {
+    collect_games(options, on_game, stop, |i| {
+        play_pooled_until(player, opponents, options, i, stop)
+    })
+}
+
+/// [`generate_pooled_until`] with the sides' piece values jittered by
+/// [`DatagenOptions::jitter`] ([`play_jittered_until`]); with 0 it is
+/// [`generate_pooled_until`], the same games.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use engine::datagen::{generate_jittered_until, DatagenOptions};
+/// use engine::ModelEvaluator;
+/// let opts = DatagenOptions { games: 2, nodes: 200, jitter: 0.2, ..DatagenOptions::default() };
+/// let material = ModelEvaluator::default_material();
+/// let go = AtomicBool::new(false);
+/// let (_, summary) = generate_jittered_until(&material, &[], &opts, &|_| {}, &go);
+/// assert_eq!(summary.games, 2);
+/// ```
+pub fn generate_jittered_until(
+    player: &ModelEvaluator,
+    opponents: &[&ModelEvaluator],
+    options: &DatagenOptions,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+    stop: &AtomicBool,
+) -> (Vec<Sample>, DatagenSummary) {
+    collect_games(options, on_game, stop, |i| {
+        play_jittered_until(player, opponents, options, i, stop)
+    })
+}
+
+/// Plays games `0..options.games` with `play` on rayon's pool (skipping those not started
+/// once `stop` is set) and labels the finished ones in index order.
+fn collect_games(
+    options: &DatagenOptions,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+    stop: &AtomicBool,
+    play: impl Fn(u32) -> Option<GameRecord> + Sync,
+) -> (Vec<Sample>, DatagenSummary) {
     let start = Instant::now();
     let games: Vec<Option<GameRecord>> = (0..options.games)
         .into_par_iter()
@@ -245,7 +339,7 @@ pub fn generate_pooled_until<E: Evaluator + ?Sized>(
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let g = play_pooled_until(player, opponents, options, i, stop)?;
+            let g = play(i)?;
             on_game(&g);
             Some(g)
         })

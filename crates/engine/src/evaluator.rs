@@ -258,6 +258,44 @@ impl ModelEvaluator {
     pub fn weights(&self) -> &[f64] {
         &self.weights
     }
+
+    /// A copy that values the pieces differently: every parameter of the `material` group
+    /// times its own factor drawn uniformly from `[1 - amount, 1 + amount]` (`amount` in
+    /// `[0, 1)`, clamped there), every other weight unchanged. Self-play between such copies
+    /// trades pieces the unperturbed weights would never give up, so the games show what those
+    /// trades are worth ([`crate::datagen::DatagenOptions::jitter`]).
+    ///
+    /// ```
+    /// use engine::ModelEvaluator;
+    /// use rand::SeedableRng;
+    /// let e = ModelEvaluator::default_material();
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    /// let j = e.jittered(0.2, &mut rng);
+    /// let rook = e.model().index_of("material.rook.mg").unwrap();
+    /// assert!((400.0..=600.0).contains(&j.weights()[rook]));
+    /// assert_ne!(j.weights()[rook], 500.0);
+    /// let table = e.model().index_of("pst.rook.mg.e4").unwrap();
+    /// assert_eq!(j.weights()[table], e.weights()[table]);
+    /// ```
+    pub fn jittered<R: rand::Rng + ?Sized>(&self, amount: f64, rng: &mut R) -> ModelEvaluator {
+        let amount = if amount.is_finite() {
+            amount.clamp(0.0, 0.99)
+        } else {
+            0.0
+        };
+        let mut weights = self.weights.clone();
+        if amount > 0.0 {
+            for (w, p) in weights.iter_mut().zip(self.model.params()) {
+                if p.group == "material" {
+                    *w *= 1.0 + rng.gen_range(-amount..=amount);
+                }
+            }
+        }
+        ModelEvaluator {
+            model: self.model.clone(),
+            weights,
+        }
+    }
 }
 
 impl Evaluator for ModelEvaluator {

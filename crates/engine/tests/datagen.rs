@@ -16,6 +16,15 @@ fn options() -> DatagenOptions {
     }
 }
 
+/// `f` on a rayon pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
 #[test]
 fn output_reads_back_through_data() {
     let (samples, summary) = generate(&MaterialEvaluator, &options(), &|_| {});
@@ -42,11 +51,9 @@ fn output_reads_back_through_data() {
 #[test]
 fn same_seed_same_data_whatever_the_threads() {
     let run = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| generate(&MaterialEvaluator, &options(), &|_| {}).0)
+        on_threads(threads, || {
+            generate(&MaterialEvaluator, &options(), &|_| {}).0
+        })
     };
     assert_eq!(run(1), run(3));
 }
@@ -174,13 +181,9 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
     );
     // The same run by `generate_pooled_until`, on any number of threads.
     let run = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| {
-                engine::datagen::generate_pooled_until(&player, &[&opponent], &opts, &|_| {}, &go)
-            })
+        on_threads(threads, || {
+            engine::datagen::generate_pooled_until(&player, &[&opponent], &opts, &|_| {}, &go)
+        })
     };
     let (one, summary) = run(1);
     assert_eq!(one, run(2).0);
@@ -190,4 +193,78 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
     }
     assert_eq!(one, expected);
     assert_eq!(summary.games, 4);
+}
+
+#[test]
+fn no_jitter_plays_the_pooled_games() {
+    use std::sync::atomic::AtomicBool;
+    let player = engine::ModelEvaluator::default_material();
+    let opponent = reversed_material();
+    let go = AtomicBool::new(false);
+    let pooled =
+        engine::datagen::generate_pooled_until(&player, &[&opponent], &options(), &|_| {}, &go);
+    let jittered =
+        engine::datagen::generate_jittered_until(&player, &[&opponent], &options(), &|_| {}, &go);
+    assert!(!pooled.0.is_empty());
+    assert_eq!(pooled.0, jittered.0);
+}
+
+#[test]
+fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
+    use std::sync::atomic::AtomicBool;
+    let player = engine::ModelEvaluator::default_material();
+    let go = AtomicBool::new(false);
+    let plain = options();
+    let jittered = DatagenOptions {
+        jitter: 0.3,
+        ..options()
+    };
+    let mut moved = 0;
+    for i in 0..plain.games {
+        let a = engine::datagen::play_jittered_until(&player, &[], &plain, i, &go).unwrap();
+        let b = engine::datagen::play_jittered_until(&player, &[], &jittered, i, &go).unwrap();
+        assert_eq!(
+            a.opening, b.opening,
+            "game {i}: the opening does not depend on the jitter"
+        );
+        let first = |g: &engine::game::GameRecord| g.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+        if first(&a) != first(&b) {
+            moved += 1;
+        }
+    }
+    // Piece values 30% apart change the play of some game (all four, in practice).
+    assert!(moved > 0, "jitter 0.3 changed no game");
+    // The same seed gives the same games on any number of threads.
+    let run = |threads| {
+        on_threads(threads, || {
+            engine::datagen::generate_jittered_until(&player, &[], &jittered, &|_| {}, &go).0
+        })
+    };
+    let one = run(1);
+    assert!(!one.is_empty());
+    assert_eq!(one, run(2));
+}
+
+#[test]
+fn jitter_changes_piece_values_alone_within_its_bounds() {
+    use rand::SeedableRng;
+    let e = engine::ModelEvaluator::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/bootstrap-defaults-gen16.json"
+    )))
+    .unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let j = e.jittered(0.25, &mut rng);
+    let mut changed = 0;
+    for ((p, a), b) in e.model().params().iter().zip(e.weights()).zip(j.weights()) {
+        if p.group == "material" {
+            let r = b / a;
+            assert!((0.75..=1.25).contains(&r), "{}: {a} -> {b}", p.name);
+            changed += usize::from(a != b);
+        } else {
+            assert_eq!(a, b, "{} is not a piece value", p.name);
+        }
+    }
+    assert_eq!(changed, 10, "every piece value of both phases moves");
+    assert_eq!(e.jittered(0.0, &mut rng).weights(), e.weights());
 }

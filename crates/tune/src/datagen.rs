@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context;
-use engine::datagen::{generate_pooled_until, DatagenOptions};
+use engine::datagen::{generate_jittered_until, DatagenOptions};
 use engine::game::Adjudication;
 use engine::openings::RandomOpenings;
 use engine::ModelEvaluator;
@@ -53,6 +53,22 @@ pub struct Args {
     /// made data/default.gtc.zst.
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=64))]
     opening_mate_depth: Option<u32>,
+    /// Exploration: each side of each game multiplies every piece value (the `material`
+    /// weights) by its own factor drawn from [1 - X, 1 + X], so the games trade pieces the
+    /// weights as they are would not (0 plays them as they are). The same seed gives the same
+    /// games.
+    #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = parse_jitter)]
+    jitter: f64,
+}
+
+/// A jitter amount: a number from 0 up to (not including) 1.
+pub fn parse_jitter(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..1.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{s} is not in [0, 1)"))
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -80,6 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_plies: args.max_plies,
             ..Adjudication::default()
         },
+        jitter: args.jitter,
     };
     let bar = ProgressBar::new(u64::from(args.games));
     bar.set_style(
@@ -98,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot start the thread pool")?;
     let stop = interrupt_flag("abandoning the games in progress, writing the finished ones");
     let (samples, summary) =
-        pool.install(|| generate_pooled_until(&eval, &opponents, &options, &on_game, &stop));
+        pool.install(|| generate_jittered_until(&eval, &opponents, &options, &on_game, &stop));
     bar.finish_and_clear();
     if summary.games < args.games {
         eprintln!(

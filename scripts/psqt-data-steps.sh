@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# One tuning step on self-play games of the psqt ladder's best (data/bootstrap-defaults-gen16.json):
+# does exploration (jittered piece values) or more games give data that plays better?
+# Each variant is tuned from generation 16 (the bootstrap's settings) or from PeSTO's tables
+# (result labels), then played against PeSTO's tables: 200 openings, 400 games, 10,000 nodes a
+# move, --seed 1 (docs/results.md, "Exploration and more games, one step"). Resumable: a
+# finished data file, tuning run or match is kept.
+#
+#   scripts/psqt-data-steps.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
+set -euo pipefail
+usage="usage: scripts/psqt-data-steps.sh OUT [TUNE] [PESTO]"
+here=$(dirname "$(realpath "$0")")
+gen16=$(realpath data/bootstrap-defaults-gen16.json)
+out=${1:?$usage}
+tune=$(realpath "${2:-target/release/tune}")
+pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
+mkdir -p "$out"
+cd "$out"
+# shellcheck source=scripts/lib-play.sh
+. "$here/lib-play.sh"   # play NAME
+
+games() { # FILE OPTIONS...: 8,000 games of generation 16 at 2,000 nodes
+    local file=$1
+    shift
+    [ -f "$file" ] || "$tune" datagen --games 8000 --nodes 2000 -w "$gen16" -o "$file" "$@" \
+        > "$file.txt" 2>&1
+}
+
+# The plain self-play games, four samples (seeds 99 to 102).
+for seed in 99 100 101 102; do games "self$seed.gtc.zst" --seed $seed; done
+# Every side's piece values jittered by up to 25% (tune datagen --jitter), seed 99.
+games jitter.gtc.zst --seed 99 --jitter 0.25
+# Generation 16 against eight fixed copies of itself with its piece values (the `material`
+# weights) times 1 + N(0, 0.15) (Python's random, seed 7), seed 99.
+if [ ! -f copies.gtc.zst ]; then
+    python3 - "$gen16" <<'EOF'
+import json, random, sys
+doc = json.load(open(sys.argv[1]))
+rng = random.Random(7)
+for i in range(8):
+    params = dict(doc["params"])
+    for k in params:
+        if k.startswith("material."):
+            params[k] *= 1 + rng.gauss(0, 0.15)
+    json.dump({"model": doc["model"], "params": params}, open(f"copy{i}.json", "w"), indent=1)
+EOF
+    games copies.gtc.zst --seed 99 $(for i in 0 1 2 3 4 5 6 7; do echo "--opponent copy$i.json"; done)
+fi
+
+step() { # NAME FROM(gen16|pesto) SMOOTH L2 LAMBDA DATA...
+    local name=$1 from=$2 smooth=$3 l2=$4 lambda=$5
+    shift 5
+    local start=$gen16
+    [ "$from" = pesto ] && start=$pesto
+    [ -f "$name/summary.json" ] || "$tune" lbfgs --weights "$start" --data "$@" --smooth "$smooth" \
+        --l2 "$l2" --lambda "$lambda" --quiet --out "$name" > "$name.log" 2>&1
+    play "$name"
+}
+
+# From generation 16 with the bootstrap's settings; from PeSTO with the result labels.
+g16=(1e-9 1e-8 0.5)
+pe=(1e-9 1e-8 1)
+four=(self99.gtc.zst self100.gtc.zst self101.gtc.zst self102.gtc.zst)
+step g16-self gen16 "${g16[@]}" self99.gtc.zst
+step g16-jitter gen16 "${g16[@]}" jitter.gtc.zst
+step g16-copies gen16 "${g16[@]}" copies.gtc.zst
+step pesto-self pesto "${pe[@]}" self99.gtc.zst
+step pesto-jitter pesto "${pe[@]}" jitter.gtc.zst
+step pesto-copies pesto "${pe[@]}" copies.gtc.zst
+step g16-self2 gen16 "${g16[@]}" self99.gtc.zst self100.gtc.zst
+step g16-self4 gen16 "${g16[@]}" "${four[@]}"
+step pesto-self4 pesto "${pe[@]}" "${four[@]}"
+# The smoothness prior, the pull and the labels on the four samples.
+step g16-self4-smooth0 gen16 0 1e-8 0.5 "${four[@]}"
+step g16-self4-smooth1e-10 gen16 1e-10 1e-8 0.5 "${four[@]}"
+step g16-self4-l2-1e-9 gen16 1e-9 1e-9 0.5 "${four[@]}"
+step g16-self4-lambda0 gen16 1e-9 1e-8 0 "${four[@]}"
+step g16-self4-lambda1 gen16 1e-9 1e-8 1 "${four[@]}"
+step pesto-self4-smooth0 pesto 0 1e-8 1 "${four[@]}"
