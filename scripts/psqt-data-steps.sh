@@ -77,3 +77,18 @@ step g16-self4-l2-1e-9 gen16 1e-9 1e-9 0.5 "${four[@]}"
 step g16-self4-lambda0 gen16 1e-9 1e-8 0 "${four[@]}"
 step g16-self4-lambda1 gen16 1e-9 1e-8 1 "${four[@]}"
 step pesto-self4-smooth0 pesto 0 1e-8 1 "${four[@]}"
+# Generation 16 itself on the same openings (the ladder's matches use other ones).
+mkdir -p gen16
+cp "$gen16" gen16/weights.json
+play gen16
+# Two more matches (openings of --seed 2 and 3) for the rows whose difference the text reads.
+for name in gen16 pesto-self4 pesto-self g16-self4-smooth0 g16-self4; do
+    for seed in 2 3; do
+        if [ ! -f "$name.match$seed.txt" ]; then
+            "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 \
+                --seed $seed > "$name.match$seed.tmp" 2>&1
+            mv "$name.match$seed.tmp" "$name.match$seed.txt"
+        fi
+        grep 'Elo (pent' "$name.match$seed.txt" | sed "s|^|$name, --seed $seed: |"
+    done
+done

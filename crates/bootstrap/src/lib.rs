@@ -406,6 +406,7 @@ impl Runner<'_> {
                 l2: s.l2,
                 lambda: s.lambda,
                 smooth: s.smooth,
+                freeze: s.freeze.clone(),
                 ..SetupOptions::default()
             },
             config: RunConfig {

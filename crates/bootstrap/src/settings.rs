@@ -58,6 +58,11 @@ pub struct Settings {
     /// this setting existed) is self-play alone.
     #[serde(default)]
     pub pool: u32,
+    /// Parameters held at the start's values in every tuning run (as `tune lbfgs --freeze`:
+    /// a group such as `material`, a name, or a pattern). Empty (the only choice before this
+    /// setting existed) tunes them all.
+    #[serde(default)]
+    pub freeze: Vec<String>,
     /// Fraction of the games held out for validation in each tuning run.
     pub valid_fraction: f64,
     /// The gate's SPRT: H0 Elo.
@@ -102,6 +107,7 @@ impl Default for Settings {
             lambda: LAMBDA,
             smooth: SMOOTH,
             pool: 0,
+            freeze: Vec::new(),
             valid_fraction: 0.1,
             elo0: 0.0,
             elo1: 10.0,
@@ -131,8 +137,23 @@ impl Settings {
     /// Checks every option's range.
     pub fn validate(&self) -> Result<(), BootstrapError> {
         let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
-        if self.model.parse::<eval::ModelKind>().is_err() {
+        let Ok(kind) = self.model.parse::<eval::ModelKind>() else {
             return bad(&format!("unknown model {:?} (psqt, full)", self.model));
+        };
+        // The tuning runs' own rule (`optim::free_indices`) decides what a pattern holds.
+        let specs: Vec<optim::ParamSpec> = eval::Model::new(kind)
+            .params()
+            .iter()
+            .map(|p| optim::ParamSpec::new(&p.name, &p.group, p.init))
+            .collect();
+        for pattern in &self.freeze {
+            if optim::free_indices(&specs, std::slice::from_ref(pattern)).len() == specs.len() {
+                return bad(&format!(
+                    "--freeze {pattern:?} matches no parameter of {} (a group such as \
+                     material, a name, or a pattern such as pst.king.*)",
+                    self.model
+                ));
+            }
         }
         if self.games == 0 {
             return bad("--games must be at least 1");
@@ -204,15 +225,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_state_written_before_lambda_smooth_and_pool_existed_reads_as_before() {
+    fn a_state_written_before_lambda_smooth_pool_and_freeze_existed_reads_as_before() {
         let mut old = serde_json::to_value(Settings::default()).unwrap();
-        old.as_object_mut().unwrap().remove("lambda");
-        old.as_object_mut().unwrap().remove("smooth");
-        old.as_object_mut().unwrap().remove("pool");
+        for key in ["lambda", "smooth", "pool", "freeze"] {
+            old.as_object_mut().unwrap().remove(key);
+        }
         let read: Settings = serde_json::from_value(old).unwrap();
         assert_eq!((read.lambda, read.smooth, read.pool), (1.0, 0.0, 0));
+        assert!(read.freeze.is_empty());
         assert_eq!(Settings::default().lambda, LAMBDA);
         assert_eq!(Settings::default().smooth, SMOOTH);
+    }
+
+    #[test]
+    fn a_freeze_pattern_that_matches_nothing_is_refused() {
+        let with = |freeze: &[&str]| Settings {
+            freeze: freeze.iter().map(|s| s.to_string()).collect(),
+            ..Settings::default()
+        };
+        assert!(with(&["material", "pst.king.*"]).validate().is_ok());
+        let err = with(&["materail"]).validate().unwrap_err().to_string();
+        assert!(err.contains("materail"), "{err}");
+        // `mobility` is a group of `full`, not of the default `psqt`.
+        assert!(with(&["mobility"]).validate().is_err());
     }
 
     #[test]

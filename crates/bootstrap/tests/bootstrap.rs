@@ -262,6 +262,37 @@ fn a_pool_plays_the_earlier_bests() {
     }
 }
 
+/// `freeze`: every tuning run holds the frozen parameters at the start's values, so the
+/// candidate of generation 1 (`tune/weights.json`) has the start's piece values and tuned
+/// tables.
+#[test]
+fn a_frozen_group_keeps_the_start_values() {
+    let out = temp("freeze");
+    let opts = Options {
+        out: out.clone(),
+        generations: 1,
+        settings: Settings {
+            freeze: vec!["material".to_string()],
+            ..tiny()
+        },
+    };
+    run(&opts, &|_| {}, &Arc::new(AtomicBool::new(false))).unwrap();
+    let (model, start) = eval::load_weights(&out.join("gen000/weights.json")).unwrap();
+    let (_, tuned) = eval::load_weights(&out.join("gen001/tune/weights.json")).unwrap();
+    let mut moved = 0;
+    for ((p, a), b) in model.params().iter().zip(&start).zip(&tuned) {
+        if p.group == "material" {
+            assert_eq!(a, b, "{} is frozen", p.name);
+        } else if a != b {
+            moved += 1;
+        }
+    }
+    assert!(moved > 0, "the tables were tuned");
+    let state = read(&out.join("state.json"));
+    assert!(state.contains("\"freeze\""), "{state}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
 fn read_bytes(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }

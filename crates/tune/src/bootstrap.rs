@@ -72,6 +72,11 @@ pub struct Args {
     /// taking each colour equally often against each. 0: self-play alone.
     #[arg(long, default_value_t = Settings::default().pool, value_name = "N")]
     pool: u32,
+    /// Hold these parameters at the start's values in every tuning run, as `tune lbfgs
+    /// --freeze` (a group such as `material`, a name, or a pattern; repeatable): the ladder
+    /// then tunes the rest around them.
+    #[arg(long, value_name = "PATTERN")]
+    freeze: Vec<String>,
     /// Fraction of the games held out for validation in each tuning run (the iterate kept is
     /// the latest within the noise of the lowest validation loss, as in every tuning command).
     #[arg(long, default_value_t = 0.1)]
@@ -143,6 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             lambda: args.lambda,
             smooth: args.smooth,
             pool: args.pool,
+            freeze: args.freeze.clone(),
             valid_fraction: args.valid_fraction,
             elo0,
             elo1,
