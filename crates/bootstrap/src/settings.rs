@@ -140,12 +140,9 @@ impl Settings {
         let Ok(kind) = self.model.parse::<eval::ModelKind>() else {
             return bad(&format!("unknown model {:?} (psqt, full)", self.model));
         };
-        // The tuning runs' own rule (`optim::free_indices`) decides what a pattern holds.
-        let specs: Vec<optim::ParamSpec> = eval::Model::new(kind)
-            .params()
-            .iter()
-            .map(|p| optim::ParamSpec::new(&p.name, &p.group, p.init))
-            .collect();
+        // The tuning runs' own specs and rule (`optim::free_indices`) decide what a pattern
+        // holds.
+        let specs = texel::chess::param_specs(&eval::Model::new(kind));
         for pattern in &self.freeze {
             if optim::free_indices(&specs, std::slice::from_ref(pattern)).len() == specs.len() {
                 return bad(&format!(

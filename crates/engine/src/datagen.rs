@@ -40,11 +40,6 @@ pub struct DatagenOptions {
     pub hash_mb: usize,
     /// Adjudication rules.
     pub adjudication: Adjudication,
-    /// Exploration: each side of each game values the pieces with its own factors, drawn
-    /// uniformly from `[1 - jitter, 1 + jitter]` ([`ModelEvaluator::jittered`]). Only the
-    /// `ModelEvaluator` runs ([`generate_jittered_until`]) apply it; 0 (the default) plays the
-    /// weights as they are.
-    pub jitter: f64,
 }
 
 impl Default for DatagenOptions {
@@ -55,7 +50,6 @@ impl Default for DatagenOptions {
             openings: RandomOpenings::default(),
             hash_mb: 4,
             adjudication: Adjudication::default(),
-            jitter: 0.0,
         }
     }
 }
@@ -156,8 +150,9 @@ pub fn play_pooled_until<E: Evaluator + ?Sized>(
 /// [`play_jittered_until`]), apart from the openings' stream of the same seed.
 const JITTER_SALT: u64 = 0x6a69_7474_6572; // "jitter"
 
-/// [`play_pooled_until`] with both sides' piece values jittered by [`DatagenOptions::jitter`]
-/// ([`ModelEvaluator::jittered`]): game `index` pairs the same weights from the same opening
+/// [`play_pooled_until`] with both sides' piece values jittered by `jitter`: each side values
+/// the pieces with its own factors drawn uniformly from `[1 - jitter, 1 + jitter]`
+/// ([`ModelEvaluator::jittered`]). Game `index` pairs the same weights from the same opening
 /// (judged by the unjittered `player`) as [`play_pooled_until`], then White and Black each play
 /// with their own perturbed copy, drawn from `(options.openings.seed, index)` alone, so a run
 /// is reproducible whatever the threads. Self-play between copies that disagree on what the
@@ -167,10 +162,11 @@ pub fn play_jittered_until(
     player: &ModelEvaluator,
     opponents: &[&ModelEvaluator],
     options: &DatagenOptions,
+    jitter: f64,
     index: u32,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    if options.jitter <= 0.0 {
+    if jitter <= 0.0 {
         return play_pooled_until(player, opponents, options, index, stop);
     }
     let (white, black) = match pairing(index, opponents.len()) {
@@ -180,8 +176,8 @@ pub fn play_jittered_until(
     };
     let opening = options.openings.opening(u64::from(index), player);
     let mut rng = rng_for(options.openings.seed ^ JITTER_SALT, u64::from(index));
-    let white = white.jittered(options.jitter, &mut rng);
-    let black = black.jittered(options.jitter, &mut rng);
+    let white = white.jittered(jitter, &mut rng);
+    let black = black.jittered(jitter, &mut rng);
     play_pair_until(&opening, &white, &black, options, stop)
 }
 
@@ -298,29 +294,29 @@ pub fn generate_pooled_until<E: Evaluator + ?Sized>(
     })
 }
 
-/// [`generate_pooled_until`] with the sides' piece values jittered by
-/// [`DatagenOptions::jitter`] ([`play_jittered_until`]); with 0 it is
-/// [`generate_pooled_until`], the same games.
+/// [`generate_pooled_until`] with the sides' piece values jittered by `jitter`
+/// ([`play_jittered_until`]); with 0 it is [`generate_pooled_until`], the same games.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use engine::datagen::{generate_jittered_until, DatagenOptions};
 /// use engine::ModelEvaluator;
-/// let opts = DatagenOptions { games: 2, nodes: 200, jitter: 0.2, ..DatagenOptions::default() };
+/// let opts = DatagenOptions { games: 2, nodes: 200, ..DatagenOptions::default() };
 /// let material = ModelEvaluator::default_material();
 /// let go = AtomicBool::new(false);
-/// let (_, summary) = generate_jittered_until(&material, &[], &opts, &|_| {}, &go);
+/// let (_, summary) = generate_jittered_until(&material, &[], &opts, 0.2, &|_| {}, &go);
 /// assert_eq!(summary.games, 2);
 /// ```
 pub fn generate_jittered_until(
     player: &ModelEvaluator,
     opponents: &[&ModelEvaluator],
     options: &DatagenOptions,
+    jitter: f64,
     on_game: &(dyn Fn(&GameRecord) + Sync),
     stop: &AtomicBool,
 ) -> (Vec<Sample>, DatagenSummary) {
     collect_games(options, on_game, stop, |i| {
-        play_jittered_until(player, opponents, options, i, stop)
+        play_jittered_until(player, opponents, options, jitter, i, stop)
     })
 }
 

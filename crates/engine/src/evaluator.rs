@@ -263,7 +263,7 @@ impl ModelEvaluator {
     /// times its own factor drawn uniformly from `[1 - amount, 1 + amount]` (`amount` in
     /// `[0, 1)`, clamped there), every other weight unchanged. Self-play between such copies
     /// trades pieces the unperturbed weights would never give up, so the games show what those
-    /// trades are worth ([`crate::datagen::DatagenOptions::jitter`]).
+    /// trades are worth ([`crate::datagen::play_jittered_until`]).
     ///
     /// ```
     /// use engine::ModelEvaluator;

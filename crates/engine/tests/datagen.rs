@@ -203,8 +203,14 @@ fn no_jitter_plays_the_pooled_games() {
     let go = AtomicBool::new(false);
     let pooled =
         engine::datagen::generate_pooled_until(&player, &[&opponent], &options(), &|_| {}, &go);
-    let jittered =
-        engine::datagen::generate_jittered_until(&player, &[&opponent], &options(), &|_| {}, &go);
+    let jittered = engine::datagen::generate_jittered_until(
+        &player,
+        &[&opponent],
+        &options(),
+        0.0,
+        &|_| {},
+        &go,
+    );
     assert!(!pooled.0.is_empty());
     assert_eq!(pooled.0, jittered.0);
 }
@@ -214,15 +220,11 @@ fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
     use std::sync::atomic::AtomicBool;
     let player = engine::ModelEvaluator::default_material();
     let go = AtomicBool::new(false);
-    let plain = options();
-    let jittered = DatagenOptions {
-        jitter: 0.3,
-        ..options()
-    };
+    let opts = options();
     let mut moved = 0;
-    for i in 0..plain.games {
-        let a = engine::datagen::play_jittered_until(&player, &[], &plain, i, &go).unwrap();
-        let b = engine::datagen::play_jittered_until(&player, &[], &jittered, i, &go).unwrap();
+    for i in 0..opts.games {
+        let a = engine::datagen::play_jittered_until(&player, &[], &opts, 0.0, i, &go).unwrap();
+        let b = engine::datagen::play_jittered_until(&player, &[], &opts, 0.3, i, &go).unwrap();
         assert_eq!(
             a.opening, b.opening,
             "game {i}: the opening does not depend on the jitter"
@@ -237,7 +239,7 @@ fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
     // The same seed gives the same games on any number of threads.
     let run = |threads| {
         on_threads(threads, || {
-            engine::datagen::generate_jittered_until(&player, &[], &jittered, &|_| {}, &go).0
+            engine::datagen::generate_jittered_until(&player, &[], &opts, 0.3, &|_| {}, &go).0
         })
     };
     let one = run(1);

@@ -96,7 +96,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_plies: args.max_plies,
             ..Adjudication::default()
         },
-        jitter: args.jitter,
     };
     let bar = ProgressBar::new(u64::from(args.games));
     bar.set_style(
@@ -114,8 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()
         .context("cannot start the thread pool")?;
     let stop = interrupt_flag("abandoning the games in progress, writing the finished ones");
-    let (samples, summary) =
-        pool.install(|| generate_jittered_until(&eval, &opponents, &options, &on_game, &stop));
+    let (samples, summary) = pool.install(|| {
+        generate_jittered_until(&eval, &opponents, &options, args.jitter, &on_game, &stop)
+    });
     bar.finish_and_clear();
     if summary.games < args.games {
         eprintln!(
