@@ -170,6 +170,10 @@ impl Layout {
                 .to_string(),
             "KING_SAFETY_* weights times their counts, middlegame penalty d + QUADRATIC * d|d| / 100."
                 .to_string(),
+            "full's THREATS_<SIDE>_<KIND>: per enemy piece under that threat of the side to move"
+                .to_string(),
+            "(TO_MOVE) or of the side waiting (WAITING); HANGING: attacked, not defended, no pawn."
+                .to_string(),
         ];
         let mut items = Vec::new();
         for phase in PHASE_NAMES {

@@ -21,6 +21,11 @@ use crate::model::{Model, ModelKind};
 /// rather than searched with (scores would overflow the engine's integers).
 pub const MAX_WEIGHT: f64 = 1e9;
 
+/// Parameter groups added to a model after weights files of it were written: a file without
+/// any parameter of such a group reads with the whole group at its defaults (0, so the file
+/// evaluates as it did); a file with some but not all of them is refused like any other.
+pub const LATER_GROUPS: [&str; 1] = ["threats"];
+
 /// How many names an error message lists before summarising the rest.
 const LIST_AT_MOST: usize = 20;
 
@@ -100,6 +105,23 @@ pub fn weights_from_json(text: &str) -> Result<(Model, Vec<f64>), ParamError> {
             Some(v) if v.is_finite() && v.abs() <= MAX_WEIGHT => w[i] = v,
             Some(v) if v.is_finite() => huge.push(format!("{name} = {value}")),
             _ => non_finite.push(format!("{name} = {value}")),
+        }
+    }
+    // A group added to the model after files were written may be absent as a whole: such a
+    // file reads with the group at its defaults, which add nothing to the evaluation.
+    for group in LATER_GROUPS {
+        let members = || {
+            model
+                .params()
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.group == group)
+        };
+        if members().all(|(i, _)| !seen[i]) {
+            for (i, p) in members() {
+                w[i] = p.init;
+                seen[i] = true;
+            }
         }
     }
     let missing: Vec<String> = model

@@ -67,7 +67,8 @@ pub use crate::display::tables;
 pub use crate::emit::{c_source, rust_source};
 pub use crate::error::ParamError;
 pub use crate::json::{
-    load_weights, load_weights_as, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT,
+    load_weights, load_weights_as, save_weights, weights_from_json, weights_to_json, LATER_GROUPS,
+    MAX_WEIGHT,
 };
 pub use crate::model::{merge_terms, HeadGradient, Model, ModelKind, Split};
 pub use crate::params::{round_weights, ParamInfo, FIXED_POINT_SCALE};

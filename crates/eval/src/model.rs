@@ -31,7 +31,7 @@ pub enum ModelKind {
     #[default]
     Psqt,
     /// `psqt` plus mobility, pawn structure, bishop pair, rooks and queens on open files,
-    /// non-linear king safety, tempo and tunable game-phase weights (984 parameters).
+    /// non-linear king safety, tempo, threats and tunable game-phase weights (1,016 parameters).
     Full,
 }
 

@@ -23,7 +23,7 @@ pub struct ParamInfo {
     /// Stable dotted name, for example `pst.knight.mg.e4` (see `docs/architecture.md`).
     pub name: String,
     /// The group the parameter belongs to: `material`, `pst`, `mobility`, `pawns`, `pieces`,
-    /// `king_safety`, `phase` or `tempo`.
+    /// `king_safety`, `threats`, `phase` or `tempo`.
     pub group: String,
     /// The default starting value.
     pub init: f64,
@@ -96,6 +96,23 @@ pub(crate) const MOBILITY_MAX: [usize; 4] = [8, 13, 14, 27];
 /// King-safety inputs, in index order after `king_safety.attack.*` and `king_safety.check.*`.
 pub(crate) const KING_SAFETY_EXTRA: [&str; 2] = ["shelter_missing", "open_file"];
 
+/// The kinds of threat (`threats.<side>.<kind>`), in index order: an enemy piece attacked by a
+/// pawn (knight, bishop, rook, queen), by a knight or bishop (rook, queen), by a rook (queen),
+/// and any enemy piece but pawns and king attacked and not defended.
+pub(crate) const THREAT_KINDS: [&str; 8] = [
+    "pawn_on_knight",
+    "pawn_on_bishop",
+    "pawn_on_rook",
+    "pawn_on_queen",
+    "minor_on_rook",
+    "minor_on_queen",
+    "rook_on_queen",
+    "hanging",
+];
+
+/// The two sides a threat can belong to, in index order: the side to move, the side waiting.
+pub(crate) const THREAT_SIDES: [&str; 2] = ["to_move", "waiting"];
+
 /// 0-based index of a role: pawn 0 .. king 5.
 #[inline(always)]
 pub(crate) fn role_index(role: Role) -> usize {
@@ -149,6 +166,9 @@ pub(crate) struct Layout {
     pub(crate) ks_quadratic: u32,
     /// `tempo.<phase>`.
     pub(crate) tempo: u32,
+    /// `threats.<side>.<kind>.<phase>` ([`THREAT_SIDES`], [`THREAT_KINDS`]): index
+    /// `threats + 2 * (side * kinds + kind) + phase`.
+    pub(crate) threats: u32,
     /// `phase.<role>`, pawn .. queen.
     pub(crate) phase: u32,
 }
@@ -236,6 +256,7 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
         ks_extra: u32::MAX,
         ks_quadratic: u32::MAX,
         tempo: u32::MAX,
+        threats: u32::MAX,
         phase: u32::MAX,
     };
     if kind == ModelKind::Psqt {
@@ -307,6 +328,13 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
     layout.ks_quadratic = b.fractional(quadratic);
 
     layout.tempo = b.pair("tempo", "tempo", 0.0);
+
+    layout.threats = b.params.len() as u32;
+    for side in THREAT_SIDES {
+        for kind in THREAT_KINDS {
+            b.pair(&format!("threats.{side}.{kind}"), "threats", 0.0);
+        }
+    }
 
     layout.phase = b.params.len() as u32;
     for (r, &init) in PHASE_INIT.iter().enumerate() {

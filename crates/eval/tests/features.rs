@@ -180,6 +180,53 @@ fn king_safety() {
 }
 
 #[test]
+fn threats() {
+    // White: Ke1, Ra1, Pe4; Black: Ke8, Qa8, Nd5. The pawn attacks the knight, the rook the
+    // queen (the a-file is open); the queen is not defended (the king is too far), the knight
+    // is (by the queen, along a8-d5). Black's queen attacks the rook, which nothing defends:
+    // a hanging piece of White's, counted on Black's side.
+    let fen = "q3k3/8/8/3n4/4P3/8/8/R3K3";
+    check(
+        &format!("{fen} w - - 0 1"),
+        &["threats"],
+        &[
+            ("threats.to_move.pawn_on_knight", 1.0),
+            ("threats.to_move.rook_on_queen", 1.0),
+            ("threats.to_move.hanging", 1.0),
+            ("threats.waiting.hanging", -1.0),
+        ],
+    );
+    // The same position with Black to move: the same counts on the other side's weights.
+    check(
+        &format!("{fen} b - - 0 1"),
+        &["threats"],
+        &[
+            ("threats.waiting.pawn_on_knight", 1.0),
+            ("threats.waiting.rook_on_queen", 1.0),
+            ("threats.waiting.hanging", 1.0),
+            ("threats.to_move.hanging", -1.0),
+        ],
+    );
+    // A knight on d3 attacks the rook on b4, which nothing defends; the rook attacks nothing
+    // of White's (the knight is off its lines).
+    check(
+        "4k3/8/8/8/1r6/3N4/8/4K3 w - - 0 1",
+        &["threats"],
+        &[
+            ("threats.to_move.minor_on_rook", 1.0),
+            ("threats.to_move.hanging", 1.0),
+        ],
+    );
+    // A bishop on c4 attacks the queen on f7, defended by its king: attacked by a minor, not
+    // hanging; the queen attacks the bishop, defended by the pawn on b3: nothing for Black.
+    check(
+        "4k3/5q2/8/8/2B5/1P6/8/4K3 b - - 0 1",
+        &["threats"],
+        &[("threats.waiting.minor_on_queen", 1.0)],
+    );
+}
+
+#[test]
 fn tempo() {
     check(
         "4k3/8/8/8/8/8/8/4K2R w - - 0 1",

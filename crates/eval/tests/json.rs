@@ -19,8 +19,17 @@ fn refusal(text: &str) -> String {
 
 /// The default psqt file with its `params` entries edited by `f` (one entry per line).
 fn edited(f: impl FnOnce(&mut Vec<String>)) -> String {
-    let model = Model::new(ModelKind::Psqt);
-    let text = weights_to_json(&model, &model.default_weights());
+    edited_file(
+        ModelKind::Psqt,
+        &Model::new(ModelKind::Psqt).default_weights(),
+        f,
+    )
+}
+
+/// The file of `w` (weights of `kind`) with its `params` entries edited by `f`.
+fn edited_file(kind: ModelKind, w: &[f64], f: impl FnOnce(&mut Vec<String>)) -> String {
+    let model = Model::new(kind);
+    let text = weights_to_json(&model, w);
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     // lines: "{", "  \"model\": ...", "  \"params\": {", entries..., "  }", "}"
     let mut entries: Vec<String> = lines[3..lines.len() - 2]
@@ -122,6 +131,35 @@ fn unknown_names_are_refused_by_name() {
         msg.contains("`material.dragon.mg`") && msg.contains("`pst.knight.mg.i9`"),
         "{msg}"
     );
+}
+
+/// A `full` file written before the `threats` group existed (none of its names) reads with the
+/// group at its defaults, 0, and the rest as written; a file with only some of the group is
+/// refused, naming the missing ones.
+#[test]
+fn a_later_group_may_be_absent_as_a_whole_but_not_in_part() {
+    let model = Model::new(ModelKind::Full);
+    let w: Vec<f64> = (0..model.len()).map(|i| (i % 97) as f64 + 0.5).collect();
+    let threats: Vec<usize> = (0..model.len())
+        .filter(|&i| model.params()[i].group == "threats")
+        .collect();
+    assert_eq!(threats.len(), 32);
+    assert!(eval::LATER_GROUPS.contains(&"threats"));
+    let old = edited_file(ModelKind::Full, &w, |e| {
+        e.retain(|l| !l.trim_start().starts_with("\"threats."))
+    });
+    let (read, w_read) = weights_from_json(&old).unwrap();
+    assert_eq!(read.kind(), ModelKind::Full);
+    for (i, (&a, &b)) in w_read.iter().zip(&w).enumerate() {
+        let expected = if threats.contains(&i) { 0.0 } else { b };
+        assert_eq!(a, expected, "{}", model.params()[i].name);
+    }
+    let part = edited_file(ModelKind::Full, &w, |e| {
+        e.retain(|l| !l.contains("\"threats.waiting.hanging.eg\""))
+    });
+    let msg = refusal(&part);
+    assert!(msg.contains("1 missing parameters"), "{msg}");
+    assert!(msg.contains("`threats.waiting.hanging.eg`"), "{msg}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 mod masks;
 mod pawns;
 mod pieces;
+mod threats;
 
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
@@ -148,15 +149,16 @@ pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u3
 }
 
 /// Every term of the `full` model's sums, in a fixed order: material and piece-square terms,
-/// pawn structure, piece terms, tempo; then the phase sum (one term per piece type on the
+/// pawn structure, piece terms, tempo, threats; then the phase sum (one term per piece type on the
 /// board: its count times `phase.<piece>`).
 #[inline(always)]
 pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
     let board = pos.board();
     psqt_terms(board, layout, |i, j, c| sink.pair2(i, j, c));
     pawns::extract(board, layout, sink);
-    pieces::extract(board, layout, sink);
+    let maps = pieces::extract(board, layout, sink);
     sink.pair(layout.tempo, sign(pos.turn()));
+    threats::extract(board, layout, &maps, pos.turn(), sink);
     for (r, n) in piece_counts(board).into_iter().enumerate() {
         sink.phase(layout.phase + r as u32, n);
     }

@@ -4,17 +4,20 @@
 use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
 
 use super::masks::{pawn_attacks, FILE};
+use super::threats::AttackMaps;
 use super::{sign, Sink};
 use crate::params::{Layout, MOBILITY_MAX};
 
 /// The four roles with mobility and king-attack terms.
 const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
-/// Adds the piece terms of both colours and fills both king-danger lists.
+/// Adds the piece terms of both colours and fills both king-danger lists; returns the squares
+/// each side attacks (for the threat terms).
 #[inline(always)]
-pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
+pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) -> AttackMaps {
     let occupied = board.occupied();
     let pawns = board.pawns().0;
+    let mut maps = AttackMaps::default();
     for color in Color::ALL {
         let c = color as usize ^ 1; // White = 0 here
         let s = sign(color);
@@ -37,11 +40,22 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
         };
         let mut zone_attacks = [0.0f64; 4];
         let mut check_squares = [0.0f64; 4];
+        maps.pawn[c] = pawn_attacks(c, own_pawns);
+        let mut all = maps.pawn[c];
+        if let Some(k) = board.king_of(color) {
+            all |= attacks::king_attacks(k).0;
+        }
 
         for (m, role) in MOBILE.into_iter().enumerate() {
             let piece = Piece { color, role };
             for sq in board.by_piece(piece) {
                 let att = attacks::attacks(sq, piece, occupied);
+                all |= att.0;
+                match m {
+                    0 | 1 => maps.minor[c] |= att.0,
+                    2 => maps.rook[c] |= att.0,
+                    _ => {}
+                }
                 let mobility = (att & !own).0 & !enemy_pawn_attacks;
                 let count = (mobility.count_ones() as usize).min(MOBILITY_MAX[m]) as u32;
                 let idx = layout.mobility[m] + 2 * count;
@@ -95,7 +109,9 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
             f.danger(c, layout.ks_extra, missing);
             f.danger(c, layout.ks_extra + 1, open);
         }
+        maps.all[c] = all;
     }
+    maps
 }
 
 /// Counts the files around the king (its own and the adjacent ones) without an own pawn in

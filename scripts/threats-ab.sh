@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Threat terms or not, one step (docs/results.md, "Threats: the term `full` lacked"): 16,000
+# self-play games of data/bootstrap-full-gen2.json (the `full` ladder's best before the threat
+# terms), one L-BFGS run from it with the threats held at 0 (A) and one with them tuned (B),
+# each played against PeSTO's tables, and B against A. Resumable: a step whose output exists is
+# skipped.
+#
+#   scripts/threats-ab.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
+set -euo pipefail
+out=${1:?usage: scripts/threats-ab.sh OUT [TUNE] [PESTO]}
+tune=$(realpath "${2:-target/release/tune}")
+pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
+start=$(realpath data/bootstrap-full-gen2.json)
+mkdir -p "$out"
+cd "$out"
+
+[ -f games.gtc.zst ] || "$tune" datagen --games 16000 --nodes 2000 --seed 31 -w "$start" \
+    -o games.gtc.zst
+common=(--data games.gtc.zst --model full --weights "$start" --l2 1e-8 --smooth 1e-9 --lambda 0
+    --quiet)
+[ -f A/weights.json ] || "$tune" lbfgs "${common[@]}" --freeze threats --out A > A.log
+[ -f B/weights.json ] || "$tune" lbfgs "${common[@]}" --out B > B.log
+for x in A B; do
+    [ -f "$x-vs-pesto.txt" ] || "$tune" match "$x/weights.json" "$pesto" --openings 200 \
+        --nodes 10000 --seed 1 > "$x-vs-pesto.txt"
+done
+[ -f B-vs-A.txt ] || "$tune" match B/weights.json A/weights.json --openings 200 --nodes 10000 \
+    --seed 2 > B-vs-A.txt
+tail -n 3 A-vs-pesto.txt B-vs-pesto.txt B-vs-A.txt
