@@ -17,13 +17,23 @@ const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) -> AttackMaps {
     let occupied = board.occupied();
     let pawns = board.pawns().0;
-    let mut maps = AttackMaps::default();
+    let white = board.by_color(Color::White).0;
+    // Both sides' pawn attacks, each needed twice: the own side's for the threats, the
+    // enemy's for mobility.
+    let mut maps = AttackMaps {
+        pawn: [
+            pawn_attacks(0, pawns & white),
+            pawn_attacks(1, pawns & !white),
+        ],
+        ..AttackMaps::default()
+    };
     for color in Color::ALL {
         let c = color as usize ^ 1; // White = 0 here
         let s = sign(color);
         let own = board.by_color(color);
         let own_pawns = pawns & own.0;
-        let enemy_pawn_attacks = pawn_attacks(c ^ 1, pawns & !own.0);
+        let enemy_pawn_attacks = maps.pawn[c ^ 1];
+        let own_king = board.king_of(color);
         let enemy_king = board.king_of(!color);
         // The king zone and checking squares of the enemy king, for the danger it is in.
         let (zone, checks) = match enemy_king {
@@ -40,9 +50,8 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) -> Atta
         };
         let mut zone_attacks = [0.0f64; 4];
         let mut check_squares = [0.0f64; 4];
-        maps.pawn[c] = pawn_attacks(c, own_pawns);
         let mut all = maps.pawn[c];
-        if let Some(k) = board.king_of(color) {
+        if let Some(k) = own_king {
             all |= attacks::king_attacks(k).0;
         }
 
@@ -104,7 +113,7 @@ pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) -> Atta
         }
 
         // This colour's own king: pawn shelter on its file and the adjacent ones.
-        if let Some(k) = board.king_of(color) {
+        if let Some(k) = own_king {
             let (missing, open) = shelter(k, c, own_pawns, pawns);
             f.danger(c, layout.ks_extra, missing);
             f.danger(c, layout.ks_extra + 1, open);
