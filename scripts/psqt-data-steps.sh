@@ -77,12 +77,33 @@ step g16-self4-l2-1e-9 gen16 1e-9 1e-9 0.5 "${four[@]}"
 step g16-self4-lambda0 gen16 1e-9 1e-8 0 "${four[@]}"
 step g16-self4-lambda1 gen16 1e-9 1e-8 1 "${four[@]}"
 step pesto-self4-smooth0 pesto 0 1e-8 1 "${four[@]}"
+# The pull, stronger: smaller steps from generation 16 on the four samples ("Smaller steps").
+step g16-self4-l2-1e-7 gen16 1e-9 1e-7 0.5 "${four[@]}"
+step g16-self4-l2-3e-7 gen16 1e-9 3e-7 0.5 "${four[@]}"
+step g16-self4-l2-1e-6 gen16 1e-9 1e-6 0.5 "${four[@]}"
+step g16-self4-l2-1e-6-smooth0 gen16 0 1e-6 0.5 "${four[@]}"
+step g16-self4-l2-3e-6 gen16 1e-9 3e-6 0.5 "${four[@]}"
+step g16-self-l2-1e-6 gen16 1e-9 1e-6 0.5 self99.gtc.zst
+# Generation 16's tables sharpened or flattened around their means, the piece values kept
+# (scripts/weights.py contrast).
+for f in 0.75 1.5 2; do
+    mkdir -p "g16-contrast-$f"
+    [ -f "g16-contrast-$f/weights.json" ] ||
+        python3 "$here/weights.py" contrast "$gen16" "g16-contrast-$f/weights.json" "$f"
+    play "g16-contrast-$f"
+done
+# PeSTO's piece values on generation 16's tables (at generation 16's scale, 0.75).
+mkdir -p g16-pesto-values
+[ -f g16-pesto-values/weights.json ] ||
+    python3 "$here/weights.py" material "$gen16" "$pesto" g16-pesto-values/weights.json 0.75
+play g16-pesto-values
 # Generation 16 itself on the same openings (the ladder's matches use other ones).
 mkdir -p gen16
 cp "$gen16" gen16/weights.json
 play gen16
 # Two more matches (openings of --seed 2 and 3) for the rows whose difference the text reads.
-for name in gen16 pesto-self4 pesto-self g16-self4-smooth0 g16-self4; do
+for name in gen16 pesto-self4 pesto-self g16-self4-smooth0 g16-self4 g16-self4-l2-1e-6 \
+    g16-pesto-values; do
     for seed in 2 3; do
         if [ ! -f "$name.match$seed.txt" ]; then
             "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 \

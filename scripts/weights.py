@@ -12,6 +12,9 @@
   scripts/weights.py blur IN.json OUT.json A
       each table entry becomes (1 - A) * itself + A * the mean of its king-step neighbours in
       the same table (pawns' ranks 1 and 8 left out)
+  scripts/weights.py contrast IN.json OUT.json F
+      each table entry moved F times as far from its table's mean (F > 1 sharpens, F < 1
+      flattens; the mean, so the effective piece values, kept; pawns' ranks 1 and 8 left out)
 
 The effective value of a piece in a phase is its material weight plus the mean of its table
 (pawns over ranks 2 to 7): what the piece is worth on an average square.
@@ -25,7 +28,7 @@ FILES = "abcdefgh"
 # (file, rank) steps, in the order whose sums made the blurred files of docs/results.md
 KING_STEPS = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
 # (number of arguments, at least or exactly) of each command
-ARGS = {"values": (1, "+"), "mean": (2, "+"), "scale": (3, "="), "material": (4, "="), "blur": (3, "=")}
+ARGS = {"values": (1, "+"), "mean": (2, "+"), "scale": (3, "="), "material": (4, "="), "blur": (3, "="), "contrast": (3, "=")}
 
 
 def load(path):
@@ -75,6 +78,17 @@ def blurred(params, alpha):
     return out
 
 
+def contrasted(params, f):
+    out = dict(params)
+    for pc in PIECES + ["king"]:
+        for ph in PHASES:
+            m = table_mean(params, pc, ph)
+            for k in params:
+                if k.startswith(f"pst.{pc}.{ph}.") and not off_board(pc, int(k[-1]) - 1):
+                    out[k] = m + f * (params[k] - m)
+    return out
+
+
 def scaled(name, value, s):
     """A weight of a file whose evaluation is multiplied by s."""
     if name.startswith("phase."):
@@ -119,6 +133,10 @@ def main(argv):
     elif cmd == "blur":
         doc = load(args[0])
         doc["params"] = blurred(doc["params"], float(args[2]))
+        save(doc, args[1])
+    elif cmd == "contrast":
+        doc = load(args[0])
+        doc["params"] = contrasted(doc["params"], float(args[2]))
         save(doc, args[1])
 
 
