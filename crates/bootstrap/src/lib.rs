@@ -403,7 +403,7 @@ impl Runner<'_> {
                 weights: Some(self.weights_path(prev.generation)),
                 valid_fraction: s.valid_fraction,
                 seed: derive_seed(s.seed, generation, SALT_TUNE),
-                l2: s.l2,
+                l2: Some(s.l2),
                 lambda: s.lambda,
                 smooth: s.smooth,
                 freeze: s.freeze.clone(),

@@ -19,11 +19,6 @@ use crate::OptimError;
 /// The strengths tried by default, strongest first.
 pub const L2_GRID: [f64; 6] = [1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 0.0];
 
-/// The strength `--l2 auto` falls back to where it cannot run the path (no validation split,
-/// or leaves re-resolved during the run): the tuning commands' default, the one that played
-/// best on the embedded data.
-pub const L2_FALLBACK: f64 = 1e-7;
-
 /// The L2 strength asked for: a fixed one, or `auto` (chosen on the validation split by
 /// [`run_l2_path`] over [`L2_GRID`]).
 ///

@@ -11,7 +11,7 @@ use eval::Model;
 use crate::output::{write_run, Summary};
 use crate::setup::{prepare_until, Setup, SetupOptions};
 use crate::TexelError;
-use optim::regularise::{run_l2_path, L2_FALLBACK};
+use optim::regularise::run_l2_path;
 use optim::Control;
 use optim::ObjectiveConfig;
 use optim::{RunConfig, RunOutcome};
@@ -33,7 +33,8 @@ pub struct Job {
     pub append_log: bool,
     /// Choose the L2 strength on the validation split among these (strongest first;
     /// `setup.l2` is then ignored): see [`run_l2_path`]. Without a validation split, or with
-    /// `resolve_every`, the strength is [`L2_FALLBACK`] instead, and the notes say so.
+    /// `resolve_every`, the strength is the model's [`default_l2`](crate::setup::default_l2)
+    /// instead, and the notes say so.
     pub l2_path: Option<Vec<f64>>,
     /// Source code to write besides `weights.rs` (e.g. C: `weights.h`).
     pub emit: Vec<eval::emit::Lang>,
@@ -111,11 +112,12 @@ pub fn tune(
         } else {
             "the leaves are re-resolved"
         };
+        let l2 = crate::setup::default_l2(setup.model.kind());
         setup.notes.push(format!(
-            "--l2 auto: {why}, so the strength is the fixed {L2_FALLBACK:e}"
+            "--l2 auto: {why}, so the strength is the model's default, {l2:e}"
         ));
         let cfg = ObjectiveConfig {
-            l2: L2_FALLBACK,
+            l2,
             ..*setup.train.config()
         };
         setup.train = Arc::new(setup.train.with_config(cfg)?);

@@ -36,6 +36,24 @@ pub fn default_data() -> Result<Vec<PathBuf>, TexelError> {
     Ok(vec![std::fs::canonicalize(&p).unwrap_or(p)])
 }
 
+/// The L2 strength of a tuning run that does not name one (`--l2`'s default), by model:
+/// `1e-7` for `psqt`, `1e-8` for `full`. Chosen by play, not loss (`docs/results.md`, "How
+/// strong a pull" and "The pull for `full`"): on the TCEC games and the embedded data, `full`
+/// plays 28 to 50 Elo better at 1e-8 than at 1e-7, while for `psqt` 1e-7 plays as well there
+/// and far better on a few thousand games of strong weights.
+///
+/// ```
+/// use eval::ModelKind;
+/// assert_eq!(texel::setup::default_l2(ModelKind::Psqt), 1e-7);
+/// assert_eq!(texel::setup::default_l2(ModelKind::Full), 1e-8);
+/// ```
+pub fn default_l2(kind: ModelKind) -> f64 {
+    match kind {
+        ModelKind::Psqt => 1e-7,
+        ModelKind::Full => 1e-8,
+    }
+}
+
 /// Everything that defines the problem to tune.
 #[derive(Clone, Debug)]
 pub struct SetupOptions {
@@ -58,8 +76,8 @@ pub struct SetupOptions {
     pub loss: LossKind,
     /// L1 weight.
     pub l1: f64,
-    /// L2 weight.
-    pub l2: f64,
+    /// L2 weight; `None`: the model's [`default_l2`].
+    pub l2: Option<f64>,
     /// Label blend.
     pub lambda: f64,
     /// Smoothness prior's weight over the model's neighbour pairs
@@ -98,7 +116,7 @@ impl Default for SetupOptions {
             sigmoid: Sigmoid::Logistic,
             loss: LossKind::Mse,
             l1: 0.0,
-            l2: 0.0,
+            l2: Some(0.0),
             lambda: 1.0,
             smooth: 0.0,
             freeze: Vec::new(),
@@ -289,7 +307,7 @@ pub fn prepare_until(
     let cfg = ObjectiveConfig {
         link: Link { k, ..link0 },
         l1: opts.l1,
-        l2: opts.l2,
+        l2: opts.l2.unwrap_or_else(|| default_l2(model.kind())),
         lambda: opts.lambda,
         smooth: opts.smooth,
     };

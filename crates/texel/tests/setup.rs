@@ -4,7 +4,7 @@
 mod common;
 
 use eval::{Model, ModelKind};
-use texel::setup::{prepare, SetupOptions};
+use texel::setup::{default_l2, prepare, SetupOptions};
 
 fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions {
     SetupOptions {
@@ -49,4 +49,25 @@ fn psqt_weights_start_a_full_run() {
     let setup = prepare(&options(Some(ModelKind::Full), &path)).expect("carried over");
     assert_eq!(setup.model.kind(), ModelKind::Full);
     assert_eq!(setup.start, setup.model.carry_over(&psqt, &w).unwrap());
+}
+
+/// Without a strength, the pull is the model's default: the model of the weights file, or the
+/// one asked for (a `psqt` file starting a `full` run gets `full`'s); a strength given wins.
+#[test]
+fn the_default_pull_is_the_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("psqt.json");
+    let psqt = Model::new(ModelKind::Psqt);
+    eval::save_weights(&path, &psqt, &psqt.default_weights()).unwrap();
+    let l2 = |model, l2| {
+        let opts = SetupOptions {
+            l2,
+            ..options(model, &path)
+        };
+        prepare(&opts).expect("set up").train.config().l2
+    };
+    assert_eq!(l2(None, None), default_l2(ModelKind::Psqt));
+    assert_eq!(l2(Some(ModelKind::Full), None), default_l2(ModelKind::Full));
+    assert_ne!(default_l2(ModelKind::Psqt), default_l2(ModelKind::Full));
+    assert_eq!(l2(Some(ModelKind::Full), Some(3e-9)), 3e-9);
 }

@@ -122,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             model: Some(kind),
             valid_fraction: args.valid_fraction,
             seed: 1,
-            l2: 1e-8,
+            l2: Some(1e-8),
             first: Some(args.positions),
             ..SetupOptions::default()
         })?;

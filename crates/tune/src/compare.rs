@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.time.is_none() && common.max_passes.is_none() {
         common.max_passes = Some(300.0);
     }
-    if common.l2 == optim::regularise::L2::Auto {
+    if common.l2 == Some(optim::regularise::L2::Auto) {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
     let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));

@@ -93,12 +93,13 @@ pub struct RunArgs {
     /// L2 regularisation weight: l2 * sum (w - w_start)^2 over the free parameters, against
     /// the mean loss (so repeating the data changes nothing); 0 turns it off. `auto`: run the
     /// method at 1e-6, 1e-7, ... 1e-10 and 0 (strongest first, each from the previous one's
-    /// weights) and keep the strength with the lowest validation loss. The default, 1e-7,
-    /// plays better than the loss-optimal strength on every data set measured, and at least
-    /// as well as 1e-8 and 1e-6 (TCEC games, self-play data: docs/results.md), although it
-    /// costs held-out loss on large sets.
-    #[arg(long, default_value = "1e-7", value_name = "X|auto")]
-    pub l2: optim::regularise::L2,
+    /// weights) and keep the strength with the lowest validation loss. Default: 1e-7 for
+    /// `psqt`, 1e-8 for `full`, chosen by play (docs/results.md): they play better than the
+    /// loss-optimal strength on every data set measured, although they cost held-out loss on
+    /// large sets. On a few thousand games of already strong weights, a stronger pull (1e-7 to
+    /// 1e-6) loses less; check with --verify.
+    #[arg(long, value_name = "X|auto")]
+    pub l2: Option<optim::regularise::L2>,
     /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
@@ -179,7 +180,7 @@ impl RunArgs {
             sigmoid: self.sigmoid,
             loss: self.loss,
             l1: self.l1,
-            l2: self.l2.fixed(),
+            l2: self.l2.map(|l| l.fixed()),
             lambda: self.lambda,
             smooth: self.smooth,
             freeze: self.freeze.clone(),
@@ -287,7 +288,7 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
         resolve_every: args.resolve_every,
         out: out.clone(),
         append_log: args.resume,
-        l2_path: args.l2.grid(),
+        l2_path: args.l2.and_then(|l| l.grid()),
         emit: args.emit.clone(),
     };
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
