@@ -97,6 +97,14 @@ mkdir -p g16-pesto-values
 [ -f g16-pesto-values/weights.json ] ||
     python3 "$here/weights.py" material "$gen16" "$pesto" g16-pesto-values/weights.json 0.75
 play g16-pesto-values
+# One table at a time shaped as PeSTO's (at generation 16's scale, 0.75), generation 16's piece
+# values kept (scripts/weights.py shape).
+for piece in pawn knight bishop rook queen king; do
+    mkdir -p "g16-shape-$piece"
+    [ -f "g16-shape-$piece/weights.json" ] || python3 "$here/weights.py" shape "$gen16" "$pesto" \
+        "g16-shape-$piece/weights.json" 0.75 "$piece"
+    play "g16-shape-$piece"
+done
 # Generation 16 itself on the same openings (the ladder's matches use other ones).
 mkdir -p gen16
 cp "$gen16" gen16/weights.json

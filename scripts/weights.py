@@ -12,6 +12,9 @@
   scripts/weights.py blur IN.json OUT.json A
       each table entry becomes (1 - A) * itself + A * the mean of its king-step neighbours in
       the same table (pawns' ranks 1 and 8 left out)
+  scripts/weights.py shape IN.json REF.json OUT.json S PIECE...
+      IN with the tables of each PIECE (pawn ... king, both phases) shaped as REF's: each entry
+      IN's table mean + S * (REF's entry - REF's table mean), so IN's piece values are kept
   scripts/weights.py contrast IN.json OUT.json F
       each table entry moved F times as far from its table's mean (F > 1 sharpens, F < 1
       flattens; the mean, so the effective piece values, kept; pawns' ranks 1 and 8 left out)
@@ -28,7 +31,7 @@ FILES = "abcdefgh"
 # (file, rank) steps, in the order whose sums made the blurred files of docs/results.md
 KING_STEPS = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
 # (number of arguments, at least or exactly) of each command
-ARGS = {"values": (1, "+"), "mean": (2, "+"), "scale": (3, "="), "material": (4, "="), "blur": (3, "="), "contrast": (3, "=")}
+ARGS = {"values": (1, "+"), "mean": (2, "+"), "scale": (3, "="), "material": (4, "="), "blur": (3, "="), "contrast": (3, "="), "shape": (5, "+")}
 
 
 def load(path):
@@ -134,6 +137,18 @@ def main(argv):
         doc = load(args[0])
         doc["params"] = blurred(doc["params"], float(args[2]))
         save(doc, args[1])
+    elif cmd == "shape":
+        doc, ref, s = load(args[0]), load(args[1])["params"], float(args[3])
+        p = doc["params"]
+        for pc in args[4:]:
+            if pc not in PIECES + ["king"]:
+                sys.exit(f"error: `{pc}` is not a piece (pawn, knight, bishop, rook, queen, king)")
+            for ph in PHASES:
+                m, rm = table_mean(p, pc, ph), table_mean(ref, pc, ph)
+                for k in p:
+                    if k.startswith(f"pst.{pc}.{ph}.") and not off_board(pc, int(k[-1]) - 1):
+                        p[k] = m + s * (ref[k] - rm)
+        save(doc, args[2])
     elif cmd == "contrast":
         doc = load(args[0])
         doc["params"] = contrasted(doc["params"], float(args[2]))
