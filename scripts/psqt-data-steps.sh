@@ -17,7 +17,7 @@ pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
 mkdir -p "$out"
 cd "$out"
 # shellcheck source=scripts/lib-play.sh
-. "$here/lib-play.sh"   # play NAME
+. "$here/lib-play.sh"   # play NAME, play_seed NAME SEED
 
 games() { # FILE OPTIONS...: 8,000 games of generation 16 at 2,000 nodes
     local file=$1
@@ -112,12 +112,5 @@ play gen16
 # Two more matches (openings of --seed 2 and 3) for the rows whose difference the text reads.
 for name in gen16 pesto-self4 pesto-self g16-self4-smooth0 g16-self4 g16-self4-l2-1e-6 \
     g16-pesto-values; do
-    for seed in 2 3; do
-        if [ ! -f "$name.match$seed.txt" ]; then
-            "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 \
-                --seed $seed > "$name.match$seed.tmp" 2>&1
-            mv "$name.match$seed.tmp" "$name.match$seed.txt"
-        fi
-        grep 'Elo (pent' "$name.match$seed.txt" | sed "s|^|$name, --seed $seed: |"
-    done
+    for seed in 2 3; do play_seed "$name" $seed; done
 done

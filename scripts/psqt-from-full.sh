@@ -31,7 +31,7 @@ done
 mkdir -p "$out"
 cd "$out"
 # shellcheck source=scripts/lib-play.sh
-. "$here/scripts/lib-play.sh"   # play NAME
+. "$here/scripts/lib-play.sh"   # play NAME, play_seed NAME SEED
 
 row() { # NAME START(gen16|material) LAMBDA L2 SMOOTH DATA...
     local name=$1 from=$2 lambda=$3 l2=$4 smooth=$5
@@ -57,12 +57,4 @@ row mat-full-lambda0-l2-1e-7 material 0 1e-7 1e-9 "${threats[@]}"
 row mat-full-lambda0.5 material 0.5 1e-8 1e-9 "${threats[@]}"
 row mat-full-lambda1 material 1 1e-8 1e-9 "${threats[@]}"
 # The best row on two more sets of openings.
-for seed in 2 3; do
-    name=g16-full-lambda0
-    if [ ! -f "$name.match$seed.txt" ]; then
-        "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 --seed $seed \
-            > "$name.match$seed.tmp" 2>&1
-        mv "$name.match$seed.tmp" "$name.match$seed.txt"
-    fi
-    grep 'Elo (pent' "$name.match$seed.txt" | sed "s|^|$name, --seed $seed: |"
-done
+for seed in 2 3; do play_seed g16-full-lambda0 $seed; done

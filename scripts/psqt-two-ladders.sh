@@ -19,6 +19,8 @@ gen16=$here/data/bootstrap-defaults-gen16.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
 mkdir -p "$out"
 cd "$out"
+# shellcheck source=scripts/lib-play.sh
+. "$here/scripts/lib-play.sh"   # play_seed NAME SEED
 
 "$tune" bootstrap --out ladder --generations 16 --seed 2 --quiet
 # The kept weights after generation 16 (generation 16's own when its candidate passed the gate).
@@ -30,13 +32,5 @@ echo "the second ladder's kept weights after 16 generations: generation $best"
 [ -f mean/weights.json ] || python3 "$here/scripts/weights.py" mean mean/weights.json "$gen16" \
     seed2/weights.json
 for name in seed2 mean; do
-    for seed in 1 2 3; do
-        f=$name-s$seed.txt
-        if [ ! -f "$f" ]; then
-            "$tune" match "$name/weights.json" "$pesto" --openings 200 --nodes 10000 \
-                --seed $seed > "$f.tmp" 2>&1
-            mv "$f.tmp" "$f"
-        fi
-        grep 'Elo (pent' "$f" | sed "s|^|$name, --seed $seed: |"
-    done
+    for seed in 1 2 3; do play_seed "$name" $seed; done
 done
