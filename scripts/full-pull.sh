@@ -30,13 +30,11 @@ tuned() { # NAME TUNE-OPTIONS...
     [ -f "$name/summary.json" ] || "$tune" lbfgs --model full "$@" --out "$name" --quiet \
         > "$name.log" 2>&1 || { cat "$name.log" >&2; exit 1; }
 }
-match() { # NAME OPPONENT SEED
-    local f=$1-s$3.txt
-    if [ ! -f "$f" ]; then
-        "$tune" match "$1/weights.json" "$2" --openings 200 --nodes 10000 --seed "$3" > "$f.tmp" 2>&1
-        mv "$f.tmp" "$f"
-    fi
-    grep 'Elo (pent' "$f" | sed "s|^|$1 --seed $3: |"
+# shellcheck source=scripts/lib-play.sh
+. "$here/scripts/lib-play.sh"   # match_into FILE A B SEED
+match() { # NAME OPPONENT SEED: into NAME-sSEED.txt
+    match_into "$1-s$3.txt" "$1/weights.json" "$2" "$3"
+    grep 'Elo (pent' "$1-s$3.txt" | sed "s|^|$1 --seed $3: |"
 }
 
 [ -f tcec-quiet.gtc ] || "$tune" extract "$shared/data/tcec-standard.pgn.zst" -o tcec-quiet.gtc \

@@ -11,8 +11,11 @@ out=${1:?usage: scripts/threats-ab.sh OUT [TUNE] [PESTO]}
 tune=$(realpath "${2:-target/release/tune}")
 pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
 start=$(realpath data/bootstrap-full-gen2.json)
+lib=$(dirname "$(realpath "$0")")/lib-play.sh
 mkdir -p "$out"
 cd "$out"
+# shellcheck source=scripts/lib-play.sh
+. "$lib"   # match_into FILE A B SEED
 
 [ -f games.gtc.zst ] || "$tune" datagen --games 16000 --nodes 2000 --seed 31 -w "$start" \
     -o games.gtc.zst
@@ -20,10 +23,6 @@ common=(--data games.gtc.zst --model full --weights "$start" --l2 1e-8 --smooth 
     --quiet)
 [ -f A/weights.json ] || "$tune" lbfgs "${common[@]}" --freeze threats --out A > A.log
 [ -f B/weights.json ] || "$tune" lbfgs "${common[@]}" --out B > B.log
-for x in A B; do
-    [ -f "$x-vs-pesto.txt" ] || "$tune" match "$x/weights.json" "$pesto" --openings 200 \
-        --nodes 10000 --seed 1 > "$x-vs-pesto.txt"
-done
-[ -f B-vs-A.txt ] || "$tune" match B/weights.json A/weights.json --openings 200 --nodes 10000 \
-    --seed 2 > B-vs-A.txt
+for x in A B; do match_into "$x-vs-pesto.txt" "$x/weights.json" "$pesto" 1; done
+match_into B-vs-A.txt B/weights.json A/weights.json 2
 tail -n 3 A-vs-pesto.txt B-vs-pesto.txt B-vs-A.txt

@@ -50,11 +50,17 @@ def off_board(piece, rank):
     return piece == "pawn" and rank in (0, 7)
 
 
-def table_mean(params, piece, phase):
+def table_keys(params, piece, phase):
+    """The names of a table's entries on playable squares (pawns' ranks 1 and 8 left out)."""
     keys = [k for k in params if k.startswith(f"pst.{piece}.{phase}.")]
     keys = [k for k in keys if not off_board(piece, int(k[-1]) - 1)]
     if not keys:
         sys.exit(f"error: no table pst.{piece}.{phase} in the weights (psqt or full weights expected)")
+    return keys
+
+
+def table_mean(params, piece, phase):
+    keys = table_keys(params, piece, phase)
     return sum(params[k] for k in keys) / len(keys)
 
 
@@ -86,9 +92,8 @@ def contrasted(params, f):
     for pc in PIECES + ["king"]:
         for ph in PHASES:
             m = table_mean(params, pc, ph)
-            for k in params:
-                if k.startswith(f"pst.{pc}.{ph}.") and not off_board(pc, int(k[-1]) - 1):
-                    out[k] = m + f * (params[k] - m)
+            for k in table_keys(params, pc, ph):
+                out[k] = m + f * (params[k] - m)
     return out
 
 
@@ -145,9 +150,8 @@ def main(argv):
                 sys.exit(f"error: `{pc}` is not a piece (pawn, knight, bishop, rook, queen, king)")
             for ph in PHASES:
                 m, rm = table_mean(p, pc, ph), table_mean(ref, pc, ph)
-                for k in p:
-                    if k.startswith(f"pst.{pc}.{ph}.") and not off_board(pc, int(k[-1]) - 1):
-                        p[k] = m + s * (ref[k] - rm)
+                for k in table_keys(p, pc, ph):
+                    p[k] = m + s * (ref[k] - rm)
         save(doc, args[2])
     elif cmd == "contrast":
         doc = load(args[0])

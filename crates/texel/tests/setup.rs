@@ -16,12 +16,24 @@ fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions 
     }
 }
 
+/// A weights file of `kind`'s default weights (with `edit` applied) in `dir`; its path.
+fn weights_file(
+    dir: &tempfile::TempDir,
+    kind: ModelKind,
+    edit: impl FnOnce(&Model, &mut Vec<f64>),
+) -> std::path::PathBuf {
+    let path = dir.path().join(format!("{}.json", kind.name()));
+    let model = Model::new(kind);
+    let mut w = model.default_weights();
+    edit(&model, &mut w);
+    eval::save_weights(&path, &model, &w).unwrap();
+    path
+}
+
 #[test]
 fn the_model_is_read_from_the_weights_file() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("full.json");
-    let full = Model::new(ModelKind::Full);
-    eval::save_weights(&path, &full, &full.default_weights()).unwrap();
+    let path = weights_file(&dir, ModelKind::Full, |_, _| {});
 
     let setup = prepare(&options(None, &path)).expect("the file's model");
     assert_eq!(setup.model.kind(), ModelKind::Full);
@@ -40,11 +52,11 @@ fn the_model_is_read_from_the_weights_file() {
 #[test]
 fn psqt_weights_start_a_full_run() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("psqt.json");
-    let psqt = Model::new(ModelKind::Psqt);
-    let mut w = psqt.default_weights();
-    w[psqt.index_of("pst.queen.eg.d5").unwrap()] = 42.0;
-    eval::save_weights(&path, &psqt, &w).unwrap();
+    let path = weights_file(&dir, ModelKind::Psqt, |m, w| {
+        w[m.index_of("pst.queen.eg.d5").unwrap()] = 42.0
+    });
+    let (psqt, w) = eval::load_weights(&path).unwrap();
+    assert_eq!(w[psqt.index_of("pst.queen.eg.d5").unwrap()], 42.0);
 
     let setup = prepare(&options(Some(ModelKind::Full), &path)).expect("carried over");
     assert_eq!(setup.model.kind(), ModelKind::Full);
@@ -56,9 +68,7 @@ fn psqt_weights_start_a_full_run() {
 #[test]
 fn the_default_pull_is_the_models() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("psqt.json");
-    let psqt = Model::new(ModelKind::Psqt);
-    eval::save_weights(&path, &psqt, &psqt.default_weights()).unwrap();
+    let path = weights_file(&dir, ModelKind::Psqt, |_, _| {});
     let l2 = |model, l2| {
         let opts = SetupOptions {
             l2,
