@@ -4,12 +4,28 @@
 use std::path::PathBuf;
 
 use engine::elo::Sprt;
+use eval::ModelKind;
 use serde::{Deserialize, Serialize};
 
 use crate::BootstrapError;
 
-/// The default label blend of `tune bootstrap` (see [`Settings::lambda`]).
-pub const LAMBDA: f64 = 0.5;
+/// The default label blend of `tune bootstrap` for a model (see [`Settings::lambda`]): `psqt`
+/// 0.5, half the game result and half the search's score, which played better than either alone
+/// on 2,200 games and as well as the result on 8,000; `full` 0, the search's score alone, whose
+/// step from the `full` ladder's best played about 30 Elo above the blend's on the same 16,000
+/// games (`docs/results.md`, "Pawn-push threats and outposts").
+///
+/// ```
+/// use eval::ModelKind;
+/// assert_eq!(bootstrap::settings::default_lambda(ModelKind::Psqt), 0.5);
+/// assert_eq!(bootstrap::settings::default_lambda(ModelKind::Full), 0.0);
+/// ```
+pub fn default_lambda(kind: ModelKind) -> f64 {
+    match kind {
+        ModelKind::Psqt => 0.5,
+        ModelKind::Full => 0.0,
+    }
+}
 
 /// The default smoothness prior of `tune bootstrap` (see [`Settings::smooth`]).
 pub const SMOOTH: f64 = 1e-9;
@@ -104,7 +120,7 @@ impl Default for Settings {
             window: 2,
             max_iters: 200,
             l2: 1e-8,
-            lambda: LAMBDA,
+            lambda: default_lambda(ModelKind::Psqt),
             smooth: SMOOTH,
             pool: 0,
             freeze: Vec::new(),
@@ -230,7 +246,7 @@ mod tests {
         let read: Settings = serde_json::from_value(old).unwrap();
         assert_eq!((read.lambda, read.smooth, read.pool), (1.0, 0.0, 0));
         assert!(read.freeze.is_empty());
-        assert_eq!(Settings::default().lambda, LAMBDA);
+        assert_eq!(Settings::default().lambda, default_lambda(ModelKind::Psqt));
         assert_eq!(Settings::default().smooth, SMOOTH);
     }
 

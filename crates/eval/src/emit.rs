@@ -174,6 +174,12 @@ impl Layout {
                 .to_string(),
             "(TO_MOVE) or of the side waiting (WAITING); HANGING: attacked, not defended, no pawn."
                 .to_string(),
+            "full's PUSH_THREATS_<SIDE>: per enemy piece (no pawn, no king) a safe pawn push of"
+                .to_string(),
+            "that side would attack; OUTPOSTS_<PIECE>: per knight or bishop on ranks 4-6, pawn-"
+                .to_string(),
+            "defended, that no enemy pawn can attack (docs/architecture.md)."
+                .to_string(),
         ];
         let mut items = Vec::new();
         for phase in PHASE_NAMES {

@@ -1,5 +1,5 @@
 //! The `full` model: `psqt` plus mobility, pawn structure, piece terms, tempo, threats,
-//! a non-linear king-safety penalty and tunable game-phase weights.
+//! pawn-push threats, outposts, a non-linear king-safety penalty and tunable game-phase weights.
 //!
 //! ```text
 //! mg     = dot(w, mg terms) - penalty(danger_white) + penalty(danger_black)

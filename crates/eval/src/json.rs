@@ -24,7 +24,7 @@ pub const MAX_WEIGHT: f64 = 1e9;
 /// Parameter groups added to a model after weights files of it were written: a file without
 /// any parameter of such a group reads with the whole group at its defaults (0, so the file
 /// evaluates as it did); a file with some but not all of them is refused like any other.
-pub const LATER_GROUPS: [&str; 1] = ["threats"];
+pub const LATER_GROUPS: [&str; 3] = ["threats", "push_threats", "outposts"];
 
 /// How many names an error message lists before summarising the rest.
 const LIST_AT_MOST: usize = 20;

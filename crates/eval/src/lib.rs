@@ -4,7 +4,8 @@
 //!
 //! * [`Model`]: two models selectable by name ([`ModelKind`]): `psqt` (material and piece-square
 //!   tables, linear in the weights) and `full` (plus mobility, pawn structure, piece terms,
-//!   non-linear king safety, tempo, threats and tunable phase weights).
+//!   non-linear king safety, tempo, threats, pawn-push threats, outposts and tunable phase
+//!   weights).
 //! * Parameters have stable readable names ([`ParamInfo`]), read and written as JSON by name
 //!   ([`weights_to_json`], [`weights_from_json`], [`load_weights`], [`save_weights`]) and printed
 //!   for people ([`tables`]) and engines ([`emit`]: [`rust_source`], [`c_source`]).

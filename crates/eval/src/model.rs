@@ -31,7 +31,8 @@ pub enum ModelKind {
     #[default]
     Psqt,
     /// `psqt` plus mobility, pawn structure, bishop pair, rooks and queens on open files,
-    /// non-linear king safety, tempo, threats and tunable game-phase weights (1,016 parameters).
+    /// non-linear king safety, tempo, threats, pawn-push threats, outposts and tunable game-phase
+    /// weights (1,024 parameters).
     Full,
 }
 

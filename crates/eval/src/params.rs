@@ -23,7 +23,7 @@ pub struct ParamInfo {
     /// Stable dotted name, for example `pst.knight.mg.e4` (see `docs/architecture.md`).
     pub name: String,
     /// The group the parameter belongs to: `material`, `pst`, `mobility`, `pawns`, `pieces`,
-    /// `king_safety`, `threats`, `phase` or `tempo`.
+    /// `king_safety`, `tempo`, `threats`, `push_threats`, `outposts` or `phase`.
     pub group: String,
     /// The default starting value.
     pub init: f64,
@@ -113,6 +113,9 @@ pub(crate) const THREAT_KINDS: [&str; 8] = [
 /// The two sides a threat can belong to, in index order: the side to move, the side waiting.
 pub(crate) const THREAT_SIDES: [&str; 2] = ["to_move", "waiting"];
 
+/// The pieces with an outpost term (`outposts.<piece>`), in index order.
+pub(crate) const OUTPOST_PIECES: [&str; 2] = ["knight", "bishop"];
+
 /// 0-based index of a role: pawn 0 .. king 5.
 #[inline(always)]
 pub(crate) fn role_index(role: Role) -> usize {
@@ -169,6 +172,10 @@ pub(crate) struct Layout {
     /// `threats.<side>.<kind>.<phase>` ([`THREAT_SIDES`], [`THREAT_KINDS`]): index
     /// `threats + 2 * (side * kinds + kind) + phase`.
     pub(crate) threats: u32,
+    /// `push_threats.<side>.<phase>` ([`THREAT_SIDES`]): index `push_threats + 2 * side + phase`.
+    pub(crate) push_threats: u32,
+    /// `outposts.<piece>.<phase>` ([`OUTPOST_PIECES`]): index `outposts + 2 * piece + phase`.
+    pub(crate) outposts: u32,
     /// `phase.<role>`, pawn .. queen.
     pub(crate) phase: u32,
 }
@@ -257,6 +264,8 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
         ks_quadratic: u32::MAX,
         tempo: u32::MAX,
         threats: u32::MAX,
+        push_threats: u32::MAX,
+        outposts: u32::MAX,
         phase: u32::MAX,
     };
     if kind == ModelKind::Psqt {
@@ -334,6 +343,14 @@ pub(crate) fn build(kind: ModelKind) -> (Layout, Vec<ParamInfo>) {
         for kind in THREAT_KINDS {
             b.pair(&format!("threats.{side}.{kind}"), "threats", 0.0);
         }
+    }
+    layout.push_threats = b.params.len() as u32;
+    for side in THREAT_SIDES {
+        b.pair(&format!("push_threats.{side}"), "push_threats", 0.0);
+    }
+    layout.outposts = b.params.len() as u32;
+    for piece in OUTPOST_PIECES {
+        b.pair(&format!("outposts.{piece}"), "outposts", 0.0);
     }
 
     layout.phase = b.params.len() as u32;

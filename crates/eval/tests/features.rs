@@ -227,6 +227,90 @@ fn threats() {
 }
 
 #[test]
+fn push_threats() {
+    // White pawns d4, e4; Black knight d6, bishop f6. e4-e5 attacks both: e5 is attacked by the
+    // bishop and defended by the pawn on d4, so the push is safe. d4-d5 attacks nothing.
+    let fen = "4k3/8/3n1b2/8/3PP3/8/8/4K3";
+    check(
+        &format!("{fen} w - - 0 1"),
+        &["push_threats"],
+        &[("push_threats.to_move", 2.0)],
+    );
+    check(
+        &format!("{fen} b - - 0 1"),
+        &["push_threats"],
+        &[("push_threats.waiting", 2.0)],
+    );
+    // Without the pawn on d4, e5 is attacked by the bishop and not defended: not safe.
+    check(
+        "4k3/8/3n1b2/8/4P3/8/8/4K3 w - - 0 1",
+        &["push_threats"],
+        &[],
+    );
+    // A pawn on f6 instead of the bishop attacks e5: not safe; the pawn is no target either.
+    check(
+        "4k3/8/3n1p2/8/4P3/8/8/4K3 w - - 0 1",
+        &["push_threats"],
+        &[],
+    );
+    // A double push: c2-c4 attacks the rook on b5 ...
+    check(
+        "4k3/8/8/1r6/8/8/2P5/4K3 w - - 0 1",
+        &["push_threats"],
+        &[("push_threats.to_move", 1.0)],
+    );
+    // ... not through a piece on c3.
+    check(
+        "4k3/8/8/1r6/8/2N5/2P5/4K3 w - - 0 1",
+        &["push_threats"],
+        &[],
+    );
+    // Black's: e5-e4 attacks the knight on d3 and the bishop on f3 (e4 attacked by the bishop,
+    // defended by the pawn on d5).
+    check(
+        "4k3/8/8/3pp3/8/3N1B2/8/4K3 b - - 0 1",
+        &["push_threats"],
+        &[("push_threats.to_move", -2.0)],
+    );
+    // A push that would attack the king counts nothing.
+    check("8/8/3k4/8/3PP3/8/8/4K3 w - - 0 1", &["push_threats"], &[]);
+}
+
+#[test]
+fn outposts() {
+    // A knight on d5 defended by the pawn on e4, no Black pawn that could ever attack it.
+    check(
+        "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1",
+        &["outposts"],
+        &[("outposts.knight", 1.0)],
+    );
+    // A pawn on c7 can come to c6: no outpost.
+    check("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1", &["outposts"], &[]);
+    // A pawn on c4 is past it: still one.
+    check(
+        "4k3/8/8/3N4/2p1P3/8/8/4K3 w - - 0 1",
+        &["outposts"],
+        &[("outposts.knight", 1.0)],
+    );
+    // Not defended by a pawn, or on White's own half, or on the seventh rank: none.
+    check("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1", &["outposts"], &[]);
+    check("4k3/8/8/8/8/3N4/4P3/4K3 w - - 0 1", &["outposts"], &[]);
+    check("8/3N3k/4P3/8/8/8/8/4K3 w - - 0 1", &["outposts"], &[]);
+    // A bishop on f5 defended by the pawn on e4.
+    check(
+        "4k3/8/8/5B2/4P3/8/8/4K3 w - - 0 1",
+        &["outposts"],
+        &[("outposts.bishop", 1.0)],
+    );
+    // Black's knight on e4, defended by the pawn on d5, with no White pawn on d2, d3, f2, f3.
+    check(
+        "4k3/8/8/3p4/4n3/8/8/4K3 w - - 0 1",
+        &["outposts"],
+        &[("outposts.knight", -1.0)],
+    );
+}
+
+#[test]
 fn tempo() {
     check(
         "4k3/8/8/8/8/8/8/4K2R w - - 0 1",

@@ -133,33 +133,51 @@ fn unknown_names_are_refused_by_name() {
     );
 }
 
-/// A `full` file written before the `threats` group existed (none of its names) reads with the
-/// group at its defaults, 0, and the rest as written; a file with only some of the group is
-/// refused, naming the missing ones.
+/// A `full` file written before a group existed (none of its names) reads with the group at its
+/// defaults, 0, and the rest as written: the files of before `threats` (which lack the groups
+/// added after it too) and of before `push_threats` and `outposts`. A file with only some of a
+/// group is refused, naming the missing ones.
 #[test]
 fn a_later_group_may_be_absent_as_a_whole_but_not_in_part() {
     let model = Model::new(ModelKind::Full);
     let w: Vec<f64> = (0..model.len()).map(|i| (i % 97) as f64 + 0.5).collect();
-    let threats: Vec<usize> = (0..model.len())
-        .filter(|&i| model.params()[i].group == "threats")
-        .collect();
-    assert_eq!(threats.len(), 32);
-    assert!(eval::LATER_GROUPS.contains(&"threats"));
-    let old = edited_file(ModelKind::Full, &w, |e| {
-        e.retain(|l| !l.trim_start().starts_with("\"threats."))
-    });
-    let (read, w_read) = weights_from_json(&old).unwrap();
-    assert_eq!(read.kind(), ModelKind::Full);
-    for (i, (&a, &b)) in w_read.iter().zip(&w).enumerate() {
-        let expected = if threats.contains(&i) { 0.0 } else { b };
-        assert_eq!(a, expected, "{}", model.params()[i].name);
+    let size = |group: &str| model.params().iter().filter(|p| p.group == group).count();
+    assert_eq!(
+        (size("threats"), size("push_threats"), size("outposts")),
+        (32, 4, 4)
+    );
+    for absent in [
+        &["threats", "push_threats", "outposts"][..],
+        &["push_threats", "outposts"][..],
+    ] {
+        assert!(absent.iter().all(|g| eval::LATER_GROUPS.contains(g)));
+        let old = edited_file(ModelKind::Full, &w, |e| {
+            e.retain(|l| {
+                !absent
+                    .iter()
+                    .any(|g| l.trim_start().starts_with(&format!("\"{g}.")))
+            })
+        });
+        let (read, w_read) = weights_from_json(&old).unwrap();
+        assert_eq!(read.kind(), ModelKind::Full);
+        for (i, (&a, &b)) in w_read.iter().zip(&w).enumerate() {
+            let p = &model.params()[i];
+            let expected = if absent.contains(&p.group.as_str()) {
+                0.0
+            } else {
+                b
+            };
+            assert_eq!(a, expected, "{absent:?}: {}", p.name);
+        }
     }
-    let part = edited_file(ModelKind::Full, &w, |e| {
-        e.retain(|l| !l.contains("\"threats.waiting.hanging.eg\""))
-    });
-    let msg = refusal(&part);
-    assert!(msg.contains("1 missing parameters"), "{msg}");
-    assert!(msg.contains("`threats.waiting.hanging.eg`"), "{msg}");
+    for name in ["threats.waiting.hanging.eg", "outposts.bishop.mg"] {
+        let part = edited_file(ModelKind::Full, &w, |e| {
+            e.retain(|l| !l.contains(&format!("\"{name}\"")))
+        });
+        let msg = refusal(&part);
+        assert!(msg.contains("1 missing parameters"), "{msg}");
+        assert!(msg.contains(&format!("`{name}`")), "{msg}");
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! every parameter to an integer cost 2.7e-3 on the TCEC positions).
 //!
 //! The run is `tune lbfgs --model full --l2 1e-7` (the `psqt` default pull) on 45,000
-//! positions: a pull at which so few positions pin the 1,016 weights near a minimum of the
+//! positions: a pull at which so few positions pin the 1,024 weights near a minimum of the
 //! training loss. At weaker pulls they overfit, the kept iterate (chosen on the validation
 //! split) lies far from such a minimum, and the difference rounding makes is then mostly the
 //! gradient's, either sign: at `--l2 0`, +2.8e-6 before the threat terms and +3.2e-5 with

@@ -58,10 +58,11 @@ pub struct Args {
     l2: f64,
     /// Label blend of each tuning run, as `tune lbfgs --lambda`: the label is lambda times the
     /// result plus (1 - lambda) times sigma(score), the score being the self-play search's own;
-    /// 1: the game result alone. 0.5 played better than 1 and 0 on 2,200 games and as well as 1
-    /// on 8,000 (docs/results.md).
-    #[arg(long, default_value_t = bootstrap::settings::LAMBDA)]
-    lambda: f64,
+    /// 1: the game result alone. Default: the model's, 0.5 for psqt (better than 1 and 0 on
+    /// 2,200 games, as good as 1 on 8,000), 0 for full (about 30 Elo above 0.5 on 16,000
+    /// games; docs/results.md).
+    #[arg(long)]
+    lambda: Option<f64>,
     /// Smoothness prior of each tuning run, as `tune lbfgs --smooth`: neighbouring squares of
     /// a piece-square table are pulled together, so what a few thousand games cannot pin down
     /// is not left to noise that the search would exploit (docs/results.md). 0 turns it off.
@@ -129,14 +130,16 @@ fn stage_name(s: Stage) -> &'static str {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// The bootstrap's options from the command line: the defaults that depend on the model
+/// (`--lambda`) resolved.
+fn options(args: &Args) -> anyhow::Result<Options> {
     let (elo0, elo1) = crate::matches::parse_sprt(&args.sprt)?;
-    let opts = Options {
+    Ok(Options {
         out: args.out.clone(),
         generations: args.generations,
         settings: Settings {
             model: args.model.to_string(),
-            weights: args.weights,
+            weights: args.weights.clone(),
             games: args.games,
             nodes: args.nodes,
             opening_plies: args.opening_plies,
@@ -145,7 +148,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             window: args.window,
             max_iters: args.max_iters,
             l2: args.l2,
-            lambda: args.lambda,
+            lambda: args
+                .lambda
+                .unwrap_or_else(|| bootstrap::settings::default_lambda(args.model)),
             smooth: args.smooth,
             pool: args.pool,
             freeze: args.freeze.clone(),
@@ -159,9 +164,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             gate_nodes: args.gate_nodes,
             ladder_openings: args.ladder_openings,
             ladder_nodes: args.ladder_nodes,
-            reference: args.reference,
+            reference: args.reference.clone(),
         },
-    };
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let opts = options(&args)?;
     let quiet = args.quiet;
     let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
     let generation = Mutex::new(String::new());
@@ -275,4 +284,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: super::Args,
+    }
+
+    fn lambda(argv: &[&str]) -> f64 {
+        let cli =
+            Cli::try_parse_from(std::iter::once("bootstrap").chain(argv.iter().copied())).unwrap();
+        super::options(&cli.args).unwrap().settings.lambda
+    }
+
+    /// Without `--lambda`, each model's own default blend; with it, the value given.
+    #[test]
+    fn the_label_blend_defaults_to_the_models() {
+        assert_eq!(lambda(&[]), 0.5);
+        assert_eq!(lambda(&["--model", "psqt"]), 0.5);
+        assert_eq!(lambda(&["--model", "full"]), 0.0);
+        assert_eq!(lambda(&["--model", "full", "--lambda", "0.5"]), 0.5);
+        assert_eq!(lambda(&["--lambda", "1"]), 1.0);
+    }
 }

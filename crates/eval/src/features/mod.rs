@@ -6,6 +6,7 @@
 //! same structure at every weight vector.
 
 mod masks;
+mod outposts;
 mod pawns;
 mod pieces;
 mod threats;
@@ -149,8 +150,9 @@ pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u3
 }
 
 /// Every term of the `full` model's sums, in a fixed order: material and piece-square terms,
-/// pawn structure, piece terms, tempo, threats; then the phase sum (one term per piece type on the
-/// board: its count times `phase.<piece>`).
+/// pawn structure, piece terms, tempo, threats, pawn-push threats, outposts (the groups added
+/// later come last, so that at 0 they leave the sums bit for bit as before them); then the
+/// phase sum (one term per piece type on the board: its count times `phase.<piece>`).
 #[inline(always)]
 pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
     let board = pos.board();
@@ -159,6 +161,8 @@ pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
     let maps = pieces::extract(board, layout, sink);
     sink.pair(layout.tempo, sign(pos.turn()));
     threats::extract(board, layout, &maps, pos.turn(), sink);
+    threats::extract_push(board, layout, &maps, pos.turn(), sink);
+    outposts::extract(board, layout, &maps, sink);
     for (r, n) in piece_counts(board).into_iter().enumerate() {
         sink.phase(layout.phase + r as u32, n);
     }

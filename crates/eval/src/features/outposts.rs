@@ -1,0 +1,45 @@
+//! Outposts: a knight or bishop on the enemy's side of the board, defended by an own pawn, on a
+//! square no enemy pawn can ever attack.
+//!
+//! A piece-square table knows where a knight stands well on average; whether the square can
+//! be taken from it by a pawn depends on the pawns, which the tables do not see.
+
+use shakmaty::{Board, Color, Piece, Role};
+
+use super::masks::{ADJACENT_FILES, PASSED_SPAN};
+use super::threats::AttackMaps;
+use super::{sign, Sink};
+use crate::params::Layout;
+
+/// The fourth to sixth ranks from each side's view (0 White, 1 Black): the enemy's side of the
+/// board, short of its back ranks.
+const OUTPOST_RANKS: [u64; 2] = [0x0000_ffff_ff00_0000, 0x0000_00ff_ffff_0000];
+
+/// Adds the outpost terms of both colours: per knight and per bishop on an outpost,
+/// `outposts.<piece>`.
+#[inline(always)]
+pub(crate) fn extract(board: &Board, layout: &Layout, maps: &AttackMaps, f: &mut impl Sink) {
+    let pawns = board.pawns().0;
+    for color in Color::ALL {
+        let c = color as usize ^ 1; // White = 0 here
+        let enemy_pawns = pawns & board.by_color(!color).0;
+        // Candidate squares: on the ranks, defended by an own pawn.
+        let candidates = OUTPOST_RANKS[c] & maps.pawn[c];
+        for (k, role) in [Role::Knight, Role::Bishop].into_iter().enumerate() {
+            let mut count = 0u32;
+            let mut on = board.by_piece(Piece { color, role }).0 & candidates;
+            while on != 0 {
+                let i = on.trailing_zeros() as usize;
+                on &= on - 1;
+                // No enemy pawn on an adjacent file ahead of it, now or later.
+                if enemy_pawns & PASSED_SPAN[c][i] & ADJACENT_FILES[i % 8] == 0 {
+                    count += 1;
+                }
+            }
+            f.pair(
+                layout.outposts + 2 * k as u32,
+                sign(color) * f64::from(count),
+            );
+        }
+    }
+}
