@@ -12,8 +12,8 @@ use crate::BootstrapError;
 /// The default label blend of `tune bootstrap` for a model (see [`Settings::lambda`]): `psqt`
 /// 0.5, half the game result and half the search's score, which played better than either alone
 /// on 2,200 games and as well as the result on 8,000; `full` 0, the search's score alone, whose
-/// step from the `full` ladder's best played about 30 Elo above the blend's on the same 16,000
-/// games (`docs/results.md`, "Pawn-push threats and outposts").
+/// step from the `full` ladder's best played 40 Elo above the blend's, head to head, tuned on
+/// the same 16,000 games (`docs/results.md`, "Pawn-push threats and outposts").
 ///
 /// ```
 /// use eval::ModelKind;
