@@ -33,8 +33,9 @@ pub enum BootstrapError {
     },
     /// `OUT/state.json` was written by a bootstrap with other settings.
     #[error(
-        "{path} was written with other settings ({differences}); rerun with the same options \
-         to continue it, or choose another --out"
+        "{path} was written with other settings ({differences}); to continue it, give the \
+         options it was started with (spelled out where a default has changed since: the \
+         value before the arrow), or choose another --out"
     )]
     SettingsChanged {
         /// The state file.
