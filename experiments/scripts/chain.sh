@@ -5,7 +5,7 @@
 # defaults' (vs generation 0, 50 openings at 5,000 nodes), so the time is what a user running
 # the two commands would wait; the weights are compared with the committed ones afterwards.
 #
-#   scripts/chain.sh [OUT=chain] [TUNE=target/release/tune]
+#   experiments/scripts/chain.sh [OUT=chain] [TUNE=target/release/tune]
 #
 # Prints wall-clock seconds per stage and per generation (from the generation files' times).
 # Both stages are `tune bootstrap` runs, so the script can be rerun to resume after Ctrl-C (the
@@ -39,5 +39,5 @@ for stage in psqt full; do
 done
 cmp "$out/psqt/gen016/weights.json" data/bootstrap-defaults-gen16.json && log "psqt gen 16 identical to data/bootstrap-defaults-gen16.json"
 # The `full` model has had threat terms since the chain was first timed: its generation 2 is now
-# data/bootstrap-full-threats-gen2.json (data/bootstrap-full-gen2.json is the model before them).
-cmp "$out/full/gen002/weights.json" data/bootstrap-full-threats-gen2.json && log "full gen 2 identical to data/bootstrap-full-threats-gen2.json"
+# experiments/weights/bootstrap-full-threats-gen2.json (experiments/weights/bootstrap-full-gen2.json is the model before them).
+cmp "$out/full/gen002/weights.json" experiments/weights/bootstrap-full-threats-gen2.json && log "full gen 2 identical to experiments/weights/bootstrap-full-threats-gen2.json"

@@ -2,10 +2,10 @@
 # The grid of issue 11, item 2: extraction filters, leaf, regularisation and K on the TCEC games,
 # each judged by its held-out loss and by a match against material only.
 # Resumable: a cell whose match result exists is skipped. Usage:
-#   scripts/defaults-grid.sh [OUT_DIR]        (default runs/grid)
+#   experiments/scripts/defaults-grid.sh [OUT_DIR]        (default runs/grid)
 # Environment: OPENINGS (200), NODES (10000), CELLS (space-separated subset of cell names).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-runs/grid}
 openings=${OPENINGS:-200}
 nodes=${NODES:-10000}

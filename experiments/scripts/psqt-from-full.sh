@@ -4,16 +4,16 @@
 # the `psqt` ladder's generation 16 or from material only, each played against PeSTO's tables,
 # 200 openings (400 games) at 10,000 nodes a move, --seed 1. Resumable: a finished row is kept.
 #
-#   scripts/psqt-from-full.sh LADDER AB OUT [TUNE=target/release/tune]
+#   experiments/scripts/psqt-from-full.sh LADDER AB OUT [TUNE=target/release/tune]
 #
 # LADDER: the `full` ladder of "Threats: the term `full` lacked" (`tune bootstrap --out LADDER
 # --model full --weights data/bootstrap-defaults-gen16.json --generations 4 ...`): its
-# generation 2 is data/bootstrap-full-threats-gen2.json, and generations 3 and 4 played their
+# generation 2 is experiments/weights/bootstrap-full-threats-gen2.json, and generations 3 and 4 played their
 # 16,000 games with it (generation 3's candidate failed its gate). AB: the directory of
-# scripts/threats-ab.sh, whose games.gtc.zst is 16,000 games of data/bootstrap-full-gen2.json.
+# experiments/scripts/threats-ab.sh, whose games.gtc.zst is 16,000 games of experiments/weights/bootstrap-full-gen2.json.
 set -euo pipefail
-usage="usage: scripts/psqt-from-full.sh LADDER AB OUT [TUNE]"
-here=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: experiments/scripts/psqt-from-full.sh LADDER AB OUT [TUNE]"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 ladder=$(cd "${1:?$usage}" && pwd)
 ab=$(cd "${2:?$usage}" && pwd)
 out=${3:?$usage}
@@ -21,8 +21,8 @@ tune=$(realpath "${4:-$here/target/release/tune}")
 pesto=$here/../shared/reference/pesto-psqt.json
 gen16=$here/data/bootstrap-defaults-gen16.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
-cmp -s "$ladder/gen002/weights.json" "$here/data/bootstrap-full-threats-gen2.json" ||
-    { echo "error: $ladder/gen002/weights.json is not data/bootstrap-full-threats-gen2.json" >&2; exit 1; }
+cmp -s "$ladder/gen002/weights.json" "$here/experiments/weights/bootstrap-full-threats-gen2.json" ||
+    { echo "error: $ladder/gen002/weights.json is not experiments/weights/bootstrap-full-threats-gen2.json" >&2; exit 1; }
 threats=("$ladder/gen003/data.gtc.zst" "$ladder/gen004/data.gtc.zst")
 old=("$ab/games.gtc.zst")
 for f in "${threats[@]}" "${old[@]}"; do
@@ -30,8 +30,8 @@ for f in "${threats[@]}" "${old[@]}"; do
 done
 mkdir -p "$out"
 cd "$out"
-# shellcheck source=scripts/lib-play.sh
-. "$here/scripts/lib-play.sh"   # play NAME, play_seed NAME SEED
+# shellcheck source=experiments/scripts/lib-play.sh
+. "$here/experiments/scripts/lib-play.sh"   # play NAME, play_seed NAME SEED
 
 row() { # NAME START(gen16|material) LAMBDA L2 SMOOTH DATA...
     local name=$1 from=$2 lambda=$3 l2=$4 smooth=$5

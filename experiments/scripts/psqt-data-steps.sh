@@ -6,9 +6,9 @@
 # move, --seed 1 (docs/results.md, "Exploration and more games, one step"). Resumable: a
 # finished data file, tuning run or match is kept.
 #
-#   scripts/psqt-data-steps.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
+#   experiments/scripts/psqt-data-steps.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
 set -euo pipefail
-usage="usage: scripts/psqt-data-steps.sh OUT [TUNE] [PESTO]"
+usage="usage: experiments/scripts/psqt-data-steps.sh OUT [TUNE] [PESTO]"
 here=$(dirname "$(realpath "$0")")
 gen16=$(realpath data/bootstrap-defaults-gen16.json)
 out=${1:?$usage}
@@ -16,7 +16,7 @@ tune=$(realpath "${2:-target/release/tune}")
 pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
 mkdir -p "$out"
 cd "$out"
-# shellcheck source=scripts/lib-play.sh
+# shellcheck source=experiments/scripts/lib-play.sh
 . "$here/lib-play.sh"   # play NAME, play_seed NAME SEED
 
 games() { # FILE OPTIONS...: 8,000 games of generation 16 at 2,000 nodes
@@ -85,7 +85,7 @@ step g16-self4-l2-1e-6-smooth0 gen16 0 1e-6 0.5 "${four[@]}"
 step g16-self4-l2-3e-6 gen16 1e-9 3e-6 0.5 "${four[@]}"
 step g16-self-l2-1e-6 gen16 1e-9 1e-6 0.5 self99.gtc.zst
 # Generation 16's tables sharpened or flattened around their means, the piece values kept
-# (scripts/weights.py contrast).
+# (experiments/scripts/weights.py contrast).
 for f in 0.75 1.5 2; do
     mkdir -p "g16-contrast-$f"
     [ -f "g16-contrast-$f/weights.json" ] ||
@@ -98,7 +98,7 @@ mkdir -p g16-pesto-values
     python3 "$here/weights.py" material "$gen16" "$pesto" g16-pesto-values/weights.json 0.75
 play g16-pesto-values
 # One table at a time shaped as PeSTO's (at generation 16's scale, 0.75), generation 16's piece
-# values kept (scripts/weights.py shape).
+# values kept (experiments/scripts/weights.py shape).
 for piece in pawn knight bishop rook queen king; do
     mkdir -p "g16-shape-$piece"
     [ -f "g16-shape-$piece/weights.json" ] || python3 "$here/weights.py" shape "$gen16" "$pesto" \

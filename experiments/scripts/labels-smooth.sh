@@ -2,14 +2,14 @@
 # The label-blend and smoothness experiments of docs/results.md ("Label blend and smoothness"):
 # each row tunes psqt weights and plays them against PeSTO's tables, 200 openings (400 games)
 # at 10,000 nodes a move. Resumable: a finished row is not run again.
-# Usage: scripts/labels-smooth.sh OUT [TUNE]   (TUNE: a tune binary; default target/release/tune)
+# Usage: experiments/scripts/labels-smooth.sh OUT [TUNE]   (TUNE: a tune binary; default target/release/tune)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:?usage: scripts/labels-smooth.sh OUT [TUNE]}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: experiments/scripts/labels-smooth.sh OUT [TUNE]}
 tune=${2:-$here/target/release/tune}
 tune=$(cd "$(dirname "$tune")" && pwd)/$(basename "$tune")   # absolute: the rows run in OUT
 pesto=$here/../shared/reference/pesto-psqt.json
-gen6=$here/data/bootstrap-gen6.json
+gen6=$here/experiments/weights/bootstrap-gen6.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
 mkdir -p "$out"; cd "$out"
 # 8,000 self-play games of the bootstrap's generation 6 (the weights data/default.gtc.zst came from)
@@ -19,7 +19,7 @@ row() { # NAME TUNING-OPTIONS...
     [ -f "$name/weights.json" ] || "$tune" lbfgs "$@" --out "$name" --quiet > "$name.tune.txt" 2>&1
     play "$name"
 }
-. "$here/scripts/lib-play.sh"   # play NAME
+. "$here/experiments/scripts/lib-play.sh"   # play NAME
 # (a) the README's main job (embedded data, from material only), three label blends
 for lam in 1 0.5 0; do row "main-lambda$lam" --lambda "$lam"; done
 # (b) one bootstrap step on 8,000 games: from generation 6, pulled towards it (--l2 1e-8)
@@ -30,6 +30,6 @@ for s in 0 1e-8 3e-8; do row "material-smooth$s" --data big.gtc.zst --smooth "$s
 # the tables of gen6-lambda1 blurred after the fact
 for a in 0.3 0.6; do
     mkdir -p "blur$a"
-    [ -f "blur$a/weights.json" ] || python3 "$here/scripts/weights.py" blur gen6-lambda1/weights.json "blur$a/weights.json" "$a"
+    [ -f "blur$a/weights.json" ] || python3 "$here/experiments/scripts/weights.py" blur gen6-lambda1/weights.json "blur$a/weights.json" "$a"
     play "blur$a"
 done

@@ -5,10 +5,10 @@
 # self-play games of the ladder's generations 4 and 5 (the window its generation-5 candidate
 # was tuned on). Resumable: a finished variant (NAME/summary.json) is kept.
 #
-#   scripts/full-steps.sh LADDER_F OUT [TUNE=target/release/tune]
+#   experiments/scripts/full-steps.sh LADDER_F OUT [TUNE=target/release/tune]
 set -euo pipefail
-ladder=$(realpath "${1:?usage: scripts/full-steps.sh LADDER_F OUT [TUNE]}")
-out=${2:?usage: scripts/full-steps.sh LADDER_F OUT [TUNE]}
+ladder=$(realpath "${1:?usage: experiments/scripts/full-steps.sh LADDER_F OUT [TUNE]}")
+out=${2:?usage: experiments/scripts/full-steps.sh LADDER_F OUT [TUNE]}
 tune=$(realpath "${3:-target/release/tune}")
 mkdir -p "$out"
 cd "$out"

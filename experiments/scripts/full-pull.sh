@@ -5,19 +5,19 @@
 #   tcec:  the TCEC games through `tune extract`'s defaults (the quiet positions after ply 8),
 #          from the model's defaults; --seed 1, 2, 3
 #   emb:   the embedded data (data/default.gtc.zst), from the model's defaults; --seed 1, 2, 3
-#   small: 2,000 self-play games of data/bootstrap-full-threats-gen2.json, from it, also at
+#   small: 2,000 self-play games of experiments/weights/bootstrap-full-threats-gen2.json, from it, also at
 #          1e-6; against it, --seed 1
 # Resumable: a finished file is kept.
 #
-#   scripts/full-pull.sh OUT [TUNE=target/release/tune]
+#   experiments/scripts/full-pull.sh OUT [TUNE=target/release/tune]
 set -euo pipefail
-usage="usage: scripts/full-pull.sh OUT [TUNE]"
-here=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: experiments/scripts/full-pull.sh OUT [TUNE]"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?$usage}
 tune=$(realpath "${2:-$here/target/release/tune}")
 shared=$here/../shared
 pesto=$shared/reference/pesto-psqt.json
-best=$here/data/bootstrap-full-threats-gen2.json
+best=$here/experiments/weights/bootstrap-full-threats-gen2.json
 for f in "$pesto" "$shared/data/tcec-standard.pgn.zst"; do
     [ -f "$f" ] || { echo "error: $f is missing (../shared beside the repository)" >&2; exit 1; }
 done
@@ -30,8 +30,8 @@ tuned() { # NAME TUNE-OPTIONS...
     [ -f "$name/summary.json" ] || "$tune" lbfgs --model full "$@" --out "$name" --quiet \
         > "$name.log" 2>&1 || { cat "$name.log" >&2; exit 1; }
 }
-# shellcheck source=scripts/lib-play.sh
-. "$here/scripts/lib-play.sh"   # match_into FILE A B SEED
+# shellcheck source=experiments/scripts/lib-play.sh
+. "$here/experiments/scripts/lib-play.sh"   # match_into FILE A B SEED
 match() { # NAME OPPONENT SEED: into NAME-sSEED.txt
     match_into "$1-s$3.txt" "$1/weights.json" "$2" "$3"
     grep 'Elo (pent' "$1-s$3.txt" | sed "s|^|$1 --seed $3: |"

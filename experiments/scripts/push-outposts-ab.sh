@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Pawn-push threats and outposts or not, one step (docs/results.md, "Pawn-push threats and
-# outposts"): 16,000 self-play games of data/bootstrap-full-threats-gen2.json (the `full`
+# outposts"): 16,000 self-play games of experiments/weights/bootstrap-full-threats-gen2.json (the `full`
 # ladder's best, which has both groups at 0), then L-BFGS runs from it on them at the ladders'
 # pull and prior with the search's scores as labels (`--lambda 0`): both groups held at 0 (A),
 # both tuned (B), only the pawn-push threats tuned (P), only the outposts tuned (O); and, for
@@ -9,16 +9,16 @@
 # against L.
 # Resumable: a step whose output exists is skipped.
 #
-#   scripts/push-outposts-ab.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
+#   experiments/scripts/push-outposts-ab.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
 set -euo pipefail
-out=${1:?usage: scripts/push-outposts-ab.sh OUT [TUNE] [PESTO]}
+out=${1:?usage: experiments/scripts/push-outposts-ab.sh OUT [TUNE] [PESTO]}
 tune=$(realpath "${2:-target/release/tune}")
 pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
-start=$(realpath data/bootstrap-full-threats-gen2.json)
+start=$(realpath experiments/weights/bootstrap-full-threats-gen2.json)
 lib=$(dirname "$(realpath "$0")")/lib-play.sh
 mkdir -p "$out"
 cd "$out"
-# shellcheck source=scripts/lib-play.sh
+# shellcheck source=experiments/scripts/lib-play.sh
 . "$lib"   # match_into FILE A B SEED; play_seed NAME SEED
 
 [ -f games.gtc.zst ] || "$tune" datagen --games 16000 --nodes 2000 --seed 41 -w "$start" \

@@ -5,14 +5,14 @@
 # PeSTO's tables, both at 2,000 nodes a move. Each loss is `tune eval`'s, with K fitted for the
 # file on the data, against the game results.
 #
-#   scripts/psqt-loss-blind.sh OUT STEPS TWO [TUNE=target/release/tune]
+#   experiments/scripts/psqt-loss-blind.sh OUT STEPS TWO [TUNE=target/release/tune]
 #
-# STEPS is scripts/psqt-data-steps.sh's finished directory (its one-step files from PeSTO and
-# from generation 16 on 32,000 games), TWO scripts/psqt-two-ladders.sh's (the second ladder's
+# STEPS is experiments/scripts/psqt-data-steps.sh's finished directory (its one-step files from PeSTO and
+# from generation 16 on 32,000 games), TWO experiments/scripts/psqt-two-ladders.sh's (the second ladder's
 # generation 16). Resumable: a finished data file is kept.
 set -euo pipefail
-usage="usage: scripts/psqt-loss-blind.sh OUT STEPS TWO [TUNE]"
-here=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: experiments/scripts/psqt-loss-blind.sh OUT STEPS TWO [TUNE]"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?$usage}
 steps=$(realpath "${2:?$usage}")
 two=$(realpath "${3:?$usage}")

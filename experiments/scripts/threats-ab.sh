@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Threat terms or not, one step (docs/results.md, "Threats: the term `full` lacked"): 16,000
-# self-play games of data/bootstrap-full-gen2.json (the `full` ladder's best before the threat
+# self-play games of experiments/weights/bootstrap-full-gen2.json (the `full` ladder's best before the threat
 # terms), one L-BFGS run from it with the threats held at 0 (A) and one with them tuned (B),
 # each played against PeSTO's tables, and B against A. Resumable: a step whose output exists is
 # skipped.
 #
-#   scripts/threats-ab.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
+#   experiments/scripts/threats-ab.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]
 set -euo pipefail
-out=${1:?usage: scripts/threats-ab.sh OUT [TUNE] [PESTO]}
+out=${1:?usage: experiments/scripts/threats-ab.sh OUT [TUNE] [PESTO]}
 tune=$(realpath "${2:-target/release/tune}")
 pesto=$(realpath "${3:-../shared/reference/pesto-psqt.json}")
-start=$(realpath data/bootstrap-full-gen2.json)
+start=$(realpath experiments/weights/bootstrap-full-gen2.json)
 lib=$(dirname "$(realpath "$0")")/lib-play.sh
 mkdir -p "$out"
 cd "$out"
-# shellcheck source=scripts/lib-play.sh
+# shellcheck source=experiments/scripts/lib-play.sh
 . "$lib"   # match_into FILE A B SEED
 
 [ -f games.gtc.zst ] || "$tune" datagen --games 16000 --nodes 2000 --seed 31 -w "$start" \

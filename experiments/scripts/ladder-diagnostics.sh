@@ -3,14 +3,14 @@
 # weights and one-step tunings from PeSTO on the ladder's own games, each played against PeSTO's
 # tables, 200 openings (400 games) at 10,000 nodes a move. Resumable: a finished row is not run
 # again. LADDER is a `tune bootstrap --out` directory with generations 14 to 20 finished.
-# Usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]   (TUNE: default target/release/tune)
+# Usage: experiments/scripts/ladder-diagnostics.sh LADDER OUT [TUNE]   (TUNE: default target/release/tune)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-ladder=$(cd "${1:?usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}" && pwd)
-out=${2:?usage: scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+ladder=$(cd "${1:?usage: experiments/scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}" && pwd)
+out=${2:?usage: experiments/scripts/ladder-diagnostics.sh LADDER OUT [TUNE]}
 tune=${3:-$here/target/release/tune}
 tune=$(cd "$(dirname "$tune")" && pwd)/$(basename "$tune")   # absolute: the rows run in OUT
-weights=$here/scripts/weights.py
+weights=$here/experiments/scripts/weights.py
 pesto=$here/../shared/reference/pesto-psqt.json
 [ -f "$pesto" ] || { echo "error: $pesto is missing (../shared beside the repository)" >&2; exit 1; }
 gen() { echo "$ladder/gen$(printf %03d "$1")/$2"; }
@@ -18,7 +18,7 @@ for g in 1 5 10 11 14 15 16 17 18 19 20; do
     [ -f "$(gen $g weights.json)" ] || { echo "error: $(gen $g weights.json) is missing" >&2; exit 1; }
 done
 mkdir -p "$out"; cd "$out"
-. "$here/scripts/lib-play.sh"   # play NAME
+. "$here/experiments/scripts/lib-play.sh"   # play NAME
 derived() { # NAME weights.py ARGS (OUT is NAME/weights.json)
     local name=$1 cmd=$2; shift 2
     mkdir -p "$name"

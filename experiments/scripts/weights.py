@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
 """Derived psqt/full weights files for the experiments of docs/results.md.
 
-  scripts/weights.py values FILE...                effective piece values of each file (markdown)
-  scripts/weights.py mean OUT.json FILE...         the mean of the files' weights
-  scripts/weights.py scale IN.json OUT.json S      the evaluation times S: every weight times S
+  experiments/scripts/weights.py values FILE...                effective piece values of each file (markdown)
+  experiments/scripts/weights.py mean OUT.json FILE...         the mean of the files' weights
+  experiments/scripts/weights.py scale IN.json OUT.json S      the evaluation times S: every weight times S
       (`full`: the phase weights kept, king_safety.quadratic divided by S, so that the
       penalty d + q d|d| / 100 of S d is S times that of d)
-  scripts/weights.py material IN.json REF.json OUT.json S
+  experiments/scripts/weights.py material IN.json REF.json OUT.json S
       IN's tables with REF's effective piece values times S (material.* set so that
       material + table mean = S * (REF's material + REF's table mean))
-  scripts/weights.py blur IN.json OUT.json A
+  experiments/scripts/weights.py blur IN.json OUT.json A
       each table entry becomes (1 - A) * itself + A * the mean of its king-step neighbours in
       the same table (pawns' ranks 1 and 8 left out)
-  scripts/weights.py shape IN.json REF.json OUT.json S PIECE...
+  experiments/scripts/weights.py shape IN.json REF.json OUT.json S PIECE...
       IN with the tables of each PIECE (pawn ... king, both phases) shaped as REF's: each entry
       IN's table mean + S * (REF's entry - REF's table mean), so IN's piece values are kept
-  scripts/weights.py contrast IN.json OUT.json F
+  experiments/scripts/weights.py contrast IN.json OUT.json F
       each table entry moved F times as far from its table's mean (F > 1 sharpens, F < 1
       flattens; the mean, so the effective piece values, kept; pawns' ranks 1 and 8 left out)
 

@@ -8,22 +8,22 @@
 # from the psqt ladder's generation 16 on the `full` weights' games (a stronger player's games
 # for the smaller model), against PeSTO. Resumable: a finished run or match is kept.
 #
-#   scripts/full-plateau.sh LADDER_F LADDER_F0 OUT [TUNE=target/release/tune]
+#   experiments/scripts/full-plateau.sh LADDER_F LADDER_F0 OUT [TUNE=target/release/tune]
 #
 # LADDER_F: the first `full` ladder's directory (generations 1 to 5); LADDER_F0: the
 # `--lambda 0` ladder's (generations 1 to 7). Needs ../shared/reference/pesto-psqt.json.
 set -euo pipefail
-usage="usage: scripts/full-plateau.sh LADDER_F LADDER_F0 OUT [TUNE]"
+usage="usage: experiments/scripts/full-plateau.sh LADDER_F LADDER_F0 OUT [TUNE]"
 lf=$(realpath "${1:?$usage}")
 lf0=$(realpath "${2:?$usage}")
 out=${3:?$usage}
 tune=$(realpath "${4:-target/release/tune}")
-root=$(realpath "$(dirname "$0")/..")
+root=$(realpath "$(dirname "$0")/../..")
 pesto=$(realpath "$root/../shared/reference/pesto-psqt.json")
 mkdir -p "$out"
 cd "$out"
-# shellcheck source=scripts/lib-play.sh
-. "$root/scripts/lib-play.sh"
+# shellcheck source=experiments/scripts/lib-play.sh
+. "$root/experiments/scripts/lib-play.sh"
 
 w3=$lf0/gen003/weights.json
 f0=("$lf0"/gen00{1..7}/data.gtc.zst)   # 56,000 games: the lambda-0 ladder's
@@ -61,7 +61,7 @@ step deep8k-w-l0 full "$w3" --lambda 0 --data deep8k.gtc.zst "$lf0"/gen00{6,7}/d
 
 # The mean of the lambda-0 ladder's seven tuned candidates (kept or not).
 mkdir -p avg7
-[ -f avg7/weights.json ] || python3 "$root/scripts/weights.py" mean avg7/weights.json "$lf0"/gen00{1..7}/weights.json
+[ -f avg7/weights.json ] || python3 "$root/experiments/scripts/weights.py" mean avg7/weights.json "$lf0"/gen00{1..7}/weights.json
 play avg7
 
 # Generation 3's evaluation times 0.8, 1.3, 1.6 and 2: its scale has shrunk along the ladder
@@ -69,7 +69,7 @@ play avg7
 # (`engine::Adjudication`: wins at 1,000 cp, draws at 10).
 for x in 0.8 1.3 1.6 2.0; do
     mkdir -p "w3x$x"
-    [ -f "w3x$x/weights.json" ] || python3 "$root/scripts/weights.py" scale "$w3" "w3x$x/weights.json" "$x"
+    [ -f "w3x$x/weights.json" ] || python3 "$root/experiments/scripts/weights.py" scale "$w3" "w3x$x/weights.json" "$x"
     play "w3x$x"
 done
 
