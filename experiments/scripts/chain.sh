@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole chain from material only to past PeSTO's tables, timed (docs/results.md, "The chain
+# The whole chain from material only to past PeSTO's tables, timed (experiments/bootstrap-full.md, "The chain
 # timed"): a `psqt` ladder with `tune bootstrap`'s defaults for 16 generations, then a `full`
 # ladder from its kept weights for 2 generations. No --reference: the ladder matches are the
 # defaults' (vs generation 0, 50 openings at 5,000 nodes), so the time is what a user running

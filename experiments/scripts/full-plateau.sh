@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What does not move the `full` ladder past its plateau (docs/results.md, "The full plateau"):
+# What does not move the `full` ladder past its plateau (experiments/bootstrap-full.md, "The full plateau"):
 # one tuning step from the `--lambda 0` ladder's generation 3 (its best, +127.0 against PeSTO in
 # the ladder) on more games, on deeper games, and the mean of the ladder's weights, each played
 # against generation 3 like the gate (`--verify 200 --verify-nodes 5000`: 400 games, 5,000

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pull for `full` (docs/results.md, "The pull for `full`"): `tune lbfgs --model full` at
+# The pull for `full` (experiments/defaults-grid.md, "The pull for `full`"): `tune lbfgs --model full` at
 # `--l2 1e-7` and `1e-8` on three data sets, each result played against PeSTO's tables (or, for
 # the third, against its start), 200 openings (400 games) at 10,000 nodes a move:
 #   tcec:  the TCEC games through `tune extract`'s defaults (the quiet positions after ply 8),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One tuning step from the `full` ladder's generation 2 on its own games, in several variants,
 # each played against generation 2 like the ladder's gate (200 openings, 400 games, 5,000 nodes
-# a move; docs/results.md, "Why the full ladder stalls"). The data is generation 2's 16,000
+# a move; experiments/bootstrap-full.md, "Why the full ladder stalls"). The data is generation 2's 16,000
 # self-play games of the ladder's generations 4 and 5 (the window its generation-5 candidate
 # was tuned on). Resumable: a finished variant (NAME/summary.json) is kept.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The label-blend and smoothness experiments of docs/results.md ("Label blend and smoothness"):
+# The label-blend and smoothness experiments of experiments/labels-smoothness.md ("Label blend and smoothness"):
 # each row tunes psqt weights and plays them against PeSTO's tables, 200 openings (400 games)
 # at 10,000 nodes a move. Resumable: a finished row is not run again.
 # Usage: experiments/scripts/labels-smooth.sh OUT [TUNE]   (TUNE: a tune binary; default target/release/tune)

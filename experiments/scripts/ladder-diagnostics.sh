@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What stops a bootstrap ladder below PeSTO (docs/results.md, "What stops the ladder"): derived
+# What stops a bootstrap ladder below PeSTO (experiments/psqt-plateau.md, "What stops the ladder"): derived
 # weights and one-step tunings from PeSTO on the ladder's own games, each played against PeSTO's
 # tables, 200 openings (400 games) at 10,000 nodes a move. Resumable: a finished row is not run
 # again. LADDER is a `tune bootstrap --out` directory with generations 14 to 20 finished.

@@ -3,7 +3,7 @@
 # does exploration (jittered piece values) or more games give data that plays better?
 # Each variant is tuned from generation 16 (the bootstrap's settings) or from PeSTO's tables
 # (result labels), then played against PeSTO's tables: 200 openings, 400 games, 10,000 nodes a
-# move, --seed 1 (docs/results.md, "Exploration and more games, one step"). Resumable: a
+# move, --seed 1 (experiments/psqt-plateau.md, "Exploration and more games, one step"). Resumable: a
 # finished data file, tuning run or match is kept.
 #
 #   experiments/scripts/psqt-data-steps.sh OUT [TUNE=target/release/tune] [PESTO=../shared/reference/pesto-psqt.json]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A `psqt` tuned on the games of the stronger `full` model (docs/results.md, "Games of a stronger
+# A `psqt` tuned on the games of the stronger `full` model (experiments/psqt-again.md, "Games of a stronger
 # player of our own"): one L-BFGS run on the self-play games of the `full` ladder's best, from
 # the `psqt` ladder's generation 16 or from material only, each played against PeSTO's tables,
 # 200 openings (400 games) at 10,000 nodes a move, --seed 1. Resumable: a finished row is kept.

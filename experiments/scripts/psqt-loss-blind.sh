@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the loss sees (docs/results.md, "`psqt` again", "What the loss sees"): the held-out
+# What the loss sees (experiments/psqt-again.md, "`psqt` again", "What the loss sees"): the held-out
 # losses of six `psqt` weights files on two fresh samples of games that none of them was tuned
 # on: 8,000 self-play games of generation 16 (data/bootstrap-defaults-gen16.json) and 8,000 of
 # PeSTO's tables, both at 2,000 nodes a move. Each loss is `tune eval`'s, with K fitted for the

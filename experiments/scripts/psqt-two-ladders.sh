@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A second `psqt` ladder from material only, on another seed, and the mean of the two ladders'
-# generation 16 (docs/results.md, "Two ladders"): each played against PeSTO's tables, 200
+# generation 16 (experiments/psqt-again.md, "Two ladders"): each played against PeSTO's tables, 200
 # openings (400 games) at 10,000 nodes a move, on the openings of `tune match --seed 1`, 2 and
 # 3. Resumable: the ladder continues where it stopped, a finished match is kept.
 #

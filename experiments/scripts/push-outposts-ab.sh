@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pawn-push threats and outposts or not, one step (docs/results.md, "Pawn-push threats and
+# Pawn-push threats and outposts or not, one step (experiments/threats.md, "Pawn-push threats and
 # outposts"): 16,000 self-play games of experiments/weights/bootstrap-full-threats-gen2.json (the `full`
 # ladder's best, which has both groups at 0), then L-BFGS runs from it on them at the ladders'
 # pull and prior with the search's scores as labels (`--lambda 0`): both groups held at 0 (A),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Threat terms or not, one step (docs/results.md, "Threats: the term `full` lacked"): 16,000
+# Threat terms or not, one step (experiments/threats.md, "Threats: the term `full` lacked"): 16,000
 # self-play games of experiments/weights/bootstrap-full-gen2.json (the `full` ladder's best before the threat
 # terms), one L-BFGS run from it with the threats held at 0 (A) and one with them tuned (B),
 # each played against PeSTO's tables, and B against A. Resumable: a step whose output exists is

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Derived psqt/full weights files for the experiments of docs/results.md.
+"""Derived psqt/full weights files for the experiments of experiments/README.md.
 
   experiments/scripts/weights.py values FILE...                effective piece values of each file (markdown)
   experiments/scripts/weights.py mean OUT.json FILE...         the mean of the files' weights
@@ -28,7 +28,7 @@ import sys
 PIECES = ["pawn", "knight", "bishop", "rook", "queen"]
 PHASES = ["mg", "eg"]
 FILES = "abcdefgh"
-# (file, rank) steps, in the order whose sums made the blurred files of docs/results.md
+# (file, rank) steps, in the order whose sums made the blurred files of experiments/README.md
 KING_STEPS = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
 # (number of arguments, at least or exactly) of each command
 ARGS = {"values": (1, "+"), "mean": (2, "+"), "scale": (3, "="), "material": (4, "="), "blur": (3, "="), "contrast": (3, "="), "shape": (5, "+")}

@@ -13,7 +13,7 @@ use crate::BootstrapError;
 /// 0.5, half the game result and half the search's score, which played better than either alone
 /// on 2,200 games and as well as the result on 8,000; `full` 0, the search's score alone, whose
 /// step from the `full` ladder's best played 40 Elo above the blend's, head to head, tuned on
-/// the same 16,000 games (`docs/results.md`, "Pawn-push threats and outposts").
+/// the same 16,000 games (`experiments/threats.md`, "Pawn-push threats and outposts").
 ///
 /// ```
 /// use eval::ModelKind;
@@ -111,7 +111,7 @@ impl Default for Settings {
             weights: None,
             // 8,000 games and a window of 2 (1,000 and 3 before), with the label blend and the
             // smoothness prior: about 120 Elo more at every stage of the ladder (generation 1:
-            // -215 against PeSTO, was -334; best -40, was -177; docs/results.md).
+            // -215 against PeSTO, was -334; best -40, was -177; experiments/bootstrap-psqt.md).
             games: 8000,
             nodes: 2000,
             opening_plies: 8,

@@ -68,7 +68,7 @@ pub struct ExtractOptions {
 }
 
 impl ExtractOptions {
-    /// The extraction that won on the TCEC games (`docs/results.md`, the grid of issue 11):
+    /// The extraction that won on the TCEC games (`experiments/defaults-grid.md`, the grid of issue 11):
     /// Texel's quiet filter (static evaluation equals the quiescence score) and the first 8
     /// plies skipped, everything else as [`Default`]. What `tune extract` and the tuning
     /// commands use for PGN unless told otherwise.

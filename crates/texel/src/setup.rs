@@ -37,7 +37,7 @@ pub fn default_data() -> Result<Vec<PathBuf>, TexelError> {
 }
 
 /// The L2 strength of a tuning run that does not name one (`--l2`'s default), by model:
-/// `1e-7` for `psqt`, `1e-8` for `full`. Chosen by play, not loss (`docs/results.md`, "How
+/// `1e-7` for `psqt`, `1e-8` for `full`. Chosen by play, not loss (`experiments/defaults-grid.md`, "How
 /// strong a pull" and "The pull for `full`"): on the TCEC games and the embedded data, `full`
 /// plays 28 to 50 Elo better at 1e-8 than at 1e-7, while for `psqt` 1e-7 plays as well there
 /// and far better on a few thousand games of strong weights.
