@@ -50,7 +50,7 @@ pub use crate::scalar::{sigmoid_f64, DotAccumulator, Scalar};
 pub use crate::tape::{Mark, Recording, Tape};
 pub use crate::var::Var;
 
-/// The README's examples, compiled and run as doc tests.
+/// The guide's examples (docs/guide.md), compiled and run as doc tests.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../../../docs/guide.md")]
 pub struct ReadmeDoctests;
