@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Self-play speed of two `tune` binaries at the same search (docs/benchmarks.md, "Search
-# speed"): for each weights file, REPS interleaved runs of
+# Self-play speed of two `tune` binaries at the same search (docs/benchmarks.md, "Self-play
+# and matches"; the history in experiments/benchmarks-log.md, "Search speed"): for each weights
+# file, REPS interleaved runs of
 #   tune datagen --games 200 --nodes 2000 --seed 20261122 -w WEIGHTS
 # on both cores, wall and user CPU time of each (GNU time), and whether the two binaries wrote
 # the same positions (compared as EPD text, since the cache container may differ between
