@@ -48,6 +48,22 @@
 //! {% for t in tables %}{{ t.name }} = {{ t.flat }};
 //! {% endfor %}
 //! ```
+//!
+//! ```
+//! use trace::emit::{render, Language};
+//!
+//! let m = trace::Manifest::from_json(r#"{"format": "gradtune-manifest", "version": 1,
+//!   "engine": "tiny", "score": "white", "phase": {"max": 24}, "params": [
+//!   {"name": "material", "shape": [2], "value": [[100, 120], [300, 280]]},
+//!   {"name": "ks_weight", "shape": [3], "tapered": false, "value": [0, 8, 16]}]}"#, "m.json")?;
+//! let w = [100.4, 119.5, 300.0, 280.0, 0.0, 8.49, -16.5];
+//! let c = render(&m, &w, &Language::C)?;
+//! assert!(c.contains("const int material[2] = { S(100, 120), S(300, 280) };"));
+//! assert!(c.contains("const int ks_weight[3] = { 0, 8, -17 };"));
+//! let rust = render(&m, &w, &Language::Rust)?;
+//! assert!(rust.contains("pub const material: [(i32, i32); 2] = [(100, 120), (300, 280)];"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod context;
 mod names;

@@ -88,7 +88,10 @@ pub(super) fn identifier(name: &str, lang: Lang) -> Result<String, String> {
             Err("a Rust path keyword, which no raw identifier escapes".into())
         }
         Lang::Rust if is_in(RUST_KEYWORDS, name) => Ok(format!("r#{name}")),
-        Lang::CSharp if is_in(CSHARP_KEYWORDS, name) || name == "Weights" => Ok(format!("@{name}")),
+        Lang::CSharp if name == "Weights" => {
+            Err("the name of the class that holds the weights".into())
+        }
+        Lang::CSharp if is_in(CSHARP_KEYWORDS, name) => Ok(format!("@{name}")),
         _ => Ok(name.to_string()),
     }
 }
@@ -126,6 +129,7 @@ mod tests {
         assert_eq!(identifier("type", Lang::Rust).unwrap(), "r#type");
         assert!(identifier("self", Lang::Rust).is_err());
         assert_eq!(identifier("params", Lang::CSharp).unwrap(), "@params");
+        assert!(identifier("Weights", Lang::CSharp).is_err());
         assert!(identifier("2nd", Lang::Rust).is_err());
         assert!(identifier("king-safety", Lang::C).is_err());
         assert!(identifier("", Lang::C).is_err());
