@@ -231,12 +231,12 @@ pub enum EmitError {
         message: String,
     },
     /// A template file that cannot be read.
-    #[error("cannot read the template {}: {source}", path.display())]
+    #[error("cannot read the template {}: {error}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: io::Error,
+        error: io::Error,
     },
     /// A parameter name the language cannot use.
     #[error("parameter `{name}` cannot be named in {language}: {why}")]
@@ -361,9 +361,9 @@ pub fn render_tables(
         Language::Rust => builtin(Lang::Rust, "rust.jinja", RUST_TEMPLATE),
         Language::CSharp => builtin(Lang::CSharp, "csharp.jinja", CSHARP_TEMPLATE),
         Language::Template(path) => {
-            let source = std::fs::read_to_string(path).map_err(|source| EmitError::Read {
+            let source = std::fs::read_to_string(path).map_err(|error| EmitError::Read {
                 path: path.clone(),
-                source,
+                error,
             })?;
             (path.display().to_string(), source, Target { lang: None })
         }
