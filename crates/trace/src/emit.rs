@@ -41,7 +41,8 @@
 //!   (`batch`, `upper`, `join`, `length`, ...).
 //! - Blocks are trimmed (`trim_blocks`, `lstrip_blocks`), the trailing newline kept, nothing is
 //!   auto-escaped, and printing an undefined value is an error (so a misspelt key is named
-//!   with its template line).
+//!   with its template line). A template is one file: `include`/`import` of others is not
+//!   available; macros are.
 //!
 //! A user template, e.g. one line a table:
 //! ```text
