@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 mod binary;
+pub mod emit;
 mod error;
 mod evaluate;
 pub mod expr;

@@ -1,38 +1,51 @@
-//! `tune emit`: a weights file as source code for an engine (a C header or Rust constants);
-//! the layout and the writing are `eval::emit`'s.
+//! `tune emit`: weights as source code for an engine. A gradtune weights file gives a C header
+//! or Rust constants in gradtune's layout (`eval::emit`); a traced engine's tuned manifest
+//! gives the engine's own names and shapes in C, C++, Rust, C#, JSON or a user's template
+//! (`trace::emit`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use anyhow::{bail, Context};
 use eval::emit::{save_source, source, Lang};
+use trace::emit::{render_with, tables, Language};
+use trace::Manifest;
 
-/// The languages of `--lang`.
-#[derive(Clone, Copy, clap::ValueEnum)]
+/// A language of `--lang`.
+#[derive(Clone, Debug)]
 enum LangArg {
-    /// A C header (`static const int MATERIAL_MG[5]`, `PST_MG[6][64]`, ...); also C++.
-    C,
-    /// Rust constants (`pub const MATERIAL_MG: [i32; 5]`, ...).
-    Rust,
+    /// The manifest itself with the new values (a traced engine's weights only).
+    Json,
+    /// Source text.
+    Source(Language),
 }
 
-impl From<LangArg> for Lang {
-    fn from(l: LangArg) -> Lang {
-        match l {
-            LangArg::C => Lang::C,
-            LangArg::Rust => Lang::Rust,
-        }
+/// `json`, or a [`Language`] (`c`, `cpp`, `rust`, `csharp`, `PATH.jinja`).
+fn parse_lang(s: &str) -> Result<LangArg, String> {
+    if s.eq_ignore_ascii_case("json") {
+        return Ok(LangArg::Json);
     }
+    s.parse()
+        .map(LangArg::Source)
+        .map_err(|e: String| e.replace("(valid: ", "(valid: json, "))
 }
 
 /// Options of `tune emit`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Weights (JSON from `tune`, e.g. a run's weights-int.json); the model is read from it.
-    /// Centipawn weights are rounded to integers; the phase weights and the king-safety shape
-    /// stay as they are in the file.
+    /// Weights: a gradtune weights file (JSON from `tune`, e.g. a run's weights-int.json; the
+    /// model is read from it), or a traced engine's tuned manifest (the manifest with its
+    /// values replaced, as tuning a trace set writes it). Centipawn (integer) weights are
+    /// rounded half away from zero; the others stay as they are.
     weights: PathBuf,
-    /// The language; without it, the one `-o`'s extension asks for (`.h` C, `.rs` Rust),
-    /// else C.
-    #[arg(long, value_enum)]
+    /// The traced engine's manifest: its names, shapes and types, with WEIGHTS's values (which
+    /// must be for the same weights). Without it, a tuned manifest WEIGHTS is its own.
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// The language: c, cpp, rust, csharp, json, or a template file NAME.jinja (its context
+    /// is documented in `trace::emit`); gradtune weights files take c (also cpp) or rust.
+    /// Without it, the one `-o`'s extension asks for (.h C, .hpp C++, .rs Rust, .cs C#,
+    /// .json JSON), else C.
+    #[arg(long, value_parser = parse_lang)]
     lang: Option<LangArg>,
     /// Write to this file (atomically) instead of the standard output.
     #[arg(short, long)]
@@ -40,12 +53,28 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.manifest.is_some() || is_manifest(&args.weights) {
+        return traced(args);
+    }
     let (model, w) = eval::load_weights(&args.weights)?;
-    let lang = args
-        .lang
-        .map(Lang::from)
-        .or_else(|| args.output.as_deref().and_then(Lang::from_path))
-        .unwrap_or(Lang::C);
+    let lang = match &args.lang {
+        Some(LangArg::Source(Language::C | Language::Cpp)) => Lang::C,
+        Some(LangArg::Source(Language::Rust)) => Lang::Rust,
+        Some(other) => bail!(
+            "{} is a gradtune weights file, emitted as c or rust; {} is for a traced engine's \
+             tuned manifest",
+            args.weights.display(),
+            match other {
+                LangArg::Json => "json".to_string(),
+                LangArg::Source(l) => l.to_string(),
+            }
+        ),
+        None => args
+            .output
+            .as_deref()
+            .and_then(Lang::from_path)
+            .unwrap_or(Lang::C),
+    };
     match &args.output {
         Some(path) => {
             save_source(path, &model, &w, lang)?;
@@ -60,4 +89,137 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => print!("{}", source(&model, &w, lang)),
     }
     Ok(())
+}
+
+/// Whether `path` holds a trace manifest (`"format": "gradtune-manifest"`) rather than a
+/// gradtune weights file; `false` if it cannot be read as JSON (the weights reader then says
+/// why).
+fn is_manifest(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .is_some_and(|json| {
+            json.get("format").and_then(|f| f.as_str()) == Some("gradtune-manifest")
+        })
+}
+
+/// `tune emit` of a traced engine's weights.
+fn traced(args: Args) -> anyhow::Result<()> {
+    let tuned = Manifest::load(&args.weights)?;
+    let w = tuned.initial_weights();
+    let manifest = match &args.manifest {
+        Some(path) => {
+            let m = Manifest::load(path)?;
+            same_weights(&m, &tuned, path, &args.weights)?;
+            m
+        }
+        None => tuned,
+    };
+    let lang = match args.lang {
+        Some(lang) => lang,
+        None => match args.output.as_deref() {
+            Some(p)
+                if p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
+            {
+                LangArg::Json
+            }
+            Some(p) => LangArg::Source(Language::from_path(p).unwrap_or(Language::C)),
+            None => LangArg::Source(Language::C),
+        },
+    };
+    let (text, what) = match &lang {
+        LangArg::Json => {
+            let json = serde_json::to_string_pretty(&manifest.to_json_with(&w))?;
+            (json + "\n", "json".to_string())
+        }
+        LangArg::Source(l) => {
+            let text = render_with(&manifest, &w, l, Some(&command_line()))
+                .with_context(|| format!("emitting {} as {l}", args.weights.display()))?;
+            (text, l.to_string())
+        }
+    };
+    report_rounding(&manifest, &w);
+    match &args.output {
+        Some(path) => {
+            eval::atomic::write(path, &text)
+                .with_context(|| format!("writing {}", path.display()))?;
+            eprintln!(
+                "wrote {} ({what} weights of {}, {} parameters, from {})",
+                path.display(),
+                manifest.engine(),
+                manifest.params().len(),
+                args.weights.display()
+            );
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// Fails unless `tuned` (WEIGHTS) has the same weights, by name and in order, as `manifest`.
+fn same_weights(
+    manifest: &Manifest,
+    tuned: &Manifest,
+    mpath: &Path,
+    wpath: &Path,
+) -> anyhow::Result<()> {
+    let (a, b) = (manifest.weights(), tuned.weights());
+    if let Some((i, (x, y))) = a
+        .iter()
+        .zip(b)
+        .enumerate()
+        .find(|(_, (x, y))| x.name != y.name)
+    {
+        bail!(
+            "{} does not fit the manifest {}: weight {i} is `{}` there but `{}` in the manifest",
+            wpath.display(),
+            mpath.display(),
+            y.name,
+            x.name
+        );
+    }
+    if a.len() != b.len() {
+        bail!(
+            "{} does not fit the manifest {}: {} weights, the manifest has {}",
+            wpath.display(),
+            mpath.display(),
+            b.len(),
+            a.len()
+        );
+    }
+    Ok(())
+}
+
+/// Says on the standard error how far rounding moved the integer weights (weights the
+/// engine's manifest declares integer, from a tuned manifest where they were not).
+fn report_rounding(manifest: &Manifest, w: &[f64]) {
+    let (mut moved, mut integer, mut largest) = (0, 0, 0.0f64);
+    for t in tables(manifest, w).iter().filter(|t| t.integer) {
+        integer += t.values.len();
+        moved += t.values.iter().filter(|v| v.round() != **v).count();
+        largest = largest.max(t.rounding());
+    }
+    if moved > 0 {
+        eprintln!("rounded {moved} of {integer} integer weights (largest change {largest:.3})");
+    }
+}
+
+/// The command line, for the header of the file: `tune` and the arguments, quoted where a
+/// shell would need it.
+fn command_line() -> String {
+    let quote = |a: String| {
+        if !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+        {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    };
+    std::iter::once("tune".to_string())
+        .chain(std::env::args().skip(1).map(quote))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

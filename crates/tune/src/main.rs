@@ -48,7 +48,9 @@ enum Command {
     Bootstrap(bootstrap::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
-    /// Write a weights file as source code for an engine: a C header or Rust constants.
+    /// Write weights as source code for an engine: a gradtune weights file as a C header or
+    /// Rust constants, a traced engine's tuned manifest in its own names (C, C++, Rust, C#,
+    /// JSON or a template).
     Emit(emit::Args),
     /// Label positions with an external UCI engine's search scores (White's view), the score
     /// labels --lambda blends; several engines in parallel; resumable.

@@ -1,0 +1,390 @@
+//! Weights back in the engine's own names, shapes and language.
+//!
+//! [`tables`] turns a [`Manifest`] and a weight vector into one [`Table`] a parameter; [`render`]
+//! prints them as source text through a [minijinja](https://docs.rs/minijinja) template: a
+//! built-in one for C, C++, Rust or C# ([`Language`]), or a user's `.jinja` file.
+//!
+//! - **C** (`weights.h`): `const int material[6] = { S(82, 94), ... };`, tables nested
+//!   (`const int pst[6][64] = { { S(0, 0), ... }, ... };`, 8 values a line), scalars
+//!   `const int tempo = S(20, 10);`, untapered values plain `int`s, non-integer parameters
+//!   `double` (a tapered one with a last dimension `[2]`: `{ mg, eg }`). `S` is defined, unless
+//!   the engine defined it first, as `((int)((unsigned int)(eg) << 16) + (mg))`; a packed half
+//!   must fit 16 bits. An include guard and a header comment name the engine and the command.
+//! - **C++** (`weights.hpp`): the same with `constexpr`; tapered integers have the type
+//!   `GRADTUNE_SCORE` (defined as `int` unless defined before).
+//! - **Rust** (`weights.rs`): `pub const pst: [[(i32, i32); 64]; 6] = [...];`, tuples
+//!   `(mg, eg)`, `[i32; N]` untapered, `f64` for non-integer parameters; keywords as raw
+//!   identifiers (`r#type`).
+//! - **C#** (`Weights.cs`): `public static class Weights` with `public static readonly int[,]`
+//!   arrays, `(int Mg, int Eg)[]` for tapered ones, `public const int` scalars; keywords as
+//!   `@params`.
+//!
+//! Integer parameters are rounded half away from zero and printed as integers; the others
+//! print with the shortest digits that read back to the same `f64`.
+//!
+//! # The template context
+//!
+//! Built-in and user templates see the same values:
+//! - `engine`: the manifest's engine name; `command`: the command that wrote the file, or
+//!   none; `generator`: `gradtune` and its version; `language`: `c`, `cpp`, `rust`, `csharp` or
+//!   `template`.
+//! - `tables`: one map a parameter, in manifest order, with `name` (as in the manifest),
+//!   `ident` (the name as an identifier of the built-in language, escaped if a keyword; for a
+//!   user template the name), `shape` (list of dimensions), `dims` (its length), `len` (the
+//!   number of elements), `scalar` (`dims == 0`), `tapered`, `integer`, `values` (nested lists
+//!   along the shape, each element a number, or an `[mg, eg]` list if tapered; a scalar is its
+//!   one element), `mg` and `eg` (the same nesting with one phase's numbers; an untapered
+//!   parameter's values in both), `flat` (the elements row-major, one list).
+//! - Integers are integers (rounded), other values floats. The filter `literal` prints a
+//!   number as a C/C++/Rust/C# literal (`-3`, `0.5`, `1.0`, `1e-7`); `ident` makes any text an
+//!   identifier (`my-engine` → `my_engine`); minijinja's built-in filters and tests are there
+//!   (`batch`, `upper`, `join`, `length`, ...).
+//! - Blocks are trimmed (`trim_blocks`, `lstrip_blocks`), the trailing newline kept, nothing is
+//!   auto-escaped, and printing an undefined value is an error (so a misspelt key is named
+//!   with its template line). A template is one file: `include`/`import` of others is not
+//!   available; macros are.
+//!
+//! A user template, e.g. one line a table:
+//! ```text
+//! {% for t in tables %}{{ t.name }} = {{ t.flat }};
+//! {% endfor %}
+//! ```
+//!
+//! ```
+//! use trace::emit::{render, Language};
+//!
+//! let m = trace::Manifest::from_json(r#"{"format": "gradtune-manifest", "version": 1,
+//!   "engine": "tiny", "score": "white", "phase": {"max": 24}, "params": [
+//!   {"name": "material", "shape": [2], "value": [[100, 120], [300, 280]]},
+//!   {"name": "ks_weight", "shape": [3], "tapered": false, "value": [0, 8, 16]}]}"#, "m.json")?;
+//! let w = [100.4, 119.5, 300.0, 280.0, 0.0, 8.49, -16.5];
+//! let c = render(&m, &w, &Language::C)?;
+//! assert!(c.contains("const int material[2] = { S(100, 120), S(300, 280) };"));
+//! assert!(c.contains("const int ks_weight[3] = { 0, 8, -17 };"));
+//! let rust = render(&m, &w, &Language::Rust)?;
+//! assert!(rust.contains("pub const material: [(i32, i32); 2] = [(100, 120), (300, 280)];"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod context;
+mod names;
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
+
+use crate::Manifest;
+
+use self::context::Target;
+use self::names::Lang;
+
+/// The built-in C template.
+const C_TEMPLATE: &str = include_str!("emit/c.jinja");
+/// The built-in C++ template.
+const CPP_TEMPLATE: &str = include_str!("emit/cpp.jinja");
+/// The built-in Rust template.
+const RUST_TEMPLATE: &str = include_str!("emit/rust.jinja");
+/// The built-in C# template.
+const CSHARP_TEMPLATE: &str = include_str!("emit/csharp.jinja");
+
+/// One parameter's weights, as the manifest declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The parameter's name in the manifest.
+    pub name: String,
+    /// Its shape: `[]` a scalar, `[n]` an array, `[a, b]` a table, row-major.
+    pub shape: Vec<usize>,
+    /// Whether each element is a middlegame/endgame pair.
+    pub tapered: bool,
+    /// Whether the engine takes integers (values are rounded when printed).
+    pub integer: bool,
+    /// The weights, row-major; a tapered element's `mg` then `eg` (interleaved). Not rounded.
+    pub values: Vec<f64>,
+}
+
+impl Table {
+    /// The largest change rounding makes to one of this table's values (0 if not integer).
+    pub fn rounding(&self) -> f64 {
+        if !self.integer {
+            return 0.0;
+        }
+        self.values
+            .iter()
+            .map(|v| (v.round() - v).abs())
+            .fold(0.0, f64::max)
+    }
+}
+
+/// The parameters of `manifest` with the weights `w` (the optimiser's vector: every element in
+/// index order, a tapered one `mg` then `eg`), one [`Table`] a parameter in manifest order.
+///
+/// `w` should have one value per weight of the manifest ([`render`] checks it): missing ones
+/// are NaN (which rendering refuses), extra ones ignored.
+pub fn tables(manifest: &Manifest, w: &[f64]) -> Vec<Table> {
+    manifest
+        .params()
+        .iter()
+        .map(|p| {
+            let start = p.first_weight;
+            let len = p.len() * p.per_element();
+            let values = (start..start + len).map(|i| w.get(i).copied().unwrap_or(f64::NAN));
+            Table {
+                name: p.name.clone(),
+                shape: p.shape.clone(),
+                tapered: p.tapered,
+                integer: p.integer,
+                values: values.collect(),
+            }
+        })
+        .collect()
+}
+
+/// A language to write weights in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// A C header.
+    C,
+    /// A C++ header.
+    Cpp,
+    /// Rust constants.
+    Rust,
+    /// A C# static class.
+    CSharp,
+    /// A user's minijinja template file (see the module documentation for its context).
+    Template(PathBuf),
+}
+
+impl Language {
+    /// The language a file name asks for by its extension: `.h`/`.c` C, `.hpp`/`.hh`/`.hxx`/
+    /// `.cpp`/`.cc` C++, `.rs` Rust, `.cs` C#; `None` for anything else.
+    pub fn from_path(path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "h" | "c" => Some(Language::C),
+            "hpp" | "hh" | "hxx" | "cpp" | "cc" | "cxx" => Some(Language::Cpp),
+            "rs" => Some(Language::Rust),
+            "cs" => Some(Language::CSharp),
+            _ => None,
+        }
+    }
+
+    /// `c`, `cpp`, `rust`, `csharp`, or `template`.
+    fn key(&self) -> &'static str {
+        match self {
+            Language::C => "c",
+            Language::Cpp => "cpp",
+            Language::Rust => "rust",
+            Language::CSharp => "csharp",
+            Language::Template(_) => "template",
+        }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Language::Template(path) => write!(f, "{}", path.display()),
+            other => f.write_str(other.key()),
+        }
+    }
+}
+
+impl FromStr for Language {
+    type Err = String;
+
+    /// `c`, `cpp` (also `c++`), `rust` (also `rs`), `csharp` (also `cs`, `c#`), any case, or
+    /// the path of a template file: a name ending in `.jinja`, `.j2` or `.jinja2`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "c" => return Ok(Language::C),
+            "cpp" | "c++" => return Ok(Language::Cpp),
+            "rust" | "rs" => return Ok(Language::Rust),
+            "csharp" | "cs" | "c#" => return Ok(Language::CSharp),
+            _ => {}
+        }
+        let lower = s.to_ascii_lowercase();
+        if [".jinja", ".j2", ".jinja2"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
+            return Ok(Language::Template(PathBuf::from(s)));
+        }
+        Err(format!(
+            "unknown language `{s}` (valid: c, cpp, rust, csharp, or a template file NAME.jinja)"
+        ))
+    }
+}
+
+/// Why weights could not be written as source text.
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    /// A template that does not parse or fails while rendering.
+    #[error("template {file}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
+    Template {
+        /// The template file (or `built-in c.jinja`, ...).
+        file: String,
+        /// The 1-based line, if known.
+        line: Option<usize>,
+        /// What went wrong.
+        message: String,
+    },
+    /// A template file that cannot be read.
+    #[error("cannot read the template {}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: io::Error,
+    },
+    /// A parameter name the language cannot use.
+    #[error("parameter `{name}` cannot be named in {language}: {why}")]
+    Name {
+        /// The parameter.
+        name: String,
+        /// The language.
+        language: String,
+        /// Why.
+        why: String,
+    },
+    /// A weight vector of the wrong length for the manifest.
+    #[error("{got} weights for a manifest of {expected}")]
+    Weights {
+        /// The manifest's number of weights.
+        expected: usize,
+        /// The vector's.
+        got: usize,
+    },
+    /// A table whose values do not match its shape.
+    #[error("parameter `{name}`: {got} values for its shape, which holds {expected} values")]
+    Values {
+        /// The parameter.
+        name: String,
+        /// The values its shape holds.
+        expected: usize,
+        /// The values it has.
+        got: usize,
+    },
+    /// A NaN or infinite weight.
+    #[error("weight {weight} is {value}, not a finite number")]
+    NotFinite {
+        /// The weight (`pst[2][35].mg`).
+        weight: String,
+        /// Its value.
+        value: f64,
+    },
+    /// An integer weight too large for its type.
+    #[error("weight {weight} is {value}, beyond ±{max} (the range of its integer type)")]
+    Range {
+        /// The weight (`pst[2][35].mg`).
+        weight: String,
+        /// Its value.
+        value: f64,
+        /// The largest magnitude allowed.
+        max: i64,
+    },
+}
+
+/// `e` (from the template named `file` unless it names another) as an [`EmitError`].
+fn template_error(e: minijinja::Error, file: &str) -> EmitError {
+    let message = match e.detail() {
+        Some(detail) => format!("{}: {detail}", e.kind()),
+        None => e.kind().to_string(),
+    };
+    EmitError::Template {
+        file: e.name().unwrap_or(file).to_string(),
+        line: e.line(),
+        message,
+    }
+}
+
+/// The environment templates render in: trimmed blocks, no escaping, strict printing of
+/// undefined values, the `literal` and `ident` filters.
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    let syntax = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .expect("the default delimiters are valid");
+    env.set_syntax(syntax);
+    env.set_auto_escape_callback(|_| AutoEscape::None);
+    env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+    env.add_filter("literal", context::literal);
+    env.add_filter("ident", |s: String| names::sanitize(&s));
+    env
+}
+
+/// `manifest`'s parameters with the weights `w` as source text in `lang`.
+///
+/// Fails on a weight vector of the wrong length, a NaN or infinite weight, an integer out of
+/// range, a name the language cannot use, or a user template that cannot be read, parsed or
+/// rendered (naming its file and line).
+pub fn render(manifest: &Manifest, w: &[f64], lang: &Language) -> Result<String, EmitError> {
+    render_with(manifest, w, lang, None)
+}
+
+/// [`render`], naming in the header the `command` that wrote the file.
+pub fn render_with(
+    manifest: &Manifest,
+    w: &[f64],
+    lang: &Language,
+    command: Option<&str>,
+) -> Result<String, EmitError> {
+    let expected = manifest.weights().len();
+    if w.len() != expected {
+        return Err(EmitError::Weights {
+            expected,
+            got: w.len(),
+        });
+    }
+    render_tables(manifest.engine(), &tables(manifest, w), lang, command)
+}
+
+/// The tables `tables` of the engine `engine` as source text in `lang` (what [`render`] does
+/// once it has the tables).
+pub fn render_tables(
+    engine: &str,
+    tables: &[Table],
+    lang: &Language,
+    command: Option<&str>,
+) -> Result<String, EmitError> {
+    let builtin = |l: Lang, file: &str, source: &str| {
+        let target = Target { lang: Some(l) };
+        (format!("built-in {file}"), source.to_string(), target)
+    };
+    let (name, source, target) = match lang {
+        Language::C => builtin(Lang::C, "c.jinja", C_TEMPLATE),
+        Language::Cpp => builtin(Lang::Cpp, "cpp.jinja", CPP_TEMPLATE),
+        Language::Rust => builtin(Lang::Rust, "rust.jinja", RUST_TEMPLATE),
+        Language::CSharp => builtin(Lang::CSharp, "csharp.jinja", CSHARP_TEMPLATE),
+        Language::Template(path) => {
+            let source = std::fs::read_to_string(path).map_err(|error| EmitError::Read {
+                path: path.clone(),
+                error,
+            })?;
+            (path.display().to_string(), source, Target { lang: None })
+        }
+    };
+    let values = tables
+        .iter()
+        .map(|t| context::table(t, target))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut env = environment();
+    env.add_template_owned(name.clone(), source)
+        .map_err(|e| template_error(e, &name))?;
+    let ctx = minijinja::context! {
+        engine,
+        command,
+        generator => format!("gradtune {}", env!("CARGO_PKG_VERSION")),
+        language => lang.key(),
+        tables => Value::from(values),
+    };
+    let template = env
+        .get_template(&name)
+        .map_err(|e| template_error(e, &name))?;
+    template.render(ctx).map_err(|e| template_error(e, &name))
+}
