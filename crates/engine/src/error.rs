@@ -20,6 +20,9 @@ pub enum EngineError {
     /// Reading or writing labelled positions failed.
     #[error(transparent)]
     Data(#[from] data::DataError),
+    /// A manifest or trace file could not be read or written.
+    #[error(transparent)]
+    Trace(#[from] trace::TraceError),
     /// A file could not be read or written.
     #[error("cannot {action} {path}: {error}")]
     Io {
