@@ -396,3 +396,85 @@ fn wrong_sign_and_wrong_phase_show_in_the_traces() {
     }
     assert!(negated >= 10, "{negated}");
 }
+
+/// A weights header in the fixture's shape (what gradtune's C emission writes): each
+/// parameter of `m` as a C array of `S(mg, eg)` pairs (plain ints when untapered) at `w`.
+fn weights_header(m: &Manifest, w: &[f64]) -> String {
+    let mut text = String::from(
+        "#ifndef S\n#define S(mg, eg) ((int)((unsigned int)(eg) << 16) + (mg))\n#endif\n",
+    );
+    for p in m.params() {
+        let per = if p.tapered { 2 } else { 1 };
+        let values = &w[p.first_weight..p.first_weight + p.len() * per];
+        let element = |k: usize| {
+            if p.tapered {
+                format!("S({}, {})", values[2 * k], values[2 * k + 1])
+            } else {
+                format!("{}", values[k])
+            }
+        };
+        let dims: String = p.shape.iter().map(|d| format!("[{d}]")).collect();
+        // Nested braces, innermost rows of the last dimension.
+        let mut rows: Vec<String> = (0..p.len()).map(element).collect();
+        for &d in p.shape.iter().rev() {
+            rows = rows
+                .chunks(d)
+                .map(|c| format!("{{{}}}", c.join(", ")))
+                .collect();
+        }
+        text += &format!("const int {}{dims} = {};\n", p.name, rows.join(", "));
+    }
+    text
+}
+
+/// Other weights compiled in (`-DWEIGHTS`, a header of the shape gradtune's C emission
+/// writes) are what the fixture's manifest then says, and its traces rebuild its evaluation
+/// at them: the manifest and the weights cannot drift.
+#[test]
+fn other_weights_compiled_in_are_what_its_manifest_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let m0 = trace_manifest(&exe);
+    let w: Vec<f64> = m0
+        .initial_weights()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v + ((i * 7919) % 21) as f64 - 10.0)
+        .collect();
+    let header = dir.path().join("tuned.h");
+    std::fs::write(&header, weights_header(&m0, &w)).unwrap();
+    let tuned = dir.path().join("tuned");
+    let status = Command::new("cc")
+        .args(["-O1", "-std=c99"])
+        .arg(format!("-DWEIGHTS=\"{}\"", header.display()))
+        .arg("-o")
+        .arg(&tuned)
+        .arg(fixtures().join("fixture.c"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let m1 = trace_manifest(&tuned);
+    assert_eq!(m1.initial_weights(), w);
+
+    let (input, samples) = positions(dir.path(), 100);
+    let out = dir.path().join("tuned.txt");
+    let r = trace_cmd(&input, arg(&tuned), &out, "2", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let traces = read_all(&out, &m1);
+    assert_eq!(traces.len(), 100);
+    for t in &traces {
+        let e = f64::from(t.eval.unwrap());
+        let rebuilt = m1.evaluate(t, &w).unwrap();
+        assert!(
+            (rebuilt.round() - e).abs() <= 1.0,
+            "{}: {rebuilt} {e}",
+            t.fen()
+        );
+    }
+    let before = engine_evals(&exe, &samples);
+    let after = engine_evals(&tuned, &samples);
+    let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+    assert!(changed >= 90, "{changed} of 100 evaluations changed");
+}
