@@ -306,9 +306,8 @@ impl<J: Job> Collect<'_, J> {
     /// Takes one worker's message.
     fn receive(&mut self, message: Message<J::Answer>) {
         match message {
-            Message::Answered(i, answer) => {
+            Message::Answered(i, answer, line) => {
                 // One write a line: a kill cuts at most the last one.
-                let line = format!("{i} {}\n", self.job.encode(&answer));
                 if let Err(e) = self.journal.write_all(line.as_bytes()) {
                     self.halting = true;
                     self.fatal

@@ -9,7 +9,8 @@ use crate::uci_client::{UciEngine, UciError};
 
 /// What a worker sends back.
 pub(super) enum Message<A> {
-    Answered(usize, A),
+    /// The index, the answer and its progress line (encoded here, in parallel).
+    Answered(usize, A, String),
     Skipped(usize, UciError),
     /// The engine could not be (re)started: this worker stops.
     Dead(UciError),
@@ -55,7 +56,8 @@ pub(super) fn worker<J: Job>(
         let sample = &shared.input.samples[index];
         match shared.job.ask(&mut engine, sample, shared.halt) {
             Ok(answer) => {
-                let _ = tx.send(Message::Answered(index, answer));
+                let line = format!("{index} {}\n", shared.job.encode(&answer));
+                let _ = tx.send(Message::Answered(index, answer, line));
             }
             Err(e) if e.is_interrupted() => return,
             Err(e) => {
