@@ -20,6 +20,9 @@ pub enum EngineError {
     /// Reading or writing labelled positions failed.
     #[error(transparent)]
     Data(#[from] data::DataError),
+    /// A manifest or trace file could not be read or written.
+    #[error(transparent)]
+    Trace(#[from] trace::TraceError),
     /// A file could not be read or written.
     #[error("cannot {action} {path}: {error}")]
     Io {
@@ -47,7 +50,16 @@ pub enum EngineError {
     /// An external engine failed (it names its command and what happened).
     #[error(transparent)]
     Uci(#[from] crate::uci_client::UciError),
-    /// A progress file (of `tune label`) that cannot be continued: corrupt, or written with
+    /// An external engine failed on one position and the run was told to stop there
+    /// (`--strict`).
+    #[error("{location}: {error}")]
+    Position {
+        /// `FILE: position N`.
+        location: String,
+        /// What the engine did (it names the engine's command).
+        error: Box<crate::uci_client::UciError>,
+    },
+    /// A progress file (of `tune label`, `tune trace`) that cannot be continued: corrupt, or written with
     /// other settings or inputs.
     #[error("{path}: {message}")]
     Progress {

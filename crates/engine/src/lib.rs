@@ -36,5 +36,7 @@ pub mod matches;
 pub mod openings;
 pub mod pgn_out;
 pub mod player;
+pub mod runner;
+pub mod trace_run;
 pub mod uci;
 pub mod uci_client;

@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.set_length(remaining as u64);
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
-        LabelEvent::Labelled { .. } => bar.inc(1),
+        LabelEvent::Answered { .. } => bar.inc(1),
         LabelEvent::Skipped { location, error } => {
             skipped += 1;
             bar.inc(1);
@@ -141,8 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let go = go_command(&settings.limits).unwrap_or_default();
     println!(
         "labelled {} position{} with `{}` ({go}) in {:.1} s: {:.1} positions/s with {} engine{}",
-        out.labelled,
-        if out.labelled == 1 { "" } else { "s" },
+        out.answered,
+        if out.answered == 1 { "" } else { "s" },
         args.engine,
         out.elapsed.as_secs_f64(),
         out.rate(),

@@ -16,6 +16,7 @@ mod extract;
 mod label;
 mod matches;
 mod stats;
+mod trace;
 mod tuning;
 
 /// Tune chess evaluation weights by Texel's method with exact gradients.
@@ -55,6 +56,9 @@ enum Command {
     /// Label positions with an external UCI engine's search scores (White's view), the score
     /// labels --lambda blends; several engines in parallel; resumable.
     Label(label::Args),
+    /// Trace positions with an external engine's own evaluation (the trace protocol:
+    /// `position fen`, `trace`): several engines in parallel; resumable.
+    Trace(trace::Args),
     /// Judge a weights file on any data: losses at the fitted and a given K, calibration,
     /// the loss by game phase and by material balance.
     Eval(eval::Args),
@@ -98,6 +102,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Emit(a) => emit::run(a),
         Command::Label(a) => label::run(a),
+        Command::Trace(a) => trace::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Explain(a) => explain::run(a),
     }

@@ -123,6 +123,7 @@ pub struct EngineSpec {
     command: String,
     options: Vec<(String, String)>,
     timeout: Duration,
+    handshake: bool,
 }
 
 impl EngineSpec {
@@ -133,7 +134,17 @@ impl EngineSpec {
             command: command.into(),
             options: Vec::new(),
             timeout: Duration::from_secs(10),
+            handshake: true,
         }
+    }
+
+    /// Whether [`start`](Self::start) does the UCI handshake (`uci` / `uciok`, the options,
+    /// `isready` / `readyok`; the default). Without it the process is only spawned, for
+    /// engines spoken to in another line protocol (the trace protocol's `position` / `trace`),
+    /// and the options are not sent.
+    pub fn handshake(mut self, handshake: bool) -> EngineSpec {
+        self.handshake = handshake;
+        self
     }
 
     /// Sets a UCI option after the handshake (`setoption name NAME value VALUE`).
@@ -153,7 +164,8 @@ impl EngineSpec {
         &self.command
     }
 
-    /// Starts the engine: spawns it, `uci` / `uciok`, the options, `isready` / `readyok`.
+    /// Starts the engine: spawns it, then (unless [`handshake`](Self::handshake) is off)
+    /// `uci` / `uciok`, the options, `isready` / `readyok`.
     pub fn start(&self) -> Result<UciEngine, UciError> {
         UciEngine::start(self)
     }

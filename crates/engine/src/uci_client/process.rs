@@ -134,6 +134,9 @@ impl UciEngine {
             name: None,
             timeout: spec.timeout,
         };
+        if !spec.handshake {
+            return Ok(engine);
+        }
         engine.send("uci")?;
         let deadline = Instant::now() + spec.timeout;
         let mut name = None;
@@ -187,6 +190,24 @@ impl UciEngine {
         self.wait_for("readyok", deadline, None, |line| {
             Ok((line.trim() == "readyok").then_some(()))
         })
+    }
+
+    /// Sends `lines`, then reads the engine's lines until `on_line` returns a value (the
+    /// answer), an error (a [`UciError::Malformed`] quoting the line), `timeout` passes (a
+    /// [`UciError::Timeout`] naming `expected`), the engine exits, or `abort` is set. For
+    /// requests outside UCI, such as the trace protocol's `trace`.
+    pub fn ask<T>(
+        &mut self,
+        lines: &[&str],
+        expected: &'static str,
+        timeout: Duration,
+        abort: Option<&AtomicBool>,
+        on_line: impl FnMut(&str) -> Result<Option<T>, String>,
+    ) -> Result<T, UciError> {
+        for line in lines {
+            self.send(line)?;
+        }
+        self.wait_for(expected, Instant::now() + timeout, abort, on_line)
     }
 
     /// `ucinewgame` then `isready`: the engine forgets earlier searches.

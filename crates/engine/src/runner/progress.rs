@@ -1,23 +1,20 @@
-//! The progress file beside the output (`OUT.progress`): its header of settings, the labels
-//! appended line by line, reading it back to continue a run.
+//! The progress file beside the output (`OUT.progress`): its header of settings, the answers
+//! appended line by line (`INDEX ANSWER`), reading it back to continue a run.
 
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{LabelInput, LabelSettings};
+use super::PositionInput;
 use crate::error::EngineError;
-
-/// First line of a progress file: its format and version.
-const PROGRESS_TAG: &str = "gradtune-label 1";
 
 /// The progress file of output `out`: `OUT.progress` beside it.
 ///
 /// ```
 /// use std::path::Path;
 /// assert_eq!(
-///     engine::label::progress_path(Path::new("data/labels.epd")),
+///     engine::runner::progress_path(Path::new("data/labels.epd")),
 ///     Path::new("data/labels.epd.progress")
 /// );
 /// ```
@@ -27,16 +24,22 @@ pub fn progress_path(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
-/// The settings a progress file records; a rerun must match them.
-pub(super) fn progress_header(input: &LabelInput, settings: &LabelSettings, go: &str) -> String {
+/// The first line of the progress files of `tune NAME`: their format and version.
+pub(super) fn progress_tag(name: &str) -> String {
+    format!("gradtune-{name} 1")
+}
+
+/// The settings a progress file records; a rerun must match them: the tag, the job's own
+/// lines (`settings`, each ending in a newline), the number of positions, their fingerprint
+/// and the input files.
+pub(super) fn progress_header(name: &str, settings: &str, input: &PositionInput) -> String {
     let mut files = String::new();
     for s in &input.sources {
         let _ = write!(files, " {}", s.path.display());
     }
     format!(
-        "{PROGRESS_TAG}\nengine {}\n{go}\nfresh {}\npositions {}\nfingerprint {:016x}\nfiles{files}\n",
-        settings.engine.command(),
-        settings.fresh,
+        "{}\n{settings}positions {}\nfingerprint {:016x}\nfiles{files}\n",
+        progress_tag(name),
         input.samples.len(),
         input.fingerprint()
     )
@@ -44,21 +47,24 @@ pub(super) fn progress_header(input: &LabelInput, settings: &LabelSettings, go: 
 
 /// What a progress file holds.
 #[derive(Debug)]
-pub(super) struct Progress {
-    /// The labels: index and White's score.
-    pub(super) labels: Vec<(usize, i32)>,
+pub(super) struct Progress<A> {
+    /// The answers: index and answer.
+    pub(super) answers: Vec<(usize, A)>,
     /// The length of its complete lines (a last line cut by a kill is dropped).
     pub(super) len: u64,
     /// How its header differs from this run's settings (empty: it can be continued).
     pub(super) differences: Vec<String>,
 }
 
-/// Reads a progress file (see [`Progress`]).
-pub(super) fn read_progress(
+/// Reads a progress file of `tune NAME` (see [`Progress`]), each answer read back by
+/// `decode`.
+pub(super) fn read_progress<A>(
     path: &Path,
+    name: &str,
     header: &str,
     positions: usize,
-) -> Result<Progress, EngineError> {
+    decode: impl Fn(&str) -> Result<A, String>,
+) -> Result<Progress<A>, EngineError> {
     let bytes = std::fs::read(path).map_err(|e| EngineError::io("read", path, e))?;
     let text = String::from_utf8_lossy(&bytes);
     let complete = text.rfind('\n').map_or(0, |i| i + 1);
@@ -67,12 +73,12 @@ pub(super) fn read_progress(
         path: path.to_path_buf(),
         message,
     };
+    let tag = progress_tag(name);
     let header_lines = header.lines().count();
     let have: Vec<&str> = text.lines().take(header_lines).collect();
-    if have.first() != Some(&PROGRESS_TAG) {
+    if have.first() != Some(&tag.as_str()) {
         return Err(bad(format!(
-            "not a progress file of `tune label` (it does not start with `{PROGRESS_TAG}`): \
-             move it away"
+            "not a progress file of `tune {name}` (it does not start with `{tag}`): move it away"
         )));
     }
     let differences = header
@@ -81,46 +87,48 @@ pub(super) fn read_progress(
         .filter(|(want, got)| want != *got)
         .map(|(want, got)| format!("was `{got}`, now `{want}`"))
         .collect();
-    let mut labels = Vec::new();
+    let mut answers = Vec::new();
     for (i, line) in text.lines().enumerate().skip(header_lines) {
-        let mut words = line.split_whitespace();
-        let parsed = match (words.next(), words.next(), words.next()) {
-            (Some(a), Some(b), None) => a.parse::<usize>().ok().zip(b.parse::<i32>().ok()),
-            _ => None,
+        let parsed = match line.split_once(' ') {
+            Some((index, answer)) => match index.parse::<usize>() {
+                Ok(index) if index < positions => decode(answer).map(|a| (index, a)),
+                _ => Err(format!("no index below {positions}")),
+            },
+            None => Err("no answer".to_string()),
         };
         match parsed {
-            Some((index, score)) if index < positions => labels.push((index, score)),
-            _ => {
+            Ok(a) => answers.push(a),
+            Err(e) => {
                 return Err(bad(format!(
-                    "line {}: expected `INDEX SCORE` with INDEX below {positions}, not `{line}`",
+                    "line {}: expected `INDEX ANSWER` with INDEX below {positions}, not \
+                     `{line}` ({e})",
                     i + 1
                 )))
             }
         }
     }
     Ok(Progress {
-        labels,
+        answers,
         len: complete as u64,
         differences,
     })
 }
 
-/// Opens the progress file for appending: continuing `resume` (its complete lines kept), or
-/// a new one holding `header`.
+/// Opens the progress file for appending: continuing a file whose complete lines are `len`
+/// bytes long (a last line cut by a kill dropped), or a new one holding `header`.
 pub(super) fn open_progress(
     path: &Path,
     header: &str,
-    resume: Option<&Progress>,
+    resume_len: Option<u64>,
 ) -> Result<File, EngineError> {
     let io = |action, e| EngineError::io(action, path, e);
-    match resume {
-        Some(p) => {
+    match resume_len {
+        Some(len) => {
             let mut f = OpenOptions::new()
                 .write(true)
                 .open(path)
                 .map_err(|e| io("open", e))?;
-            // Drop a last line cut by a kill, then append.
-            f.set_len(p.len).map_err(|e| io("write", e))?;
+            f.set_len(len).map_err(|e| io("write", e))?;
             std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0)).map_err(|e| io("write", e))?;
             Ok(f)
         }

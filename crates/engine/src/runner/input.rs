@@ -1,5 +1,5 @@
-//! The positions to label: the input files read one after the other, and where each
-//! position came from.
+//! The positions to ask an engine about: the input files read one after the other, and where
+//! each position came from.
 
 use std::path::PathBuf;
 
@@ -18,24 +18,24 @@ pub struct Source {
     pub len: usize,
 }
 
-/// The positions to label, from one or more files, in order.
+/// The positions to ask about, from one or more files, in order.
 #[derive(Clone, Debug, Default)]
-pub struct LabelInput {
-    /// The positions; their results and game ids are kept, their scores replaced.
+pub struct PositionInput {
+    /// The positions with their labels (results, scores) and game ids.
     pub samples: Vec<Sample>,
     /// Which file each range of positions came from.
     pub sources: Vec<Source>,
 }
 
-impl LabelInput {
+impl PositionInput {
     /// Reads the files with [`data::load`] (any format), one after the other. Game ids of
     /// later files are moved past those of earlier ones, so the games of different files stay
     /// apart in a split by game. Returns each file's report (skipped records).
     pub fn load(
         paths: &[PathBuf],
         opts: &LoadOptions,
-    ) -> Result<(LabelInput, Vec<(PathBuf, Report)>), EngineError> {
-        let mut input = LabelInput::default();
+    ) -> Result<(PositionInput, Vec<(PathBuf, Report)>), EngineError> {
+        let mut input = PositionInput::default();
         let mut reports = Vec::new();
         for path in paths {
             let (samples, report) = data::load(path, opts)?;

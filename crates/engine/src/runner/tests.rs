@@ -1,0 +1,86 @@
+//! Unit tests of the runner: progress files read back, positions located in their files.
+
+use data::Sample;
+
+use super::progress::{progress_header, read_progress};
+use super::{PositionInput, Source};
+
+fn input() -> PositionInput {
+    let pos = shakmaty::Chess::default();
+    PositionInput {
+        samples: vec![Sample::from_position(&pos, 0.5, None, 0); 3],
+        sources: vec![Source {
+            path: "in.epd".into(),
+            start: 0,
+            len: 3,
+        }],
+    }
+}
+
+fn score(text: &str) -> Result<i32, String> {
+    text.parse::<i32>().map_err(|e| e.to_string())
+}
+
+#[test]
+fn progress_files_are_read_back_dropping_a_cut_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.epd.progress");
+    let header = progress_header("label", "engine e\ngo depth 5\n", &input());
+    assert!(header.starts_with("gradtune-label 1\nengine e\ngo depth 5\npositions 3\n"));
+    std::fs::write(&path, format!("{header}0 5\n2 -3\n1 4")).unwrap();
+    let p = read_progress(&path, "label", &header, 3, score).unwrap();
+    assert_eq!(p.answers, [(0, 5), (2, -3)]);
+    assert!(p.differences.is_empty());
+    assert_eq!(p.len as usize, header.len() + "0 5\n2 -3\n".len());
+
+    // Other settings: the differences are named.
+    let other = progress_header("label", "engine e\ngo depth 6\n", &input());
+    let p = read_progress(&path, "label", &other, 3, score).unwrap();
+    assert_eq!(p.differences, ["was `go depth 5`, now `go depth 6`"]);
+
+    // A corrupt line or an index out of range: an error naming the file and line.
+    for bad in ["0 5\nx y\n", "0 5\n3 1\n", "0 5 7\n", "0 5\n1\n"] {
+        std::fs::write(&path, format!("{header}{bad}")).unwrap();
+        let err = read_progress(&path, "label", &header, 3, score)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(&format!("{}: line ", path.display())),
+            "{err}"
+        );
+    }
+    // Another subcommand's progress file, or something else.
+    std::fs::write(&path, format!("{header}0 5\n")).unwrap();
+    let err = read_progress(&path, "trace", &header, 3, score)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a progress file of `tune trace`"), "{err}");
+    std::fs::write(&path, "something else\n").unwrap();
+    let err = read_progress(&path, "label", &header, 3, score)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a progress file"), "{err}");
+}
+
+#[test]
+fn answers_with_spaces_are_kept_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.progress");
+    let header = progress_header("trace", "engine e\n", &input());
+    std::fs::write(&path, format!("{header}1 phase 3; t 0:1:0 5:1:1\n")).unwrap();
+    let p = read_progress(&path, "trace", &header, 3, |t| Ok(t.to_string())).unwrap();
+    assert_eq!(p.answers, [(1, "phase 3; t 0:1:0 5:1:1".to_string())]);
+}
+
+#[test]
+fn locations_name_the_file_and_position() {
+    let mut input = input();
+    input.sources.push(Source {
+        path: "b.epd".into(),
+        start: 3,
+        len: 2,
+    });
+    assert_eq!(input.location(0), "in.epd: position 1");
+    assert_eq!(input.location(4), "b.epd: position 2");
+    assert_eq!(input.location(9), "position 10");
+}

@@ -1,0 +1,216 @@
+//! `tune trace`: every position's trace from an external engine's own evaluation, through
+//! the trace protocol (`position fen FEN`, `trace`); the logic is in `engine::trace_run`
+//! and `engine::runner`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context as _};
+use data::LoadOptions;
+use engine::runner::{PositionInput, RunEvent};
+use engine::trace_run::{
+    ask_manifest, load_manifest, trace_positions, write_manifest, EngineManifest, TraceSettings,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Skip messages printed in full; the rest are counted.
+const SHOWN: usize = 10;
+
+/// Options of `tune trace`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Positions to trace, with their labels: EPD, PGN or caches (any format `tune` reads).
+    #[arg(required_unless_present = "manifest_out")]
+    files: Vec<PathBuf>,
+    /// The engine's command line, split as a shell would (e.g. "./myengine --trace"). It is
+    /// sent `position fen FEN` and `trace` for every position, and answers one line
+    /// `trace phase N; eval X; t i:w:b ...` (docs/trace-format.md); no UCI handshake.
+    #[arg(long, value_name = "CMD ARGS")]
+    engine: String,
+    /// The trace lines (text; `.zst` or `.gz` compress): each input position with its labels
+    /// and the engine's trace. Progress goes to OUT.progress first: rerun the same command to
+    /// continue.
+    #[arg(
+        short,
+        long,
+        value_name = "OUT",
+        required_unless_present = "manifest_out"
+    )]
+    output: Option<PathBuf>,
+    /// The manifest the engine's answers are checked against (default: the engine's answer
+    /// to `manifest`).
+    #[arg(long, value_name = "M.json")]
+    manifest: Option<PathBuf>,
+    /// Ask the engine for its manifest (`manifest`) and write it here (indented JSON).
+    #[arg(long, value_name = "M.json")]
+    manifest_out: Option<PathBuf>,
+    /// Engine processes in parallel (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: Option<u32>,
+    /// Seconds the engine may take to answer one `trace` before it counts as hung.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    timeout: f64,
+    /// Stop at the first engine failure (crash, hang, malformed answer) with an error naming
+    /// the engine and the position, instead of restarting the engine and skipping it.
+    #[arg(long)]
+    strict: bool,
+    /// EPD results are from the side to move's point of view.
+    #[arg(long)]
+    stm_results: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        );
+    }
+    let mut settings = TraceSettings::new(&args.engine);
+    settings.timeout = Duration::from_secs_f64(args.timeout);
+    settings.strict = args.strict;
+    settings.jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let manifest = manifest(&args, &settings)?;
+    let Some(output) = &args.output else {
+        return Ok(());
+    };
+    let input = load_input(&args.files, args.stm_results)?;
+    let stop = crate::datagen::interrupt_flag(
+        "stopping the engines; the finished traces are kept for a rerun",
+    );
+    let bar = ProgressBar::hidden();
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut skipped = 0usize;
+    let mut on_event = |e: RunEvent<'_>| match e {
+        RunEvent::Started { remaining, done } => {
+            if done > 0 {
+                eprintln!(
+                    "continuing: {done} positions were traced by an earlier run, {remaining} to go"
+                );
+            }
+            bar.set_length(remaining as u64);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        RunEvent::Answered { .. } => bar.inc(1),
+        RunEvent::Skipped { location, error } => {
+            skipped += 1;
+            bar.inc(1);
+            bar.set_message(format!("({skipped} skipped)"));
+            if skipped <= SHOWN {
+                bar.suspend(|| eprintln!("skipped {location}: {error} (engine restarted)"));
+            }
+        }
+    };
+    let out = trace_positions(
+        &input,
+        &manifest.manifest,
+        &manifest.json,
+        &settings,
+        output,
+        &mut on_event,
+        &stop,
+    );
+    bar.finish_and_clear();
+    let out = out?;
+    if skipped > SHOWN {
+        eprintln!("... and {} more skipped positions", skipped - SHOWN);
+    }
+    println!(
+        "traced {} position{} with `{}` in {:.1} s: {:.1} positions/s with {} engine{}",
+        out.answered,
+        if out.answered == 1 { "" } else { "s" },
+        args.engine,
+        out.elapsed.as_secs_f64(),
+        out.rate(),
+        settings.jobs.min(out.positions.max(1)),
+        if settings.jobs == 1 { "" } else { "s" }
+    );
+    if out.resumed > 0 {
+        println!("{} positions were traced by an earlier run", out.resumed);
+    }
+    if !out.skipped.is_empty() {
+        println!(
+            "skipped {} positions after an engine failure (left out of the output)",
+            out.skipped.len()
+        );
+    }
+    if out.written {
+        println!(
+            "wrote {} ({} of {} positions)",
+            output.display(),
+            out.positions - out.skipped.len(),
+            out.positions
+        );
+    } else {
+        println!(
+            "interrupted: nothing written to {}; run the same command to continue",
+            output.display()
+        );
+    }
+    if let Some(p) = &out.progress {
+        println!(
+            "progress kept in {}{}",
+            p.display(),
+            if out.written {
+                " (rerun the same command to retry the skipped positions)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The manifest answers are checked against (`--manifest`, else the engine's), after
+/// writing the engine's to `--manifest-out`.
+fn manifest(args: &Args, settings: &TraceSettings) -> anyhow::Result<EngineManifest> {
+    if let (Some(path), None) = (&args.manifest, &args.manifest_out) {
+        return Ok(load_manifest(path)?);
+    }
+    let m = ask_manifest(settings).with_context(|| {
+        if args.manifest.is_none() && args.manifest_out.is_none() {
+            "asking the engine for its manifest (give one with --manifest)"
+        } else {
+            "asking the engine for its manifest"
+        }
+    })?;
+    if let Some(path) = &args.manifest_out {
+        write_manifest(path, &m)?;
+        println!(
+            "wrote the manifest of `{}` to {} ({} weights)",
+            args.engine,
+            path.display(),
+            m.manifest.weights().len()
+        );
+    }
+    match &args.manifest {
+        Some(path) => Ok(load_manifest(path)?),
+        None => Ok(m),
+    }
+}
+
+/// The positions of `files`, reporting skipped records.
+fn load_input(files: &[PathBuf], stm_results: bool) -> anyhow::Result<PositionInput> {
+    let opts = LoadOptions {
+        stm_results,
+        ..LoadOptions::default()
+    };
+    let (input, reports) = PositionInput::load(files, &opts)?;
+    for (path, report) in &reports {
+        if report.errors > 0 {
+            eprintln!(
+                "{}: {} records skipped as malformed (first: {})",
+                path.display(),
+                report.errors,
+                report.messages.first().map_or("", String::as_str)
+            );
+        }
+    }
+    Ok(input)
+}
