@@ -88,7 +88,7 @@ fn two_generations_write_data_weights_matches_and_ladder() {
             let rec = &state.generations[g as usize];
             assert_eq!(rec.data.as_ref().unwrap().games, 8);
             let gate = &rec.gate.as_ref().unwrap().result;
-            assert!(gate.games > 0 && gate.games <= 8 && gate.games % 2 == 0);
+            assert!(gate.games > 0 && gate.games <= 8 && gate.games.is_multiple_of(2));
             assert_eq!(gate.nodes, Some(300));
             assert!(gate.sprt.is_some());
             // The kept weights are the candidate's or the previous generation's.

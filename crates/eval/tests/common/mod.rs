@@ -90,7 +90,7 @@ impl Visitor for Sampler {
             Ok(m) => {
                 pos.play_unchecked(m);
                 *ply += 1;
-                if *ply >= self.skip && (*ply - self.skip) % self.every == 0 {
+                if *ply >= self.skip && (*ply - self.skip).is_multiple_of(self.every) {
                     out.push(pos.clone());
                 }
                 ControlFlow::Continue(())
