@@ -8,22 +8,18 @@ use std::sync::{Arc, OnceLock};
 use bootstrap::state::State;
 use bootstrap::{run, BootstrapError, Options, Settings};
 
-/// The shared reference weights (`$GRADTUNE_SHARED_DATA/../reference`, else
-/// `../shared/reference` beside the checkout).
+/// Reference weights for the ladder: a `psqt` generation the repository carries
+/// (`data/bootstrap-defaults-gen16.json`), so the test needs nothing beside the checkout.
 fn reference() -> PathBuf {
-    let data = std::env::var_os("GRADTUNE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
-        });
-    let p = data.join("../reference/pesto-psqt.json");
-    assert!(
-        p.is_file(),
-        "{} is missing: this test needs the shared folder (set GRADTUNE_SHARED_DATA)",
-        p.display()
-    );
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(format!("{REFERENCE}.json"));
+    assert!(p.is_file(), "{} is missing", p.display());
     p
 }
+
+/// The reference's name in the ladder (its file stem).
+const REFERENCE: &str = "bootstrap-defaults-gen16";
 
 /// Seconds, not minutes: 8 games of 300 nodes, a gate of at most 4 openings, ladders of 2.
 fn tiny() -> Settings {
@@ -92,7 +88,7 @@ fn two_generations_write_data_weights_matches_and_ladder() {
             let rec = &state.generations[g as usize];
             assert_eq!(rec.data.as_ref().unwrap().games, 8);
             let gate = &rec.gate.as_ref().unwrap().result;
-            assert!(gate.games > 0 && gate.games <= 8 && gate.games % 2 == 0);
+            assert!(gate.games > 0 && gate.games <= 8 && gate.games.is_multiple_of(2));
             assert_eq!(gate.nodes, Some(300));
             assert!(gate.sprt.is_some());
             // The kept weights are the candidate's or the previous generation's.
@@ -113,7 +109,7 @@ fn two_generations_write_data_weights_matches_and_ladder() {
         let rec = &state.generations[g as usize];
         let r = rec.vs_reference.as_ref().expect("a reference match");
         assert_eq!(r.games, 4);
-        assert_eq!(r.opponent, "pesto-psqt");
+        assert_eq!(r.opponent, REFERENCE);
     }
     assert_eq!(
         state.generations[2].tuning.as_ref().unwrap().window,
@@ -123,7 +119,7 @@ fn two_generations_write_data_weights_matches_and_ladder() {
     let md = read(&out.join("ladder.md"));
     assert!(md.contains("| 0 | gen 0 (start) |"), "{md}");
     assert!(md.contains("| 2 |"), "{md}");
-    assert!(md.contains("vs pesto-psqt"), "{md}");
+    assert!(md.contains(&format!("vs {REFERENCE}")), "{md}");
     assert!(read(&out.join("ladder.svg")).starts_with("<svg"));
     let ladder: serde_json::Value = serde_json::from_str(&read(&out.join("ladder.json"))).unwrap();
     assert_eq!(ladder.as_array().map(Vec::len), Some(3));
@@ -299,7 +295,7 @@ fn read_bytes(p: &Path) -> Vec<u8> {
 
 #[test]
 fn psqt_weights_start_a_full_ladder() {
-    // PeSTO's psqt tables as generation 0 of a full ladder: carried over by name.
+    // A psqt generation as generation 0 of a full ladder: carried over by name.
     let out = temp("full-from-psqt");
     let opts = Options {
         out: out.clone(),
@@ -313,7 +309,7 @@ fn psqt_weights_start_a_full_ladder() {
     run(&opts, &|_| {}, &Arc::new(AtomicBool::new(false))).unwrap();
     let (model, w) = eval::load_weights(&out.join("gen000/weights.json")).unwrap();
     assert_eq!(model.kind(), eval::ModelKind::Full);
-    let (psqt, pesto) = eval::load_weights(&reference()).unwrap();
-    assert_eq!(w, model.carry_over(&psqt, &pesto).unwrap());
+    let (psqt, start) = eval::load_weights(&reference()).unwrap();
+    assert_eq!(w, model.carry_over(&psqt, &start).unwrap());
     std::fs::remove_dir_all(&out).ok();
 }

@@ -156,7 +156,7 @@ fn corrupt_caches_are_errors_not_panics() {
 
 #[test]
 fn split_by_game_keeps_games_whole_and_is_deterministic() {
-    let path = common::shared("tcec-chess960.pgn.zst");
+    let path = common::fixture("tcec-chess960-50.pgn.zst");
     let o = ExtractOptions {
         max_per_game: Some(20),
         ..ExtractOptions::default()

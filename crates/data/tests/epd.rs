@@ -20,7 +20,7 @@ const B: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
 
 #[test]
 fn quiet_labeled_1k_reads_every_record_with_the_right_results() {
-    let path = common::shared("quiet-labeled-1k.epd");
+    let path = common::fixture("quiet-labeled-1k.epd");
     let text = std::fs::read_to_string(&path).unwrap();
     // Independent count from the raw text.
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();

@@ -271,14 +271,9 @@ fn filters_quiet_and_quiescence_leaf() {
     }
 }
 
-#[test]
-fn chess960_real_file() {
-    let path = common::shared("tcec-chess960.pgn.zst");
-    let (s, r) = extract_pgn(&[path], &opts(), None).unwrap();
-    assert_eq!(r.games, 5230);
-    assert_eq!(r.errors, 0, "{r}");
-    assert!(s.len() > 500_000, "{r}");
-    // Castling rights survive packing, including Chess960 rook squares off the corners.
+/// The positions with castling rights, and those with rights off the corners (every one in
+/// Chess960 mode), in every 7th position of `s`.
+fn castling_rights(s: &[data::Sample]) -> (usize, usize) {
     let mut with_rights = 0;
     let mut non_corner = 0;
     for x in s.iter().step_by(7) {
@@ -292,11 +287,12 @@ fn chess960_real_file() {
             }
         }
     }
-    assert!(with_rights > 10_000, "{with_rights}");
-    assert!(non_corner > 1_000, "{non_corner}");
+    (with_rights, non_corner)
+}
 
-    // Game 1: RQBKNNRB, 8... O-O puts the black king on g8 and the rook on f8, and
-    // 11. O-O-O the white king on c1 and the rook on d1.
+/// Game 1 of the TCEC Chess960 file: RQBKNNRB, 8... O-O puts the black king on g8 and the
+/// rook on f8, and 11. O-O-O the white king on c1 and the rook on d1.
+fn check_first_chess960_game(s: &[data::Sample]) {
     let g0: Vec<Chess> = s
         .iter()
         .filter(|x| x.game == 0)
@@ -316,6 +312,48 @@ fn chess960_real_file() {
     assert!(after_white.castles().castling_rights().is_empty());
     // The positions after castling are legal and play on.
     assert!(!after_white.legal_moves().is_empty());
+}
+
+#[test]
+#[ignore = "needs ../shared/data: cargo test --workspace -- --include-ignored"]
+fn chess960_real_file() {
+    let path = common::shared("tcec-chess960.pgn.zst");
+    let (s, r) = extract_pgn(&[path], &opts(), None).unwrap();
+    assert_eq!(r.games, 5230);
+    assert_eq!(r.errors, 0, "{r}");
+    assert!(s.len() > 500_000, "{r}");
+    // Castling rights survive packing, including Chess960 rook squares off the corners.
+    let (with_rights, non_corner) = castling_rights(&s);
+    assert!(with_rights > 10_000, "{with_rights}");
+    assert!(non_corner > 1_000, "{non_corner}");
+    check_first_chess960_game(&s);
+}
+
+/// The same on the fixture's first 50 games of that file: every game read, none in error, and
+/// castling rights off the corners survive packing.
+#[test]
+fn chess960_fixture() {
+    use std::io::Read;
+    let path = common::fixture("tcec-chess960-50.pgn.zst");
+    let mut text = String::new();
+    data::source::open(&path)
+        .unwrap()
+        .0
+        .read_to_string(&mut text)
+        .unwrap();
+    let games = text.lines().filter(|l| l.starts_with("[Event ")).count();
+    let (s, r) = extract_pgn(&[path], &opts(), None).unwrap();
+    assert_eq!(r.games as usize, games);
+    assert_eq!(r.errors, 0, "{r}");
+    // Every game gives positions.
+    let ids: std::collections::BTreeSet<u32> = s.iter().map(|x| x.game).collect();
+    assert_eq!(ids.len(), games, "{r}");
+    let (with_rights, non_corner) = castling_rights(&s);
+    assert!(
+        with_rights > 0 && non_corner > 0,
+        "{with_rights} {non_corner}"
+    );
+    check_first_chess960_game(&s);
 }
 
 #[test]

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use data::files::read_all;
 use data::{extract_pgn, write_cache, write_epd, ExtractOptions, Filter, LoadOptions};
 
-/// The first `games` games of the TCEC file, as plain PGN in `dir`.
+/// The first `games` games of the TCEC fixture (at most 300), as plain PGN in `dir`.
 fn tcec_head(dir: &Path, games: usize) -> PathBuf {
-    let (reader, _) = data::source::open(&common::shared("tcec-standard.pgn.zst")).unwrap();
+    let (reader, _) = data::source::open(&common::fixture("tcec-standard-300.pgn.zst")).unwrap();
     let path = dir.join("head.pgn");
     let mut out = std::fs::File::create(&path).unwrap();
     let mut seen = 0;

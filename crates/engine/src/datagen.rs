@@ -121,7 +121,7 @@ pub fn pairing(index: u32, opponents: usize) -> Option<(usize, bool)> {
     let i = u64::from(index);
     let slot = (i % slots) as usize;
     let round = i / slots;
-    slot.checked_sub(1).map(|j| (j, round % 2 == 0))
+    slot.checked_sub(1).map(|j| (j, round.is_multiple_of(2)))
 }
 
 /// [`play_one_until`] for game `index` of a run in which `player` also meets `opponents`

@@ -1,5 +1,5 @@
-//! On every node the search visits from positions of real games (TCEC, from the shared data
-//! folder), the engine's static evaluation (`Model::evaluate_f64`, behind `ModelEvaluator`)
+//! On every node the search visits from positions of real games (TCEC, the repository's
+//! fixture), the engine's static evaluation (`Model::evaluate_f64`, behind `ModelEvaluator`)
 //! equals the tuner's `Model::evaluate::<f64>` bit for bit, for both models; and the engine's
 //! search finds the same moves, scores, PVs and node counts as with the reference path (a full
 //! `Model::evaluate` per node, `eval::quiesce_window` at the leaves).
@@ -7,15 +7,16 @@
 use std::fs::File;
 use std::io::BufReader;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+mod common;
 
 use engine::{Evaluator, ModelEvaluator, Quiet, SearchLimits, Searcher};
 use eval::{Model, ModelKind};
 use pgn_reader::{Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
 
-/// Every 12th position from ply 8 on of the first games of `tcec-standard.pgn.zst`.
+/// Every 12th position from ply 8 on of the first games of the TCEC fixture.
 fn tcec_positions(max: usize) -> Vec<Chess> {
     struct Sampler;
     impl Visitor for Sampler {
@@ -42,17 +43,8 @@ fn tcec_positions(max: usize) -> Vec<Chess> {
             mt.2
         }
     }
-    let dir = match std::env::var_os("GRADTUNE_SHARED_DATA") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
-    let path = dir.join("tcec-standard.pgn.zst");
-    let file = File::open(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot open {} (set GRADTUNE_SHARED_DATA to the shared data folder): {e}",
-            path.display()
-        )
-    });
+    let path = common::fixture("tcec-standard-300.pgn.zst");
+    let file = File::open(&path).unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
     let mut reader = Reader::new(zstd::Decoder::new(BufReader::new(file)).unwrap());
     let mut out = Vec::new();
     while out.len() < max {

@@ -133,7 +133,7 @@ fn tapered_f64(pos: &Chess, layout: &Layout, w: &[f64], mg: f64, eg: f64) -> Opt
         }
     }
     // After an even number of pairs (p0, p1) are accumulators 0 and 1 again.
-    let acc = if pairs % 2 == 0 {
+    let acc = if pairs.is_multiple_of(2) {
         [p0, p1, q0, q1]
     } else {
         [q0, q1, p0, p1]

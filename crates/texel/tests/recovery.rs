@@ -270,7 +270,7 @@ fn drawn_results_recover_material_within_sampling_error() {
 }
 
 #[test]
-#[ignore]
+#[ignore = "manual report: the drawn recovery errors over six seeds"]
 fn print_drawn_errors() {
     let c = case();
     let free = mg_material();

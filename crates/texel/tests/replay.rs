@@ -18,11 +18,11 @@ use texel::chess::{phase_pairs, record_positions, Leaf};
 
 use common::{close, fresh};
 
-/// The quiet 1k positions and the first positions of the shared TCEC games.
+/// The quiet 1k positions and the first positions of the TCEC fixture's games.
 fn positions() -> Vec<Chess> {
     let mut out: Vec<Chess> = common::quiet_1k().into_iter().map(|(p, _)| p).collect();
-    let path = common::shared_data().join("tcec-standard.pgn.zst");
-    let (reader, _) = data::source::open(&path).expect("the shared TCEC games");
+    let path = common::fixture("tcec-standard-300.pgn.zst");
+    let (reader, _) = data::source::open(&path).expect("the TCEC fixture");
     let (samples, _) = data::extract_pgn_reader(
         reader.take(400_000),
         &path,

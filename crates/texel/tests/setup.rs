@@ -8,7 +8,7 @@ use texel::setup::{default_l2, prepare, SetupOptions};
 
 fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions {
     SetupOptions {
-        data: vec![common::shared_data().join("quiet-labeled-1k.epd")],
+        data: vec![common::fixture("quiet-labeled-1k.epd")],
         model,
         weights: Some(weights.to_path_buf()),
         k: Some(1.0),

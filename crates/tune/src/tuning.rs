@@ -372,22 +372,13 @@ mod tests {
         args: TuneArgs,
     }
 
-    /// The shared data folder (`$GRADTUNE_SHARED_DATA`, else `../shared/data` beside the checkout).
-    fn shared_data_dir() -> PathBuf {
-        std::env::var_os("GRADTUNE_SHARED_DATA")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| {
-                PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
-            })
-    }
-
+    /// The repository's copy of the shared 1,000 quiet positions (`fixtures/`).
     fn quiet_1k() -> PathBuf {
-        let p = shared_data_dir().join("quiet-labeled-1k.epd");
-        assert!(
-            p.is_file(),
-            "{} is missing: this test needs the shared data folder (set GRADTUNE_SHARED_DATA)",
-            p.display()
-        );
+        let p = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/quiet-labeled-1k.epd"
+        ));
+        assert!(p.is_file(), "fixture {} is missing", p.display());
         p
     }
 
@@ -468,7 +459,11 @@ mod tests {
     #[test]
     fn verify_writes_the_match_into_the_summary() {
         let out = std::env::temp_dir().join(format!("tune-verify-{}", std::process::id()));
-        let reference = shared_data_dir().join("../reference/pesto-psqt.json");
+        // Any psqt weights do as the reference: a generation the repository carries.
+        let reference = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../data/bootstrap-defaults-gen16.json"
+        ));
         let reference = reference.display().to_string();
         let args = quick_args(
             &out,

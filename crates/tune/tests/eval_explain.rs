@@ -1,10 +1,10 @@
-//! `tune eval` and `tune explain` through the real binary on the shared 1,000 quiet positions.
+//! `tune eval` and `tune explain` through the real binary on the 1,000 quiet positions of the fixtures.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{arg, run, shared, Ran};
+use common::{arg, fixture, run, Ran};
 use serde_json::Value;
 
 /// Weights away from the defaults (the defaults' piece-square tables are flat), written into
@@ -36,10 +36,10 @@ fn ok(r: &Ran, what: &str) -> Value {
 
 fn positions() -> usize {
     let (s, _) = data::load(
-        &shared("quiet-labeled-1k.epd"),
+        &fixture("quiet-labeled-1k.epd"),
         &data::LoadOptions::default(),
     )
-    .expect("the shared EPD loads");
+    .expect("the EPD fixture loads");
     s.len()
 }
 
@@ -47,7 +47,7 @@ fn positions() -> usize {
 fn eval_reports_losses_calibration_and_groups() {
     let dir = tempfile::tempdir().unwrap();
     let w = weights(dir.path());
-    let data = shared("quiet-labeled-1k.epd");
+    let data = fixture("quiet-labeled-1k.epd");
     let n = positions();
     let j = ok(
         &run(&[
@@ -104,7 +104,7 @@ fn eval_reports_losses_calibration_and_groups() {
 fn explain_lists_a_parameters_positions_and_the_residuals() {
     let dir = tempfile::tempdir().unwrap();
     let w = weights(dir.path());
-    let data = shared("quiet-labeled-1k.epd");
+    let data = fixture("quiet-labeled-1k.epd");
     let name = "pst.knight.mg.f3";
     let e = ok(
         &on(
@@ -163,7 +163,7 @@ fn explain_lists_a_parameters_positions_and_the_residuals() {
 fn bad_inputs_are_errors_naming_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let w = weights(dir.path());
-    let data = shared("quiet-labeled-1k.epd");
+    let data = fixture("quiet-labeled-1k.epd");
     let missing = dir.path().join("missing.json");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (

@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use common::{arg, run, shared, Ran};
+use common::{arg, fixture, run, Ran};
 
 /// What an input must give.
 #[derive(Clone, Copy, Debug)]
@@ -57,7 +57,7 @@ fn check(case: &str, args: &[&str], expect: Expect) -> Ran {
 }
 
 fn quiet_1k() -> Vec<u8> {
-    std::fs::read(shared("quiet-labeled-1k.epd")).expect("the shared EPD reads")
+    std::fs::read(fixture("quiet-labeled-1k.epd")).expect("the EPD fixture reads")
 }
 
 /// A small PGN whose comments hold bytes that are not UTF-8.
@@ -254,7 +254,7 @@ fn a_missing_file_is_named_once() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("x.epd");
     let weights = dir.path().join("w.json");
-    let data = shared("quiet-labeled-1k.epd");
+    let data = fixture("quiet-labeled-1k.epd");
     let header = dir.path().join("w.h");
     let out = dir.path().join("labels.epd");
     for (args, file) in [
@@ -294,7 +294,7 @@ fn a_missing_file_is_named_once() {
 #[test]
 fn hostile_weights_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let data = shared("quiet-labeled-1k.epd");
+    let data = fixture("quiet-labeled-1k.epd");
     let model = eval::Model::new(eval::ModelKind::Psqt);
     let good = eval::weights_to_json(&model, &model.default_weights());
     let with = |value: &str| {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arg, default_data, shared, signal, tune};
+use common::{arg, default_data, signal, tune};
 
 /// The temporary files of atomic writes in `dir` (`.<name>.tmp-<pid>-<n>`).
 fn temp_files(dir: &Path) -> Vec<PathBuf> {
@@ -69,7 +69,8 @@ fn wait_for(child: &mut Child, limit: Duration, mut cond: impl FnMut() -> bool) 
 /// the rename, the new file must load whole; the test retries until one kill lands mid-write.)
 #[test]
 fn kill_9_mid_write_leaves_the_old_file_intact() {
-    let input = shared("tcec-chess960.pgn.zst");
+    // The embedded dataset, every position kept: 220,834 records to write.
+    let input = default_data();
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("set.gtc.zst");
     let old: Vec<u8> = b"the previous cache, which must survive\n".repeat(1000);
@@ -77,7 +78,14 @@ fn kill_9_mid_write_leaves_the_old_file_intact() {
     for _attempt in 0..5 {
         std::fs::write(&target, &old).unwrap();
         let mut child = tune()
-            .args(["extract", arg(&input), "-o", arg(&target)])
+            .args([
+                "extract",
+                arg(&input),
+                "--filter",
+                "none",
+                "-o",
+                arg(&target),
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

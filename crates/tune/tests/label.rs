@@ -10,16 +10,16 @@ mod fake_engine;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{arg, gradtune_uci, run, shared, signal, tune, Ran};
+use common::{arg, fixture, gradtune_uci, run, signal, tune, Ran};
 use data::{load, LoadOptions, Sample};
 use engine::{ModelEvaluator, SearchLimits, Searcher};
 use fake_engine::{fake_engine, fake_score};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 
-/// The first `n` positions of the shared 1k EPD, as a file in `dir`.
+/// The first `n` positions of the 1k EPD fixture, as a file in `dir`.
 fn some_positions(dir: &Path, n: usize) -> PathBuf {
-    let text = std::fs::read_to_string(shared("quiet-labeled-1k.epd")).unwrap();
+    let text = std::fs::read_to_string(fixture("quiet-labeled-1k.epd")).unwrap();
     let lines: Vec<&str> = text.lines().take(n).collect();
     let path = dir.join("in.epd");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();

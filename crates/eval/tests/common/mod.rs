@@ -1,4 +1,5 @@
-//! Shared test helpers: real positions from `../shared/data`, random weights, colour flips.
+//! Shared test helpers: real positions from the repository's `fixtures/`, random weights,
+//! colour flips.
 #![allow(dead_code)]
 
 use std::fs::File;
@@ -14,17 +15,14 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-/// The shared data folder: `$GRADTUNE_SHARED_DATA`, else `<crate>/../../../shared/data`.
-/// Panics with a clear message when it is missing: tests that need real data never pass silently.
+/// The repository's `fixtures/` folder (slices of the shared data: the quiet 1k EPD set and the
+/// first TCEC standard and Chess960 games; `fixtures/README.md`). Panics, naming the path, when
+/// it is incomplete.
 pub fn data_dir() -> PathBuf {
-    let dir = match std::env::var_os("GRADTUNE_SHARED_DATA") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     assert!(
         dir.join("quiet-labeled-1k.epd").is_file(),
-        "real test data not found in {} (set GRADTUNE_SHARED_DATA to the shared data folder \
-         holding quiet-labeled-1k.epd and tcec-*.pgn.zst)",
+        "test fixtures not found in {} (fixtures/ is part of the repository)",
         dir.display()
     );
     dir
@@ -92,7 +90,7 @@ impl Visitor for Sampler {
             Ok(m) => {
                 pos.play_unchecked(m);
                 *ply += 1;
-                if *ply >= self.skip && (*ply - self.skip) % self.every == 0 {
+                if *ply >= self.skip && (*ply - self.skip).is_multiple_of(self.every) {
                     out.push(pos.clone());
                 }
                 ControlFlow::Continue(())
@@ -106,7 +104,7 @@ impl Visitor for Sampler {
     }
 }
 
-/// Up to `max` positions sampled from a zstd PGN file of the shared data folder.
+/// Up to `max` positions sampled from a zstd PGN file of the fixtures.
 pub fn pgn_positions(file: &str, max: usize, every: usize) -> Vec<Chess> {
     let path = data_dir().join(file);
     let f = File::open(&path).unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
@@ -132,8 +130,8 @@ pub fn positions() -> &'static [Chess] {
     static POSITIONS: OnceLock<Vec<Chess>> = OnceLock::new();
     POSITIONS.get_or_init(|| {
         let mut v: Vec<Chess> = epd_positions().into_iter().take(400).collect();
-        v.extend(pgn_positions("tcec-standard.pgn.zst", 300, 9));
-        v.extend(pgn_positions("tcec-chess960.pgn.zst", 100, 11));
+        v.extend(pgn_positions("tcec-standard-300.pgn.zst", 300, 9));
+        v.extend(pgn_positions("tcec-chess960-50.pgn.zst", 100, 11));
         assert_eq!(v.len(), 800, "expected 800 real positions");
         v
     })

@@ -1,4 +1,5 @@
-//! Test data: random positions from random playouts, and the shared real set.
+//! Test data: random positions from random playouts, the real positions of the fixtures, and
+//! the shared folder for the tests ignored by default.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -56,26 +57,47 @@ pub fn random_games(n: usize, plies: usize, seed: u64) -> Vec<data::Sample> {
     out
 }
 
-/// The shared data folder: `$GRADTUNE_SHARED_DATA` or `../shared/data` beside the checkout.
-pub fn shared_data() -> PathBuf {
-    std::env::var_os("GRADTUNE_SHARED_DATA")
+/// A file of the repository's `fixtures/` folder (slices of the shared data, carried so that
+/// a clone of the repository alone passes its tests; `fixtures/README.md`). Panics, naming the
+/// path, when it is missing.
+pub fn fixture(file: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(file);
+    assert!(
+        path.is_file(),
+        "fixture {} is missing (fixtures/ is part of the repository)",
+        path.display()
+    );
+    path
+}
+
+/// A file of the shared folder beside the checkout (`data/FILE` or `reference/FILE`), for the
+/// tests ignored by default: under `$GRADTUNE_SHARED_DATA/..` when that is set, else
+/// `../shared`. Panics, naming the path, when it is missing.
+pub fn shared(file: &str) -> PathBuf {
+    let data = std::env::var_os("GRADTUNE_SHARED_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
             PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
-        })
-}
-
-/// The first `n` decodable positions of the shared TCEC games (from the first `bytes` bytes
-/// of the decompressed PGN), as extracted by default; panics, saying so, if missing or short.
-pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
-    use std::io::Read;
-    let path = shared_data().join("tcec-standard.pgn.zst");
+        });
+    let path = data.join("..").join(file);
     assert!(
         path.is_file(),
-        "{} is missing: these tests need the shared data folder (set GRADTUNE_SHARED_DATA)",
+        "{} is missing: this test needs the shared folder beside the repository \
+         (../shared/data, or GRADTUNE_SHARED_DATA set to it)",
         path.display()
     );
-    let (reader, _) = data::source::open(&path).expect("the shared TCEC games");
+    path
+}
+
+/// The first `n` decodable positions of the TCEC fixture's games (the first 300 games of the
+/// shared file; from the first `bytes` bytes of the decompressed PGN), as extracted by
+/// default; panics, saying so, if short.
+pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
+    use std::io::Read;
+    let path = fixture("tcec-standard-300.pgn.zst");
+    let (reader, _) = data::source::open(&path).expect("the TCEC fixture");
     let (samples, _) =
         data::extract_pgn_reader(reader.take(bytes), &path, &data::ExtractOptions::default())
             .expect("PGN");
@@ -88,14 +110,9 @@ pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
     out
 }
 
-/// The 1000 labelled quiet positions of the shared folder; panics, saying so, if missing.
+/// The 1000 labelled quiet positions of the fixtures.
 pub fn quiet_1k() -> Vec<(Chess, Label)> {
-    let path = shared_data().join("quiet-labeled-1k.epd");
-    assert!(
-        path.is_file(),
-        "{} is missing: these tests need the shared data folder (set GRADTUNE_SHARED_DATA)",
-        path.display()
-    );
+    let path = fixture("quiet-labeled-1k.epd");
     let (samples, _) = data::load(&path, &data::LoadOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     samples

@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-// `shared(file)`: a file of the shared data folder, as the data crate's tests find it.
+// `fixture(file)`: a file of the repository's `fixtures/`; `shared(file)`: a file of the shared
+// data folder (tests ignored by default); as the data crate's tests find them.
 #[path = "../../../data/tests/common/mod.rs"]
 mod data_common;
-#[allow(unused_imports)] // not every test file reads the shared data
-pub use data_common::shared;
+#[allow(unused_imports)] // not every test file reads the fixtures or the shared data
+pub use data_common::{fixture, shared};
 
 /// The repository's embedded dataset (220,834 positions, a binary cache).
 pub fn default_data() -> PathBuf {
