@@ -69,6 +69,7 @@ terms! {
     push_threats: PushThreats,  // added later
     outposts: Outposts,         // added later
     phase: Phase,               // game-phase weights (a sum of their own)
+    rook_on_seventh: RookOnSeventh, // added later
 }
 
 /// Parameter groups added to a model after weights files of it were written, in the order they
