@@ -16,7 +16,7 @@
 //! 1. Write `crates/eval/src/terms/<name>.rs` with a unit struct that implements [`Term`]:
 //!    * `type Layout`: where its parameters are, usually the index of the first one (a `u32`);
 //!    * `GROUPS`: the groups it declares, a new one (the first component of its parameter
-//!      names, say `rooks_on_seventh`; no other term's);
+//!      names, say `rook_on_seventh`; no other term's);
 //!    * `ADDED_LATER = true`: weights files of `full` written before it read with its group at
 //!      its default, 0, and play as they did;
 //!    * `declare`: its parameters, through the [`ParamBuilder`]: `b.pair("<group>.<what>", 0.0)`
@@ -39,7 +39,7 @@
 //!
 //! Then test what it counts on hand-checked positions (`crates/eval/tests/features.rs`); the
 //! symmetry, gradient, fast-path (`evaluate_f64` bit for bit) and replay tests already run
-//! over every parameter.
+//! over every parameter. `terms/rook_on_seventh.rs` is a term added this way.
 //!
 //! `cargo fmt` does not see the term modules (the list's macro declares them): format them
 //! with `rustfmt --edition 2021 crates/eval/src/terms/*.rs`, as `.ci/run` and `just lint`
