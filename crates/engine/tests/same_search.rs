@@ -2,21 +2,21 @@
 //! and node counts) hash to the values recorded with the implementation before it (commit
 //! `ac15c71`: a full `Model::evaluate` per node, `eval::quiesce_window` at the leaves, moves
 //! sorted with `sort_by_cached_key`), for the material evaluator and both models with
-//! non-trivial weights; `full`'s threat, pawn-push threat and outpost terms, added since, change
-//! nothing while they are 0.
+//! non-trivial weights; `full`'s groups added since (`eval::LATER_GROUPS`: threats, pawn-push
+//! threats, outposts, ...) change nothing while they are 0.
 
 use engine::datagen::{play_one, DatagenOptions};
 use engine::game::GameRecord;
 use engine::openings::RandomOpenings;
 use engine::{Evaluator, MaterialEvaluator, ModelEvaluator};
-use eval::{Model, ModelKind};
+use eval::{Model, ModelKind, LATER_GROUPS};
 
 /// The model's default weights plus a fixed, irregular perturbation, so that every parameter
 /// matters and the sums are not integers. The parameters of the groups in `skip` keep their
 /// defaults and are not counted: the perturbation of the others is the one the model had
-/// before those groups were added (the `threats`, then `push_threats` and `outposts` of `full`,
-/// each added after the fingerprints before it were recorded, come after every parameter but
-/// the phase weights).
+/// before those groups were added (`full`'s [`LATER_GROUPS`], in the order they were added:
+/// `threats`, then `push_threats` and `outposts`, then any added since, each after the
+/// fingerprints before it were recorded).
 fn perturbed_without(kind: ModelKind, skip: &[&str]) -> ModelEvaluator {
     let model = Model::new(kind);
     let mut i = 0;
@@ -98,27 +98,24 @@ fn psqt_games_unchanged() {
     );
 }
 
-/// `full` with its threat terms at 0 plays the games it played before they existed: the
-/// fingerprint recorded before them, with the same perturbation of every other parameter.
+/// `full` with every group added later at 0 (its threat terms and all after them) plays the
+/// games it played before they existed: the fingerprint recorded before them, with the same
+/// perturbation of every other parameter.
 #[test]
 fn full_games_unchanged() {
     assert_eq!(
-        fingerprint(
-            &perturbed_without(ModelKind::Full, &["threats", "push_threats", "outposts"]),
-            4,
-            2000
-        ),
+        fingerprint(&perturbed_without(ModelKind::Full, &LATER_GROUPS), 4, 2000),
         (10093598971817903515, 1008913)
     );
 }
 
 /// `full` with every parameter perturbed, the threats too (recorded when they were added), the
-/// pawn-push threats and outposts at 0.
+/// groups added after them (pawn-push threats, outposts, ...) at 0.
 #[test]
 fn full_games_with_threats_unchanged() {
     assert_eq!(
         fingerprint(
-            &perturbed_without(ModelKind::Full, &["push_threats", "outposts"]),
+            &perturbed_without(ModelKind::Full, &LATER_GROUPS[1..]),
             4,
             2000
         ),
@@ -127,11 +124,15 @@ fn full_games_with_threats_unchanged() {
 }
 
 /// `full` with every parameter perturbed, the pawn-push threats and outposts too (recorded when
-/// they were added).
+/// they were added), the groups added after them at 0.
 #[test]
 fn full_games_with_every_group_unchanged() {
     assert_eq!(
-        fingerprint(&perturbed(ModelKind::Full), 4, 2000),
+        fingerprint(
+            &perturbed_without(ModelKind::Full, &LATER_GROUPS[3..]),
+            4,
+            2000
+        ),
         (15264595719493613190, 706045)
     );
 }

@@ -1,6 +1,9 @@
 //! Evaluation speed over 1,000 real positions (`quiet-labeled-1k.epd`), both models:
 //!
-//! * `eval_f64/<model>`: the static evaluation in plain `f64` (what the engine calls);
+//! * `eval_f64/<model>`: the static evaluation in plain `f64` through the generic
+//!   `Model::evaluate` (term lists, then one dot product per sum);
+//! * `evaluate_f64/<model>`: `Model::evaluate_f64`, the running-sum copy the search calls at
+//!   every node;
 //! * `record_gradient/<model>`: recording the evaluation on a tape and sweeping it backwards,
 //!   per position, as the tuner does it (inputs recorded once, then per position: evaluate,
 //!   `backward`, `rewind` to the mark; the gradient is taken once at the end);
@@ -34,6 +37,19 @@ fn bench(c: &mut Criterion) {
                 for pos in &positions {
                     let e: f64 = model.evaluate(pos, &w);
                     sum += e;
+                }
+                black_box(sum)
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group("evaluate_f64");
+        g.throughput(Throughput::Elements(positions.len() as u64));
+        g.bench_function(kind.name(), |b| {
+            b.iter(|| {
+                let mut sum = 0.0;
+                for pos in &positions {
+                    sum += model.evaluate_f64(pos, &w);
                 }
                 black_box(sum)
             })

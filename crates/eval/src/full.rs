@@ -1,5 +1,6 @@
-//! The `full` model: `psqt` plus mobility, pawn structure, piece terms, tempo, threats,
-//! pawn-push threats, outposts, a non-linear king-safety penalty and tunable game-phase weights.
+//! The `full` model: every term of the list (`terms/mod.rs`: material and piece-square tables,
+//! mobility, pawn structure, piece terms, tempo, threats, ...), a non-linear king-safety
+//! penalty and tunable game-phase weights.
 //!
 //! ```text
 //! mg     = dot(w, mg terms) - penalty(danger_white) + penalty(danger_black)
@@ -23,8 +24,9 @@
 use shakmaty::Chess;
 use tape::{DotAccumulator, Scalar};
 
-use crate::features::{extract_full, Features, Sink, Terms};
-use crate::params::{Layout, PHASE_START_COUNTS};
+use crate::features::{Features, Sink, Terms};
+use crate::params::PHASE_START_COUNTS;
+use crate::terms::{extract_full, FullLayout as Layout};
 
 /// Number of linear sums: middlegame terms, endgame terms, danger to White's king, danger to
 /// Black's king, phase.
@@ -42,7 +44,7 @@ fn penalty<S: Scalar>(danger: S, q: S) -> S {
 /// The weight indices the head reads, in the order [`head`] takes them.
 pub(crate) fn head_params(layout: &Layout) -> [u32; HEAD_PARAMS] {
     let p = layout.phase;
-    [layout.ks_quadratic, p, p + 1, p + 2, p + 3, p + 4]
+    [layout.pieces.ks_quadratic, p, p + 1, p + 2, p + 3, p + 4]
 }
 
 /// Fills `f` with every term of the position: `f.mg`, `f.eg`, `f.danger` and, in
@@ -243,7 +245,7 @@ impl Sink for F64Sums<'_> {
 #[cfg(all(test, target_arch = "x86_64", not(target_feature = "popcnt")))]
 mod tests {
     use super::*;
-    use crate::params::build;
+    use crate::params::{self, build};
     use crate::{test_position, ModelKind};
 
     /// Middlegames with every piece type, open and closed kings, passed pawns, a pawn endgame.
@@ -265,7 +267,9 @@ mod tests {
             eprintln!("this CPU has no popcnt: only the baseline extraction runs here");
             return;
         }
-        let (layout, params) = build(ModelKind::Full);
+        let (params::Layout::Full(layout), params) = build(ModelKind::Full) else {
+            unreachable!("`full` has `full`'s layout")
+        };
         let w: Vec<f64> = (0..params.len())
             .map(|i| 100.0 * ((i as f64) * 0.7 + 0.3).sin())
             .collect();

@@ -15,16 +15,12 @@ use serde_json::Value;
 
 use crate::error::ParamError;
 use crate::model::{Model, ModelKind};
+use crate::terms::LATER_GROUPS;
 
 /// The largest weight magnitude read or written: a billion centipawns is far beyond any
 /// meaningful evaluation term, so a larger value is a corrupt or diverged file, refused by name
 /// rather than searched with (scores would overflow the engine's integers).
 pub const MAX_WEIGHT: f64 = 1e9;
-
-/// Parameter groups added to a model after weights files of it were written: a file without
-/// any parameter of such a group reads with the whole group at its defaults (0, so the file
-/// evaluates as it did); a file with some but not all of them is refused like any other.
-pub const LATER_GROUPS: [&str; 3] = ["threats", "push_threats", "outposts"];
 
 /// How many names an error message lists before summarising the rest.
 const LIST_AT_MOST: usize = 20;

@@ -30,9 +30,9 @@ pub enum ModelKind {
     /// fixed game phase: linear in the weights (778 parameters).
     #[default]
     Psqt,
-    /// `psqt` plus mobility, pawn structure, bishop pair, rooks and queens on open files,
-    /// non-linear king safety, tempo, threats, pawn-push threats, outposts and tunable game-phase
-    /// weights (1,024 parameters).
+    /// `psqt` plus the other terms of the term list (mobility, pawn structure, bishop pair,
+    /// rooks and queens on open files, non-linear king safety, tempo, threats, ...) and tunable
+    /// game-phase weights.
     Full,
 }
 
@@ -164,7 +164,7 @@ impl Model {
     /// assert!(Model::new(ModelKind::Full).smoothing_pairs().len() > pairs.len());
     /// ```
     pub fn smoothing_pairs(&self) -> Vec<(usize, usize)> {
-        params::smoothing_pairs(self.kind, &self.layout)
+        params::smoothing_pairs(&self.layout)
     }
 
     /// Weights of another model carried over into this one by parameter name, every other
@@ -241,14 +241,14 @@ impl Model {
     ///
     /// If `w.len() != self.len()` (a programming error).
     pub fn evaluate_f64(&self, pos: &Chess, w: &[f64]) -> f64 {
-        match self.kind {
-            ModelKind::Psqt => {
+        match &*self.layout {
+            Layout::Psqt(layout) => {
                 self.check_len(w);
-                psqt::evaluate_f64(pos, &self.layout, w)
+                psqt::evaluate_f64(pos, layout, w)
             }
-            ModelKind::Full => {
+            Layout::Full(layout) => {
                 self.check_len(w);
-                full::evaluate_f64(pos, &self.layout, w)
+                full::evaluate_f64(pos, layout, w)
             }
         }
     }
@@ -284,7 +284,7 @@ impl Model {
             return false;
         }
         let mut fill = |features: &mut Features| {
-            psqt::terms(pos, &self.layout, features);
+            psqt::terms(pos, self.layout.psqt(), features);
             out.extend_from_slice(&features.combined);
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
@@ -322,11 +322,11 @@ impl Model {
     /// assert!(Model::new(ModelKind::Psqt).split().is_none());
     /// ```
     pub fn split(&self) -> Option<Split> {
-        match self.kind {
-            ModelKind::Psqt => None,
-            ModelKind::Full => Some(Split {
+        match &*self.layout {
+            Layout::Psqt(_) => None,
+            Layout::Full(layout) => Some(Split {
                 sums: full::SUMS,
-                head_params: full::head_params(&self.layout).to_vec(),
+                head_params: full::head_params(layout).to_vec(),
                 twins: Some((0, 1)),
                 head_gradient: full::head_gradient,
             }),
@@ -338,12 +338,12 @@ impl Model {
     /// terms in a fixed order, no zero coefficient, an index may repeat) and returns `true`;
     /// returns `false` and leaves `out` empty for a model without one.
     pub fn sums(&self, pos: &Chess, out: &mut Vec<Vec<(u32, f64)>>) -> bool {
-        if self.kind != ModelKind::Full {
+        let Layout::Full(layout) = &*self.layout else {
             out.clear();
             return false;
-        }
+        };
         let mut fill = |features: &mut Features| {
-            full::fill(pos, &self.layout, features);
+            full::fill(pos, layout, features);
             let terms = full::sum_terms(features);
             out.resize_with(terms.len(), Vec::new);
             for (o, t) in out.iter_mut().zip(terms) {
@@ -389,9 +389,9 @@ impl Model {
     }
 
     fn evaluate_with<S: Scalar>(&self, pos: &Chess, w: &[S], features: &mut Features) -> S {
-        match self.kind {
-            ModelKind::Psqt => psqt::evaluate(pos, &self.layout, w, features),
-            ModelKind::Full => full::evaluate(pos, &self.layout, w, features),
+        match &*self.layout {
+            Layout::Psqt(layout) => psqt::evaluate(pos, layout, w, features),
+            Layout::Full(layout) => full::evaluate(pos, layout, w, features),
         }
     }
 }

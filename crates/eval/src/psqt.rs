@@ -7,8 +7,9 @@
 use shakmaty::{Chess, Color, Position, Role};
 use tape::{DotAccumulator, Scalar};
 
-use crate::features::{piece_counts, psqt_terms, relative, sign, Features};
-use crate::params::{role_index, Layout, PHASE_INIT, PHASE_START_COUNTS};
+use crate::features::{piece_counts, relative, sign, Features};
+use crate::params::{role_index, PHASE_INIT, PHASE_START_COUNTS};
+use crate::terms::psqt::{psqt_terms, PsqtLayout as Layout};
 
 /// The fixed middlegame fraction of a position with these piece counts (pawn .. queen).
 pub(crate) fn fixed_phase(piece_counts: &[f64; 5]) -> f64 {

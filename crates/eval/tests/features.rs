@@ -323,3 +323,47 @@ fn tempo() {
         &[("tempo", -1.0)],
     );
 }
+
+#[test]
+fn rook_on_seventh() {
+    let g = &["rook_on_seventh"];
+    // A rook on its 7th rank with the enemy king on its 8th; two rooks count twice.
+    check(
+        "4k3/R7/8/8/8/8/8/4K3 w - - 0 1",
+        g,
+        &[("rook_on_seventh", 1.0)],
+    );
+    check(
+        "4k3/RR6/8/8/8/8/8/4K3 w - - 0 1",
+        g,
+        &[("rook_on_seventh", 2.0)],
+    );
+    // The king off its back rank and no pawn on the 7th: nothing; an enemy pawn there counts.
+    check("8/R7/5k2/8/8/8/8/4K3 w - - 0 1", g, &[]);
+    check(
+        "8/R4p2/5k2/8/8/8/8/4K3 w - - 0 1",
+        g,
+        &[("rook_on_seventh", 1.0)],
+    );
+    // A rook on the 6th, a queen on the 7th: nothing.
+    check("4k3/8/R7/8/8/8/8/4K3 w - - 0 1", g, &[]);
+    check("4k3/Q7/8/8/8/8/8/4K3 w - - 0 1", g, &[]);
+    // Black's rook on its 7th (rank 2) with White's king on rank 1 counts for Black; a White
+    // rook on its 7th beside Black's home pawns counts for White, and the two cancel; with
+    // White's king off rank 1, only White's counts.
+    check(
+        "4k3/8/8/8/8/8/r7/4K3 w - - 0 1",
+        g,
+        &[("rook_on_seventh", -1.0)],
+    );
+    check(
+        "6k1/R4ppp/8/8/8/8/r7/4K3 b - - 0 1",
+        g,
+        &[("rook_on_seventh", 0.0)],
+    );
+    check(
+        "6k1/R4ppp/8/8/8/6K1/r7/8 b - - 0 1",
+        g,
+        &[("rook_on_seventh", 1.0)],
+    );
+}

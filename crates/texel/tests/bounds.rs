@@ -260,21 +260,26 @@ fn assert_converged(name: &str, out: &RunOutcome, train: &Objective, shrink: Opt
 }
 
 /// The parameters the two convergence tests below hold: the piece-square tables (with all of
-/// `full`'s weights free, a few thousand positions barely pose the problem), and the pawn-push
-/// threats and outposts, added after the bounds of these tests were set. With those 8 free too,
+/// `full`'s weights free, a few thousand positions barely pose the problem), and the groups
+/// added after the bounds of these tests were set (`eval::LATER_GROUPS` from `push_threats`
+/// on: the pawn-push threats, outposts, and any added since). With those 8 free too,
 /// on the 1k sample L-BFGS ends at 8.9e-3 of the start's projected gradient and Gauss-Newton
 /// stops by its relative rule at 0.104 of it (measured when they were added): their steps crawl
 /// along terms that few of 1,000 positions have, and the tests are about the bounds.
-const HELD: [&str; 3] = ["pst", "push_threats", "outposts"];
+fn held() -> Vec<&'static str> {
+    let mut held = vec!["pst"];
+    held.extend_from_slice(&eval::LATER_GROUPS[1..]);
+    held
+}
 
-/// L-BFGS on `full` without the [`HELD`] parameters (the other 248, the six bounded ones among
+/// L-BFGS on `full` without the [`held`] parameters (the other 248, the six bounded ones among
 /// them), on the 1k quiet sample and 3000 TCEC positions: converges by the relative rules (no
 /// line-search failure; restarted on its plateaus), inside the bounds, the projected gradient
 /// below a hundredth of its start (measured: 3.7e-3 and 9.4e-4 of it).
 #[test]
 fn lbfgs_on_full_converges_inside_the_bounds() {
     for (name, positions) in [("quiet 1k", common::quiet_1k()), ("tcec 3000", tcec(3000))] {
-        let (_, train, _) = objectives(&positions, &HELD);
+        let (_, train, _) = objectives(&positions, &held());
         let out = run_full(Method::Lbfgs, &train, None);
         assert_converged(name, &out, &train, Some(1e-2));
     }
@@ -285,7 +290,7 @@ fn lbfgs_on_full_converges_inside_the_bounds() {
 #[test]
 fn gauss_newton_on_full_converges_inside_the_bounds() {
     for (name, positions) in [("quiet 1k", common::quiet_1k()), ("tcec 3000", tcec(3000))] {
-        let (_, train, _) = objectives(&positions, &HELD);
+        let (_, train, _) = objectives(&positions, &held());
         let out = run_full(Method::GaussNewton, &train, None);
         assert_converged(name, &out, &train, Some(0.1));
     }

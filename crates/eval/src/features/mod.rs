@@ -1,19 +1,14 @@
-//! Feature extraction: everything about a position that does not depend on the weights.
+//! Where feature extraction puts its terms, and what the terms (`crate::terms`) share.
 //!
 //! Extraction fills [`Features`], lists of `(parameter index, coefficient)` pairs, so that the
 //! models combine them with the weights through one [`Scalar::dot`](tape::Scalar::dot) per
-//! sum. The lists depend only on the position, never on weight values, so a recording has the
-//! same structure at every weight vector.
+//! sum, or, for the search, running sums at fixed weights (a [`Sink`] either way). The lists
+//! depend only on the position, never on weight values, so a recording has the same structure
+//! at every weight vector.
 
-mod masks;
-mod outposts;
-mod pawns;
-mod pieces;
-mod threats;
+pub(crate) mod masks;
 
-use shakmaty::{Board, Chess, Color, Position, Role, Square};
-
-use crate::params::{role_index, Layout};
+use shakmaty::{Board, Color, Square};
 
 /// A list of `(parameter index, coefficient)` pairs.
 pub(crate) type Terms = Vec<(u32, f64)>;
@@ -121,49 +116,4 @@ pub(crate) fn piece_counts(board: &Board) -> [f64; 5] {
         board.rooks().count() as f64,
         board.queens().count() as f64,
     ]
-}
-
-/// Material and piece-square terms (both models): `(mg index, eg index, coefficient)` for every
-/// term, in a fixed order, handed to `push`.
-#[inline(always)]
-pub(crate) fn psqt_terms(board: &Board, layout: &Layout, mut push: impl FnMut(u32, u32, f64)) {
-    for color in Color::ALL {
-        let s = sign(color);
-        let own = board.by_color(color);
-        for role in Role::ALL {
-            let r = role_index(role) as u32;
-            let pieces = board.by_role(role) & own;
-            let base = layout.pst + r * 128;
-            for sq in pieces {
-                let rel = relative(color, sq) as u32;
-                push(base + rel, base + 64 + rel, s);
-            }
-        }
-    }
-    let white = board.by_color(Color::White);
-    for role in &Role::ALL[..5] {
-        let all = board.by_role(*role);
-        let diff = (all & white).count() as f64 - (all & !white).count() as f64;
-        let i = layout.material + 2 * role_index(*role) as u32;
-        push(i, i + 1, diff);
-    }
-}
-
-/// Every term of the `full` model's sums, in a fixed order: material and piece-square terms,
-/// pawn structure, piece terms, tempo, threats, pawn-push threats, outposts (the groups added
-/// later come last, so that at 0 they leave the sums bit for bit as before them); then the
-/// phase sum (one term per piece type on the board: its count times `phase.<piece>`).
-#[inline(always)]
-pub(crate) fn extract_full(pos: &Chess, layout: &Layout, sink: &mut impl Sink) {
-    let board = pos.board();
-    psqt_terms(board, layout, |i, j, c| sink.pair2(i, j, c));
-    pawns::extract(board, layout, sink);
-    let maps = pieces::extract(board, layout, sink);
-    sink.pair(layout.tempo, sign(pos.turn()));
-    threats::extract(board, layout, &maps, pos.turn(), sink);
-    threats::extract_push(board, layout, &maps, pos.turn(), sink);
-    outposts::extract(board, layout, &maps, sink);
-    for (r, n) in piece_counts(board).into_iter().enumerate() {
-        sink.phase(layout.phase + r as u32, n);
-    }
 }

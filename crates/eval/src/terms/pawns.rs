@@ -1,14 +1,82 @@
 //! Pawn structure: doubled, isolated, backward, connected and passed pawns.
 
-use shakmaty::{Board, Color, Square};
+use shakmaty::{Color, Square};
 
-use super::masks::{pawn_attacks, ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN};
-use super::{sign, Sink};
-use crate::params::Layout;
+use super::{Context, ParamBuilder, Term};
+use crate::features::masks::{
+    pawn_attacks, ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN,
+};
+use crate::features::{sign, Sink};
+
+/// `pawns.{doubled,isolated,backward}.<phase>` (per pawn; doubled: per extra pawn on a file),
+/// `pawns.connected.rank<k>.<phase>`, `pawns.passed.rank<k>.<phase>`,
+/// `pawns.passed.free_path.rank<k>.<phase>` (k = 2..7, the pawn's rank from its side) and
+/// `pawns.passed.king_distance.{own,enemy}.<phase>` (times the king's distance to a passed
+/// pawn's stop square).
+pub(crate) struct Pawns;
+
+/// Where the pawn-structure parameters are (each the index of a `.mg` parameter).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PawnsLayout {
+    /// `pawns.doubled.<phase>`.
+    pub(crate) doubled: u32,
+    /// `pawns.isolated.<phase>`.
+    pub(crate) isolated: u32,
+    /// `pawns.backward.<phase>`.
+    pub(crate) backward: u32,
+    /// `pawns.connected.rank<k>.<phase>`, k = 2..7: index `connected + 2 * (k - 2) + phase`.
+    pub(crate) connected: u32,
+    /// `pawns.passed.rank<k>.<phase>`, k = 2..7.
+    pub(crate) passed: u32,
+    /// `pawns.passed.free_path.rank<k>.<phase>`, k = 2..7.
+    pub(crate) free_path: u32,
+    /// `pawns.passed.king_distance.own.<phase>`.
+    pub(crate) king_dist_own: u32,
+    /// `pawns.passed.king_distance.enemy.<phase>`.
+    pub(crate) king_dist_enemy: u32,
+}
+
+impl Term for Pawns {
+    type Layout = PawnsLayout;
+    const GROUPS: &'static [&'static str] = &["pawns"];
+    const ADDED_LATER: bool = false;
+
+    fn declare(b: &mut ParamBuilder) -> PawnsLayout {
+        let doubled = b.pair("pawns.doubled", 0.0);
+        let isolated = b.pair("pawns.isolated", 0.0);
+        let backward = b.pair("pawns.backward", 0.0);
+        let mut by_rank = |name: &str| {
+            let first = b.next_index();
+            for k in 2..=7 {
+                b.pair(&format!("pawns.{name}rank{k}"), 0.0);
+            }
+            first
+        };
+        let connected = by_rank("connected.");
+        let passed = by_rank("passed.");
+        let free_path = by_rank("passed.free_path.");
+        PawnsLayout {
+            doubled,
+            isolated,
+            backward,
+            connected,
+            passed,
+            free_path,
+            king_dist_own: b.pair("pawns.passed.king_distance.own", 0.0),
+            king_dist_enemy: b.pair("pawns.passed.king_distance.enemy", 0.0),
+        }
+    }
+
+    #[inline(always)]
+    fn extract(ctx: &mut Context<'_>, layout: &PawnsLayout, sink: &mut impl Sink) {
+        extract(ctx, layout, sink);
+    }
+}
 
 /// Adds the pawn-structure terms of both colours.
 #[inline(always)]
-pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) {
+fn extract(ctx: &Context<'_>, layout: &PawnsLayout, f: &mut impl Sink) {
+    let board = ctx.board();
     let occupied = board.occupied().0;
     for color in Color::ALL {
         let c = color as usize ^ 1; // shakmaty: Black = 0, White = 1; here White = 0

@@ -1,20 +1,105 @@
-//! Piece terms: mobility, bishop pair, rooks and queens on open files, and the inputs of the
-//! king-danger sums (attacks on the king zone, checking squares, pawn shelter).
+//! Piece terms: the bishop pair, rooks and queens on open files, and the inputs of the
+//! king-danger sums (attacks on the king zone, checking squares, pawn shelter); with them, in
+//! the same walk over the pieces, the mobility terms ([`super::mobility`]) and the attack maps
+//! of the terms after this one ([`AttackMaps`]).
 
-use shakmaty::{attacks, Bitboard, Board, Color, Piece, Role, Square};
+use shakmaty::{attacks, Bitboard, Color, Piece, Role, Square};
 
-use super::masks::{pawn_attacks, FILE};
-use super::threats::AttackMaps;
-use super::{sign, Sink};
-use crate::params::{Layout, MOBILITY_MAX};
+use super::mobility::MOBILITY_MAX;
+use super::{AttackMaps, Context, ParamBuilder, Term};
+use crate::features::masks::{pawn_attacks, FILE};
+use crate::features::{sign, Sink};
+use crate::params::ROLE_NAMES;
 
 /// The four roles with mobility and king-attack terms.
 const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
+/// King-safety inputs, in index order after `king_safety.attack.*` and `king_safety.check.*`.
+const KING_SAFETY_EXTRA: [&str; 2] = ["shelter_missing", "open_file"];
+
+/// `pieces.bishop_pair.<phase>` (two or more bishops), `pieces.{rook,queen}.{open_file,
+/// half_open_file}.<phase>` (per piece on a file without pawns / without own pawns), and the
+/// king-danger inputs `king_safety.attack.<piece>` (per attack on the king zone, knight ..
+/// queen), `king_safety.check.<piece>` (per square from which that piece could check and does
+/// attack), `king_safety.shelter_missing` and `king_safety.open_file` (per king-side file
+/// without own pawn ahead / without pawns), with `king_safety.quadratic` (the shape of the
+/// penalty, read by `full.rs`'s head: default 1, bounds [0, 10]).
+pub(crate) struct Pieces;
+
+/// Where the piece and king-safety parameters are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PiecesLayout {
+    /// `mobility.<piece>.0.mg` per piece, knight .. queen ([`super::mobility`]'s layout).
+    pub(crate) mobility: [u32; 4],
+    /// `pieces.bishop_pair.mg`.
+    pub(crate) bishop_pair: u32,
+    /// `pieces.rook.open_file.<phase>`, then `half_open_file`, then the same for the queen:
+    /// index `files + 4 * (role is queen) + 2 * (half open) + phase`.
+    pub(crate) files: u32,
+    /// `king_safety.attack.<role>` (knight .. queen).
+    pub(crate) ks_attack: u32,
+    /// `king_safety.check.<role>` (knight .. queen).
+    pub(crate) ks_check: u32,
+    /// `king_safety.shelter_missing` and `king_safety.open_file`.
+    pub(crate) ks_extra: u32,
+    /// `king_safety.quadratic`: the shape of the non-linear penalty.
+    pub(crate) ks_quadratic: u32,
+}
+
+impl Term for Pieces {
+    type Layout = PiecesLayout;
+    const GROUPS: &'static [&'static str] = &["pieces", "king_safety"];
+    const ADDED_LATER: bool = false;
+
+    fn declare(b: &mut ParamBuilder) -> PiecesLayout {
+        let mobility = std::array::from_fn(|m| {
+            let name = format!("mobility.{}.0.mg", ROLE_NAMES[m + 1]);
+            b.index_of(&name)
+                .unwrap_or_else(|| panic!("the term list declares {name} before `pieces`"))
+        });
+        let bishop_pair = b.pair("pieces.bishop_pair", 0.0);
+        let files = b.next_index();
+        for role in ["rook", "queen"] {
+            for file in ["open_file", "half_open_file"] {
+                b.pair(&format!("pieces.{role}.{file}"), 0.0);
+            }
+        }
+        let mut inputs = |kind: &str| {
+            let first = b.next_index();
+            for role in &ROLE_NAMES[1..5] {
+                b.push(format!("king_safety.{kind}.{role}"), 0.0, None);
+            }
+            first
+        };
+        let ks_attack = inputs("attack");
+        let ks_check = inputs("check");
+        let ks_extra = b.next_index();
+        for name in KING_SAFETY_EXTRA {
+            b.push(format!("king_safety.{name}"), 0.0, None);
+        }
+        let quadratic = b.push("king_safety.quadratic".into(), 1.0, Some((0.0, 10.0)));
+        PiecesLayout {
+            mobility,
+            bishop_pair,
+            files,
+            ks_attack,
+            ks_check,
+            ks_extra,
+            ks_quadratic: b.fractional(quadratic),
+        }
+    }
+
+    #[inline(always)]
+    fn extract(ctx: &mut Context<'_>, layout: &PiecesLayout, sink: &mut impl Sink) {
+        ctx.maps = extract(ctx, layout, sink);
+    }
+}
+
 /// Adds the piece terms of both colours and fills both king-danger lists; returns the squares
 /// each side attacks (for the threat terms).
 #[inline(always)]
-pub(crate) fn extract(board: &Board, layout: &Layout, f: &mut impl Sink) -> AttackMaps {
+fn extract(ctx: &Context<'_>, layout: &PiecesLayout, f: &mut impl Sink) -> AttackMaps {
+    let board = ctx.board();
     let occupied = board.occupied();
     let pawns = board.pawns().0;
     let white = board.by_color(Color::White).0;
