@@ -62,18 +62,19 @@ fn bench(c: &mut Criterion) {
         let mut grad = vec![0.0; model.len()];
         g.bench_function(kind.name(), |b| {
             b.iter(|| {
-                let mut rec = tape.record();
-                let vars = rec.inputs(&w);
-                let mark = rec.mark();
-                let mut sum = 0.0;
-                for pos in &positions {
-                    let y = model.evaluate(pos, &vars);
-                    sum += y.value();
-                    rec.backward(y, 1.0, mark);
-                    rec.rewind(mark);
-                }
-                rec.take_gradient(&mut grad);
-                black_box((sum, grad[0]))
+                tape.record(|rec| {
+                    let vars = rec.inputs(&w);
+                    let mark = rec.mark();
+                    let mut sum = 0.0;
+                    for pos in &positions {
+                        let y = model.evaluate(pos, &vars);
+                        sum += y.value();
+                        rec.backward(y, 1.0, mark);
+                        rec.rewind(mark);
+                    }
+                    rec.take_gradient(&mut grad);
+                    black_box((sum, grad[0]))
+                })
             })
         });
         g.finish();
@@ -112,16 +113,17 @@ fn bench(c: &mut Criterion) {
         let mut tape = Tape::new();
         g.bench_function(kind.name(), |b| {
             b.iter(|| {
-                let mut rec = tape.record();
-                let vars = rec.inputs(&w);
-                let mark = rec.mark();
-                let mut terms = 0;
-                for pos in &positions {
-                    let y = model.evaluate(pos, &vars);
-                    terms += rec.compile(y).terms();
-                    rec.rewind(mark);
-                }
-                black_box(terms)
+                tape.record(|rec| {
+                    let vars = rec.inputs(&w);
+                    let mark = rec.mark();
+                    let mut terms = 0;
+                    for pos in &positions {
+                        let y = model.evaluate(pos, &vars);
+                        terms += rec.compile(y).terms();
+                        rec.rewind(mark);
+                    }
+                    black_box(terms)
+                })
             })
         });
         g.finish();

@@ -25,11 +25,13 @@
 //! assert_eq!(score, 0.0); // symmetric position, default weights
 //!
 //! let mut tape = Tape::new();
-//! let mut rec = tape.record();
-//! let vars = rec.inputs(&w);
-//! let y = model.evaluate(&pos, &vars);
-//! let mut grad = vec![0.0; model.len()];
-//! rec.gradient(y, &mut grad);
+//! let grad = tape.record(|rec| {
+//!     let vars = rec.inputs(&w);
+//!     let y = model.evaluate(&pos, &vars);
+//!     let mut grad = vec![0.0; model.len()];
+//!     rec.gradient(y, &mut grad);
+//!     grad
+//! });
 //! // White to move: the tempo bonus counts fully in the middlegame at the start.
 //! assert_eq!(grad[model.index_of("tempo.mg").unwrap()], 1.0);
 //!

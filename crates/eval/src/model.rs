@@ -85,11 +85,13 @@ impl FromStr for ModelKind {
 ///
 /// // The same code, differentiated: d eval / d material.rook.eg is the endgame fraction.
 /// let mut tape = tape::Tape::new();
-/// let mut rec = tape.record();
-/// let vars = rec.inputs(&w);
-/// let y = model.evaluate(&pos, &vars);
-/// let mut grad = vec![0.0; model.len()];
-/// rec.gradient(y, &mut grad);
+/// let grad = tape.record(|rec| {
+///     let vars = rec.inputs(&w);
+///     let y = model.evaluate(&pos, &vars);
+///     let mut grad = vec![0.0; model.len()];
+///     rec.gradient(y, &mut grad);
+///     grad
+/// });
 /// let g = grad[model.index_of("material.rook.eg").unwrap()];
 /// assert!((g - 22.0 / 24.0).abs() < 1e-12);
 /// ```

@@ -15,12 +15,13 @@ use tape::Tape;
 fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
     let w = model.default_weights();
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let vars = rec.inputs(&w);
-    let y = model.evaluate(pos, &vars);
-    let mut g = vec![0.0; model.len()];
-    rec.gradient(y, &mut g);
-    g
+    tape.record(|rec| {
+        let vars = rec.inputs(&w);
+        let y = model.evaluate(pos, &vars);
+        let mut g = vec![0.0; model.len()];
+        rec.gradient(y, &mut g);
+        g
+    })
 }
 
 fn mg_fraction(pos: &Chess) -> f64 {

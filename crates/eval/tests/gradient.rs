@@ -39,12 +39,13 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 
 fn tape_gradient(model: &Model, pos: &Chess, w: &[f64]) -> (f64, Vec<f64>) {
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let vars = rec.inputs(w);
-    let y = model.evaluate(pos, &vars);
-    let mut g = vec![0.0; w.len()];
-    rec.gradient(y, &mut g);
-    (y.value(), g)
+    tape.record(|rec| {
+        let vars = rec.inputs(w);
+        let y = model.evaluate(pos, &vars);
+        let mut g = vec![0.0; w.len()];
+        rec.gradient(y, &mut g);
+        (y.value(), g)
+    })
 }
 
 fn dual_directional(model: &Model, pos: &Chess, w: &[f64], d: &[f64]) -> (f64, f64) {
@@ -182,10 +183,11 @@ fn replay(kind: ModelKind, seed: u64) {
         let w2 = common::random_weights(&model, seed + 2 * n as u64 + 1);
         let program = {
             let mut tape = Tape::new();
-            let mut rec = tape.record();
-            let vars = rec.inputs(&w1);
-            let y = model.evaluate(pos, &vars);
-            rec.compile(y)
+            tape.record(|rec| {
+                let vars = rec.inputs(&w1);
+                let y = model.evaluate(pos, &vars);
+                rec.compile(y)
+            })
         };
         match kind {
             ModelKind::Psqt => assert!(program.is_linear(), "psqt #{n} is not linear"),
@@ -227,21 +229,22 @@ fn psqt_is_one_sparse_dot_product() {
         let w = common::random_weights(&model, 5);
         let (value, g) = tape_gradient(&model, pos, &w);
         let mut tape = Tape::new();
-        let mut rec = tape.record();
-        let vars = rec.inputs(&w);
-        let y = model.evaluate(pos, &vars);
-        let program = rec.compile(y);
-        let (konst, terms) = program.linear_terms().expect("psqt is linear");
-        let mut dense = vec![0.0; model.len()];
-        for (i, c) in terms {
-            dense[i as usize] += c;
-        }
-        assert_eq!(konst, 0.0);
-        let dot: f64 = dense.iter().zip(&w).map(|(c, x)| c * x).sum();
-        assert!(close(dot, value, AD_TOL));
-        for (a, b) in dense.iter().zip(&g) {
-            assert!(close(*a, *b, AD_TOL));
-        }
+        tape.record(|rec| {
+            let vars = rec.inputs(&w);
+            let y = model.evaluate(pos, &vars);
+            let program = rec.compile(y);
+            let (konst, terms) = program.linear_terms().expect("psqt is linear");
+            let mut dense = vec![0.0; model.len()];
+            for (i, c) in terms {
+                dense[i as usize] += c;
+            }
+            assert_eq!(konst, 0.0);
+            let dot: f64 = dense.iter().zip(&w).map(|(c, x)| c * x).sum();
+            assert!(close(dot, value, AD_TOL));
+            for (a, b) in dense.iter().zip(&g) {
+                assert!(close(*a, *b, AD_TOL));
+            }
+        })
     }
 }
 

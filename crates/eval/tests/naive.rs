@@ -205,10 +205,11 @@ fn full_features_match_a_naive_implementation() {
     for (n, pos) in common::positions().iter().enumerate() {
         let mut g = vec![0.0; model.len()];
         {
-            let mut rec = tape.record();
-            let vars = rec.inputs(&w);
-            let y = model.evaluate(pos, &vars);
-            rec.gradient(y, &mut g);
+            tape.record(|rec| {
+                let vars = rec.inputs(&w);
+                let y = model.evaluate(pos, &vars);
+                rec.gradient(y, &mut g);
+            });
         }
         let b = pos.board();
         let phase = b.knights().count()

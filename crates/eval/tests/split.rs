@@ -22,13 +22,14 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 /// The tape's value and gradient of the head at `(s, h)`.
 fn tape_head(model: &Model, s: &[f64], h: &[f64]) -> (f64, Vec<f64>) {
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let x: Vec<f64> = s.iter().chain(h).copied().collect();
-    let v = rec.inputs(&x);
-    let y = model.head(&v[..s.len()], &v[s.len()..]);
-    let mut g = vec![0.0; x.len()];
-    rec.gradient(y, &mut g);
-    (y.value(), g)
+    tape.record(|rec| {
+        let x: Vec<f64> = s.iter().chain(h).copied().collect();
+        let v = rec.inputs(&x);
+        let y = model.head(&v[..s.len()], &v[s.len()..]);
+        let mut g = vec![0.0; x.len()];
+        rec.gradient(y, &mut g);
+        (y.value(), g)
+    })
 }
 
 fn check_head(model: &Model, s: &[f64], h: &[f64], what: &str) {

@@ -53,18 +53,19 @@ fn value_f64(positions: &[Position], w: &[f64]) -> f64 {
 
 fn gradient_fresh(positions: &[Position], w: &[f64], tape: &mut Tape, grad: &mut [f64]) -> f64 {
     let n = positions.len() as f64;
-    let mut rec = tape.record();
-    let vars = rec.inputs(w);
-    let mark = rec.mark();
-    let mut total = 0.0;
-    for p in positions {
-        let l = position_loss(&vars, p);
-        total += l.value();
-        rec.backward(l, 1.0 / n, mark);
-        rec.rewind(mark);
-    }
-    rec.take_gradient(grad);
-    total / n
+    tape.record(|rec| {
+        let vars = rec.inputs(w);
+        let mark = rec.mark();
+        let mut total = 0.0;
+        for p in positions {
+            let l = position_loss(&vars, p);
+            total += l.value();
+            rec.backward(l, 1.0 / n, mark);
+            rec.rewind(mark);
+        }
+        rec.take_gradient(grad);
+        total / n
+    })
 }
 
 /// The evaluation `q(w)` of a position.
@@ -84,17 +85,18 @@ fn compile_all(
     f: impl Fn(&[tape::Var], &Position) -> tape::Var,
 ) -> Vec<Program> {
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let vars = rec.inputs(w);
-    let mark = rec.mark();
-    positions
-        .iter()
-        .map(|p| {
-            let program = rec.compile(f(&vars, p));
-            rec.rewind(mark);
-            program
-        })
-        .collect()
+    tape.record(|rec| {
+        let vars = rec.inputs(w);
+        let mark = rec.mark();
+        positions
+            .iter()
+            .map(|p| {
+                let program = rec.compile(f(&vars, p));
+                rec.rewind(mark);
+                program
+            })
+            .collect()
+    })
 }
 
 fn gradient_replay(

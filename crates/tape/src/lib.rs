@@ -26,12 +26,13 @@
 //! let value: f64 = loss(&weights, &features, 1.0);
 //!
 //! let mut tape = Tape::new();
-//! let mut rec = tape.record();
-//! let w = rec.inputs(&weights);
-//! let l = loss(&w, &features, 1.0);
-//! assert_eq!(l.value(), value);
 //! let mut grad = [0.0; 3];
-//! rec.gradient(l, &mut grad);
+//! tape.record(|rec| {
+//!     let w = rec.inputs(&weights);
+//!     let l = loss(&w, &features, 1.0);
+//!     assert_eq!(l.value(), value);
+//!     rec.gradient(l, &mut grad);
+//! });
 //! assert_eq!(grad[1], 0.0); // feature 1 is absent
 //! ```
 #![warn(missing_docs)]

@@ -51,11 +51,12 @@ struct Node {
 /// use tape::{Program, Scalar, Scratch, Tape};
 ///
 /// let mut tape = Tape::new();
-/// let mut rec = tape.record();
-/// let w = rec.inputs(&[1.0, 2.0, 3.0]);
-/// let q = (w[0] * 2.0 + w[1] - w[2] * 0.5) * 3.0; // linear
-/// let y = q.tanh() * w[2];
-/// let program: Program = rec.compile(y);
+/// let program: Program = tape.record(|rec| {
+///     let w = rec.inputs(&[1.0, 2.0, 3.0]);
+///     let q = (w[0] * 2.0 + w[1] - w[2] * 0.5) * 3.0; // linear
+///     let y = q.tanh() * w[2];
+///     rec.compile(y)
+/// });
 /// assert_eq!(program.nodes(), 2); // tanh and the product; the linear chain is one combination
 ///
 /// // Replay at new weights.

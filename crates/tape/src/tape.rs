@@ -1,16 +1,17 @@
 //! The tape: contiguous statement and operation stacks, and the reverse sweep.
 
-use std::cell::Cell;
 use std::marker::PhantomData;
-use std::ptr;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::kind::Kind;
 use crate::var::Var;
 
+mod active;
 mod live;
 mod recording;
 
+use active::Activation;
+pub(crate) use active::{with_active, with_active_opt};
 use live::{is_live, push_terms, stale, Segment};
 pub use recording::{Mark, Recording};
 
@@ -37,18 +38,21 @@ pub(crate) struct Operation {
 /// that is a single multiply-accumulate loop. Nothing is allocated per node; clearing keeps the
 /// capacity, so one tape serves a million positions.
 ///
-/// Arithmetic on [`Var`]s records onto the tape of the thread's active [`Recording`]; make one
-/// tape per thread (for example with rayon's `map_init`) to differentiate in parallel.
+/// Arithmetic on [`Var`]s records onto the tape whose [`record`](Tape::record) closure is
+/// running on this thread; make one tape per thread (for example with rayon's `map_init`) to
+/// differentiate in parallel.
 ///
 /// ```
 /// use tape::{Scalar, Tape};
 ///
 /// let mut tape = Tape::new();
-/// let mut rec = tape.record();
-/// let w = rec.inputs(&[2.0, 3.0]);
-/// let y = (w[0] * w[1]).sigmoid() + w[0].powi(2);
-/// let mut grad = [0.0; 2];
-/// rec.gradient(y, &mut grad);
+/// let grad = tape.record(|rec| {
+///     let w = rec.inputs(&[2.0, 3.0]);
+///     let y = (w[0] * w[1]).sigmoid() + w[0].powi(2);
+///     let mut grad = [0.0; 2];
+///     rec.gradient(y, &mut grad);
+///     grad
+/// });
 /// let s = tape::sigmoid_f64(6.0);
 /// assert!((grad[0] - (s * (1.0 - s) * 3.0 + 4.0)).abs() < 1e-12);
 /// assert!((grad[1] - s * (1.0 - s) * 2.0).abs() < 1e-12);
@@ -91,40 +95,6 @@ static NEXT_TAG: AtomicU32 = AtomicU32::new(1);
 /// How many tags a tape reserves at a time (one atomic operation per block, not per rewind).
 const TAG_BLOCK: u32 = 1 << 12;
 
-thread_local! {
-    static ACTIVE: Cell<*mut Tape> = const { Cell::new(ptr::null_mut()) };
-}
-
-/// Runs `f` on the thread's active tape, or on `None` when no recording is active.
-#[inline(always)]
-pub(crate) fn with_active_opt<R>(f: impl FnOnce(Option<&mut Tape>) -> R) -> R {
-    ACTIVE.with(|cell| {
-        let p = cell.get();
-        // SAFETY: as in `with_active`.
-        f(unsafe { p.as_mut() })
-    })
-}
-
-/// Runs `f` on the thread's active tape.
-///
-/// Panics when no recording is active on this thread: arithmetic that mixes two non-constant
-/// `Var`s outside a [`Recording`] is a programming error.
-#[inline(always)]
-pub(crate) fn with_active<R>(f: impl FnOnce(&mut Tape) -> R) -> R {
-    ACTIVE.with(|cell| {
-        let p = cell.get();
-        assert!(
-            !p.is_null(),
-            "tape::Var arithmetic outside a Recording on this thread"
-        );
-        // SAFETY: the pointer was set by `Tape::record` from a `&mut Tape` that the `Recording`
-        // borrows for its whole life, and is cleared when that `Recording` drops. `Recording` is
-        // neither `Send` nor `Sync`, so only this thread uses it, and no reference into the tape
-        // is held across calls into user code.
-        f(unsafe { &mut *p })
-    })
-}
-
 impl Tape {
     /// An empty tape.
     pub fn new() -> Self {
@@ -145,13 +115,41 @@ impl Tape {
         }
     }
 
-    /// Clears the tape (keeping its memory) and makes it this thread's active tape until the
-    /// returned [`Recording`] is dropped.
+    /// Clears the tape (keeping its memory), makes it this thread's active tape, and runs `f`
+    /// with the [`Recording`]: while `f` runs, arithmetic on [`Var`]s on this thread records
+    /// onto this tape. The tape stops being active when `f` returns or panics, and keeps its
+    /// contents and memory. Returns what `f` returns.
+    ///
+    /// The recording exists only inside `f`, so no safe code can keep the thread's tape
+    /// pointer alive past this call (no guard to leak with `mem::forget`, and the tape stays
+    /// borrowed, so it cannot be moved or dropped while active): a `Var` used afterwards
+    /// panics (no recording, or a stale or foreign node), never touches freed memory.
+    ///
+    /// ```compile_fail,E0521
+    /// // The recording cannot escape the closure ...
+    /// let mut tape = tape::Tape::new();
+    /// let mut kept = None;
+    /// tape.record(|rec| kept = Some(rec));
+    /// ```
+    ///
+    /// ```compile_fail,E0505
+    /// // ... and the tape cannot be moved (or dropped) while it records.
+    /// let mut tape = tape::Tape::new();
+    /// tape.record(|rec| {
+    ///     let moved = tape;
+    ///     rec.input(1.0)
+    /// });
+    /// ```
     ///
     /// # Panics
     ///
-    /// If another recording is already active on this thread.
-    pub fn record(&mut self) -> Recording<'_> {
+    /// If another recording is already active on this thread (before touching this tape or
+    /// the active one), and whenever `f` panics (after making the tape inactive again).
+    pub fn record<R>(&mut self, f: impl FnOnce(&mut Recording<'_>) -> R) -> R {
+        assert!(
+            !Activation::is_set(),
+            "a tape::Recording is already active on this thread"
+        );
         self.stmts.clear();
         self.ops.clear();
         self.renew_tag();
@@ -163,17 +161,16 @@ impl Tape {
         self.adj.clear();
         self.inputs.clear();
         let me: *mut Tape = self;
-        ACTIVE.with(|cell| {
-            assert!(
-                cell.get().is_null(),
-                "a tape::Recording is already active on this thread"
-            );
-            cell.set(me);
-        });
-        Recording {
+        // SAFETY: `me` comes from `self`, which this call borrows until it returns, and from
+        // here on the tape is reached only through `me` (the `Recording` holds a copy). The
+        // guard is a local of this frame, dropped when `f` returns or unwinds, before `self`'s
+        // borrow ends; `f` never sees it.
+        let _active = unsafe { Activation::set(me) };
+        let mut rec = Recording {
             tape: me,
             _borrow: PhantomData,
-        }
+        };
+        f(&mut rec)
     }
 
     /// Gives nodes recorded from now on a tag no tape has used in the last 2^32 tags handed
@@ -339,8 +336,17 @@ impl Tape {
                         // too) and `rewind(m)` (which truncates `ops` to the operations of
                         // statements below `m`, each checked against at most `m` statements).
                         // So every operation left names a node below `stmts.len()`: a `Var`
-                        // (`Copy`, `Send`, not tied to a tape) kept past a rewind or brought
-                        // from another tape never reaches `ops`.
+                        // (`Copy`, `Send`, not tied to a tape) kept past a rewind or a
+                        // recording, or brought from another tape or thread, never reaches
+                        // `ops`. A panic between those steps (a stale operand, a full tape, or
+                        // one in the caller's closure, caught or not) leaves at worst operands
+                        // appended past the last statement's end, checked like the rest: the
+                        // next statement adopts them (they name nodes below its index) or the
+                        // next `rewind`/`record` drops them. Moving or dropping the tape, or
+                        // `mem::forget` of anything, cannot change `stmts` or `ops`; the tape
+                        // is mutated only through `&mut` (one thread at a time), and nested
+                        // recordings are refused (`Tape::record`), so no sweep runs while
+                        // another access changes the vectors.
                         unsafe { *adj.get_unchecked_mut(op.arg as usize) += op.partial * a };
                     }
                 }

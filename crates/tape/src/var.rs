@@ -12,8 +12,9 @@ use crate::tape::{with_active, with_active_opt};
 ///
 /// Constants carry no node, so arithmetic on constants records nothing. Arithmetic involving a
 /// non-constant `Var` records onto the tape of the thread's active
-/// [`Recording`](crate::Recording), and panics if there is none, or if the `Var` is not a live
-/// node of that recording's tape (kept past a rewind or from another tape).
+/// [`Recording`](crate::Recording) (inside [`Tape::record`](crate::Tape::record)'s closure),
+/// and panics if there is none, or if the `Var` is not a live node of that recording's tape
+/// (kept past a rewind or from another tape).
 ///
 /// ```
 /// use tape::{Scalar, Tape, Var};
@@ -22,12 +23,17 @@ use crate::tape::{with_active, with_active_opt};
 /// assert_eq!(c.value(), 6.0);
 ///
 /// let mut tape = Tape::new();
-/// let mut rec = tape.record();
-/// let x = rec.input(0.5);
-/// let y = x.exp() * c;
 /// let mut g = [0.0];
-/// rec.gradient(y, &mut g);
+/// let x = tape.record(|rec| {
+///     let x = rec.input(0.5);
+///     let y = x.exp() * c;
+///     rec.gradient(y, &mut g);
+///     x
+/// });
 /// assert!((g[0] - 6.0 * 0.5f64.exp()).abs() < 1e-12);
+///
+/// // A `Var` that outlives its recording holds no pointer: using it panics, cleanly.
+/// assert!(std::panic::catch_unwind(|| x * 2.0).is_err());
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Var {

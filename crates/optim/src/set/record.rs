@@ -46,29 +46,30 @@ impl CompiledSet {
             .enumerate()
             .map(|(c, chunk)| {
                 let mut tape = Tape::new();
-                let mut rec = tape.record();
-                let w = rec.inputs(start);
-                let mark = rec.mark();
-                let mut out = Vec::with_capacity(chunk.len());
-                for (j, item) in chunk.iter().enumerate() {
-                    let i = c * CHUNK + j;
-                    if let Some(q) = eval(i, item, &w) {
-                        let program = rec.compile(q);
-                        let linear = program
-                            .linear_terms()
-                            .map(|(k, terms)| (k, terms.collect::<Vec<_>>()));
-                        let recorded = match linear {
-                            Some((k, terms)) => Recorded::Linear(k, terms),
-                            None => Recorded::Program(program),
-                        };
-                        out.push((label(i, item), recorded));
+                tape.record(|rec| {
+                    let w = rec.inputs(start);
+                    let mark = rec.mark();
+                    let mut out = Vec::with_capacity(chunk.len());
+                    for (j, item) in chunk.iter().enumerate() {
+                        let i = c * CHUNK + j;
+                        if let Some(q) = eval(i, item, &w) {
+                            let program = rec.compile(q);
+                            let linear = program
+                                .linear_terms()
+                                .map(|(k, terms)| (k, terms.collect::<Vec<_>>()));
+                            let recorded = match linear {
+                                Some((k, terms)) => Recorded::Linear(k, terms),
+                                None => Recorded::Program(program),
+                            };
+                            out.push((label(i, item), recorded));
+                        }
+                        rec.rewind(mark);
                     }
-                    rec.rewind(mark);
-                }
-                if let Some(pb) = progress {
-                    pb.inc(chunk.len() as u64);
-                }
-                out
+                    if let Some(pb) = progress {
+                        pb.inc(chunk.len() as u64);
+                    }
+                    out
+                })
             })
             .collect();
         let (mut sparse, mut programs) = (Sparse::default(), Programs::default());
@@ -150,22 +151,23 @@ impl CompiledSet {
             && spec.eg_of.len() == start.len())
         .then(|| {
             let mut tape = Tape::new();
-            let mut rec = tape.record();
-            let x0: Vec<f64> = (0..k)
-                .map(|_| 0.0)
-                .chain(hp.iter().map(|&i| start[i as usize]))
-                .collect();
-            let x = rec.inputs(&x0);
-            let y = head(&x[..k], &x[k..]);
-            let program = rec.compile(y);
-            Headed::new(
-                &spec.eg_of,
-                k,
-                spec.twins,
-                program,
-                hp.clone(),
-                spec.head_gradient,
-            )
+            tape.record(|rec| {
+                let x0: Vec<f64> = (0..k)
+                    .map(|_| 0.0)
+                    .chain(hp.iter().map(|&i| start[i as usize]))
+                    .collect();
+                let x = rec.inputs(&x0);
+                let y = head(&x[..k], &x[k..]);
+                let program = rec.compile(y);
+                Headed::new(
+                    &spec.eg_of,
+                    k,
+                    spec.twins,
+                    program,
+                    hp.clone(),
+                    spec.head_gradient,
+                )
+            })
         })
         .flatten();
         // Records one item as a general program.
@@ -179,35 +181,36 @@ impl CompiledSet {
             .enumerate()
             .map(|(c, chunk)| {
                 let mut tape = Tape::new();
-                let mut rec = tape.record();
-                let w = rec.inputs(start);
-                let mark = rec.mark();
-                let mut local = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
-                let mut labels = Vec::new();
-                let mut programs = Vec::new();
-                let mut terms = Vec::new();
-                for (j, item) in chunk.iter().enumerate() {
-                    let i = c * CHUNK + j;
-                    if !sums(i, item, &mut terms) || terms.len() != k {
-                        continue;
-                    }
-                    let pushed = match headed {
-                        Some(_) => local.try_push(&terms),
-                        None => Err(Reason::UnusableSplit),
-                    };
-                    match pushed {
-                        Ok(()) => labels.push(label(i, item)),
-                        Err(why) => {
-                            let p = general(&terms, &mut rec, &w);
-                            programs.push((label(i, item), p, why));
-                            rec.rewind(mark);
+                tape.record(|rec| {
+                    let w = rec.inputs(start);
+                    let mark = rec.mark();
+                    let mut local = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
+                    let mut labels = Vec::new();
+                    let mut programs = Vec::new();
+                    let mut terms = Vec::new();
+                    for (j, item) in chunk.iter().enumerate() {
+                        let i = c * CHUNK + j;
+                        if !sums(i, item, &mut terms) || terms.len() != k {
+                            continue;
+                        }
+                        let pushed = match headed {
+                            Some(_) => local.try_push(&terms),
+                            None => Err(Reason::UnusableSplit),
+                        };
+                        match pushed {
+                            Ok(()) => labels.push(label(i, item)),
+                            Err(why) => {
+                                let p = general(&terms, rec, &w);
+                                programs.push((label(i, item), p, why));
+                                rec.rewind(mark);
+                            }
                         }
                     }
-                }
-                if let Some(pb) = progress {
-                    pb.inc(chunk.len() as u64);
-                }
-                (local, labels, programs)
+                    if let Some(pb) = progress {
+                        pb.inc(chunk.len() as u64);
+                    }
+                    (local, labels, programs)
+                })
             })
             .collect();
         let mut compact = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
@@ -218,14 +221,15 @@ impl CompiledSet {
             } else {
                 // Past 2^32 arena entries: the chunk's rows become general programs.
                 let mut tape = Tape::new();
-                let mut rec = tape.record();
-                let w = rec.inputs(start);
-                let mark = rec.mark();
-                for (i, l) in l.into_iter().enumerate() {
-                    let p = general(&local.sums_of(i), &mut rec, &w);
-                    fallen.push((l, p, Reason::StoreFull));
-                    rec.rewind(mark);
-                }
+                tape.record(|rec| {
+                    let w = rec.inputs(start);
+                    let mark = rec.mark();
+                    for (i, l) in l.into_iter().enumerate() {
+                        let p = general(&local.sums_of(i), rec, &w);
+                        fallen.push((l, p, Reason::StoreFull));
+                        rec.rewind(mark);
+                    }
+                })
             }
             fallen.extend(p);
         }

@@ -88,28 +88,29 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     let (mut want_sum, mut want_grad) = (0.0, [0.0; 5]);
     for i in 0..set.len() {
         let k = set.labels()[i].score.unwrap() as usize;
-        let mut rec = tape.record();
-        let x = rec.inputs(&w);
-        let q = eval(k, &x);
-        let program = rec.compile(q);
-        let want = program.forward(&w, &mut scratch);
-        let mut g = [0.0; 5];
-        program.backward(1.0, &mut scratch, &mut g);
-        assert!((set.score(i, &w, &mut scratch) - want).abs() < 1e-12, "{k}");
-        let mut got = [0.0; 5];
-        set.add_gradient(i, 1.0, &mut scratch, &mut got);
-        let (idx, coef) = set.row(i, &jac);
-        let mut from_row = [0.0; 5];
-        for (&j, &c) in idx.iter().zip(coef) {
-            from_row[j as usize] += c;
-        }
-        for j in 0..5 {
-            assert!((got[j] - g[j]).abs() < 1e-12 && (from_row[j] - g[j]).abs() < 1e-12);
-        }
-        want_sum += (k as f64) * want;
-        for j in 0..5 {
-            want_grad[j] += (k as f64) * g[j];
-        }
+        tape.record(|rec| {
+            let x = rec.inputs(&w);
+            let q = eval(k, &x);
+            let program = rec.compile(q);
+            let want = program.forward(&w, &mut scratch);
+            let mut g = [0.0; 5];
+            program.backward(1.0, &mut scratch, &mut g);
+            assert!((set.score(i, &w, &mut scratch) - want).abs() < 1e-12, "{k}");
+            let mut got = [0.0; 5];
+            set.add_gradient(i, 1.0, &mut scratch, &mut got);
+            let (idx, coef) = set.row(i, &jac);
+            let mut from_row = [0.0; 5];
+            for (&j, &c) in idx.iter().zip(coef) {
+                from_row[j as usize] += c;
+            }
+            for j in 0..5 {
+                assert!((got[j] - g[j]).abs() < 1e-12 && (from_row[j] - g[j]).abs() < 1e-12);
+            }
+            want_sum += (k as f64) * want;
+            for j in 0..5 {
+                want_grad[j] += (k as f64) * g[j];
+            }
+        })
     }
     let labels = set.labels();
     let f = |i: usize, q: f64| {

@@ -3,9 +3,7 @@
 
 use std::marker::PhantomData;
 
-use std::ptr;
-
-use super::{Segment, Tape, ACTIVE};
+use super::{Segment, Tape};
 use crate::kind::Kind;
 use crate::program::Program;
 use crate::var::Var;
@@ -14,30 +12,40 @@ use crate::var::Var;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Mark(pub(super) u32);
 
-/// An active recording: while it lives, arithmetic on [`Var`]s on this thread records onto its
-/// tape. Dropping it ends the recording (the tape keeps its contents and memory).
+/// An active recording, lent to the closure of [`Tape::record`]: while that closure runs,
+/// arithmetic on [`Var`]s on this thread records onto the recording's tape.
+///
+/// A `Recording` exists only inside that closure (it cannot be made, moved out or kept), and
+/// is neither `Send` nor `Sync`.
 pub struct Recording<'a> {
+    /// The tape, as the thread's active-tape pointer holds it: every access to the tape while
+    /// it records goes through this one pointer (see `tape::active`).
     pub(super) tape: *mut Tape,
     /// Borrows the tape mutably, and makes the recording neither `Send` nor `Sync`.
     pub(super) _borrow: PhantomData<(&'a mut Tape, *const ())>,
 }
 
-impl Drop for Recording<'_> {
-    fn drop(&mut self) {
-        ACTIVE.with(|cell| cell.set(ptr::null_mut()));
-    }
-}
-
 impl Recording<'_> {
     #[inline(always)]
     fn tape(&mut self) -> &mut Tape {
-        // SAFETY: see `with_active`: the pointer comes from the `&mut Tape` this recording borrows.
+        // SAFETY: a `Recording` exists only inside `Tape::record`'s closure (it has private
+        // fields and is only lent as `&mut` under a higher-ranked lifetime, so it cannot be
+        // built, moved out, or outlive the call), and `record` holds the `&mut Tape` that
+        // `self.tape` comes from for that whole call: the pointer is valid, whatever the
+        // caller does with `mem::forget`, moves or drops (the tape is borrowed), panics (the
+        // closure's frame is gone before the borrow ends) or other threads (`Recording` is
+        // neither `Send` nor `Sync`). No other reference to the tape is live: `record` reaches
+        // it only through this pointer and the identical one in `ACTIVE` (see
+        // `tape::active`), and the reference returned here is used only by this module's
+        // methods, which call no user code while holding it.
         unsafe { &mut *self.tape }
     }
 
     #[inline(always)]
     fn tape_ref(&self) -> &Tape {
-        // SAFETY: as above.
+        // SAFETY: as in `tape()`: valid for the closure's whole run, and no `&mut Tape` made
+        // from the same pointer (here or in `with_active`) is live while this module's
+        // methods, which call no user code, hold this shared reference.
         unsafe { &*self.tape }
     }
 

@@ -11,21 +11,23 @@ pub trait Function {
 /// Value and gradient by the tape (fresh recording).
 pub fn tape_gradient<F: Function>(f: &F, x: &[f64]) -> (f64, Vec<f64>) {
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let v = rec.inputs(x);
-    let y = f.eval(&v);
-    let mut g = vec![0.0; x.len()];
-    rec.gradient(y, &mut g);
-    (y.value(), g)
+    tape.record(|rec| {
+        let v = rec.inputs(x);
+        let y = f.eval(&v);
+        let mut g = vec![0.0; x.len()];
+        rec.gradient(y, &mut g);
+        (y.value(), g)
+    })
 }
 
 /// The compiled program of `f` recorded at `x`.
 pub fn compile<F: Function>(f: &F, x: &[f64]) -> Program {
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let v = rec.inputs(x);
-    let y = f.eval(&v);
-    rec.compile(y)
+    tape.record(|rec| {
+        let v = rec.inputs(x);
+        let y = f.eval(&v);
+        rec.compile(y)
+    })
 }
 
 /// Value and gradient by replaying a program at `x`.

@@ -133,12 +133,13 @@ pub fn quiet_1k() -> Vec<(Chess, Label)> {
 /// Fresh value and gradient of `model.evaluate(pos)` at `w`, by a tape recording.
 pub fn fresh(model: &eval::Model, pos: &Chess, w: &[f64]) -> (f64, Vec<f64>) {
     let mut tape = tape::Tape::new();
-    let mut rec = tape.record();
-    let vars = rec.inputs(w);
-    let q = model.evaluate(pos, &vars);
-    let mut g = vec![0.0; w.len()];
-    rec.gradient(q, &mut g);
-    (tape::Scalar::value(&q), g)
+    tape.record(|rec| {
+        let vars = rec.inputs(w);
+        let q = model.evaluate(pos, &vars);
+        let mut g = vec![0.0; w.len()];
+        rec.gradient(q, &mut g);
+        (tape::Scalar::value(&q), g)
+    })
 }
 
 /// `a` and `b` agree to 1e-9 relative to `scale` (at least 1): the replay tolerance.

@@ -7,13 +7,14 @@ use tape::{Scratch, Tape};
 /// head(s0, s1, s2; h0) = s0 * h0 + s1 + s2^2: sums 0 and 1 are the twins.
 fn store() -> Headed {
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let x = rec.inputs(&[0.0, 0.0, 0.0, 1.0]);
-    let y = x[0] * x[3] + x[1] + x[2] * x[2];
-    let head = rec.compile(y);
-    // params: 0/1 a pair, 2/3 a pair, 4 a danger input, 5 the head weight
-    let eg_of = [Some(1), None, Some(3), None, None, None];
-    Headed::new(&eg_of, 3, (0, 1), head, vec![5], None).unwrap()
+    tape.record(|rec| {
+        let x = rec.inputs(&[0.0, 0.0, 0.0, 1.0]);
+        let y = x[0] * x[3] + x[1] + x[2] * x[2];
+        let head = rec.compile(y);
+        // params: 0/1 a pair, 2/3 a pair, 4 a danger input, 5 the head weight
+        let eg_of = [Some(1), None, Some(3), None, None, None];
+        Headed::new(&eg_of, 3, (0, 1), head, vec![5], None).unwrap()
+    })
 }
 
 #[test]
