@@ -25,13 +25,12 @@ fn check(m: &Manifest, traces: &[Trace], w: &[f64]) {
     for (ti, t) in traces.iter().enumerate() {
         let value: f64 = m.evaluate(t, w).unwrap();
         let mut grad = vec![0.0; n];
-        {
-            let mut rec = tape.record();
+        tape.record(|rec| {
             let x = rec.inputs(w);
             let v = m.evaluate(t, &x).unwrap();
             assert_eq!(v.value(), value, "trace {ti}: Var value");
             rec.gradient(v, &mut grad);
-        }
+        });
         for k in 0..n {
             let d: Vec<Dual> = w
                 .iter()
@@ -194,11 +193,12 @@ fn product_of_two_parameters() {
         .index_of(&format!("ks_weight[{}]", t.feature(0).0))
         .unwrap();
     let mut tape = Tape::new();
-    let mut rec = tape.record();
-    let x = rec.inputs(&w);
-    let v = m.evaluate(t, &x).unwrap();
     let mut g = vec![0.0; w.len()];
-    rec.gradient(v, &mut g);
+    tape.record(|rec| {
+        let x = rec.inputs(&w);
+        let v = m.evaluate(t, &x).unwrap();
+        rec.gradient(v, &mut g);
+    });
     let attacks = t
         .coeffs
         .iter()
