@@ -73,19 +73,15 @@ fn forward_lines(r: impl Read, tx: mpsc::Sender<String>) {
     }
 }
 
-/// The option name of an `option name NAME type ...` line (a name may hold spaces).
-pub(super) fn declared_option(line: &str) -> Option<&str> {
-    let rest = line
-        .trim()
-        .strip_prefix("option")?
-        .trim_start()
-        .strip_prefix("name ")?;
-    let name = match rest.find(" type ") {
-        Some(i) => &rest[..i],
-        None => rest,
-    };
-    let name = name.trim();
-    (!name.is_empty()).then_some(name)
+/// The option name of an `option name NAME type ...` line (a name may hold spaces; runs of
+/// white space in it become one space).
+pub(super) fn declared_option(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "option" || words.next()? != "name" {
+        return None;
+    }
+    let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+    (!name.is_empty()).then(|| name.join(" "))
 }
 
 fn quote(line: &str) -> String {
@@ -164,7 +160,7 @@ impl UciEngine {
             if let Some(n) = line.strip_prefix("id name ") {
                 name = Some(n.trim().to_string());
             } else if let Some(option) = declared_option(line) {
-                options.push(option.to_string());
+                options.push(option);
             }
             Ok((line.trim() == "uciok").then_some(()))
         })?;

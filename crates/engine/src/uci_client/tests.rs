@@ -62,6 +62,6 @@ fn declared_options_are_read_from_option_lines() {
         ("info string option name X", None),
     ];
     for (line, name) in cases {
-        assert_eq!(declared_option(line), name, "{line}");
+        assert_eq!(declared_option(line).as_deref(), name, "{line}");
     }
 }
