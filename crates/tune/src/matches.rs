@@ -12,6 +12,8 @@ use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
 use engine::player::{MatchPlayer, UciSetup};
+use engine::uci_client::UciError;
+use engine::EngineError;
 use engine::{ModelEvaluator, SearchLimits};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -178,13 +180,15 @@ fn open(
     timeout: Duration,
 ) -> anyhow::Result<MatchPlayer> {
     let setup = setup(args, side, player, own, weights)?;
-    MatchPlayer::open_with(player, &setup, timeout).with_context(|| match weights {
-        Some(w) => format!(
-            "player {side} with --weights-{side} {}: the engine must declare every option it is given",
-            w.display()
-        ),
-        None => format!("player {side} `{player}`"),
-    })
+    match (MatchPlayer::open_with(player, &setup, timeout), weights) {
+        (Err(e @ EngineError::Uci(UciError::MissingOptions { .. })), Some(w)) => {
+            Err(anyhow::Error::new(e).context(format!(
+                "player {side} with --weights-{side} {}: the engine must declare every option it is given",
+                w.display()
+            )))
+        }
+        (opened, _) => Ok(opened?),
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
