@@ -318,6 +318,25 @@ fn weights_the_engine_does_not_declare_are_an_error() {
     );
     assert!(r.stderr.contains(": WeightsFile"), "{}", r.stderr);
 
+    // Per-side options take NAME=VALUE and are for external engines.
+    let mut args = base.to_vec();
+    args.extend(["--uci-option-a", "material_1_mg"]);
+    let r = run(&args);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains("--uci-option-a takes NAME=VALUE"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["match", "default", "default", "--uci-option-b", "Hash=1"]);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr
+            .contains("--uci-option-b is for a `uci:CMD` player"),
+        "{}",
+        r.stderr
+    );
+
     // Weights are for external engines only.
     let r = run(&["match", "default", "default", "--weights-a", arg(&path)]);
     assert_eq!(r.code, Some(1));
