@@ -177,6 +177,68 @@ impl Player for UciPlayer {
     }
 }
 
+/// How an external player is set up: the options sent after the handshake and the options
+/// the engine must declare (else it does not start: [`UciError::MissingOptions`]).
+///
+/// ```
+/// use engine::player::UciSetup;
+/// let m = trace::Manifest::from_json(r#"{
+///   "format": "gradtune-manifest", "version": 1, "engine": "tiny", "score": "white",
+///   "phase": { "max": 24 },
+///   "params": [ { "name": "material", "shape": [2], "value": [[100, 120], [300, 280]] } ]
+/// }"#, "tiny.json")?;
+/// let setup = UciSetup::default().option("Hash", "16").weights(&m)?;
+/// assert_eq!(setup.options[1], ("material_0_mg".to_string(), "100".to_string()));
+/// assert_eq!(setup.required, ["material_0_mg", "material_0_eg", "material_1_mg", "material_1_eg"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct UciSetup {
+    /// `setoption name NAME value VALUE`, in order.
+    pub options: Vec<(String, String)>,
+    /// Options the engine must declare.
+    pub required: Vec<String>,
+}
+
+impl UciSetup {
+    /// Adds an option to send (not required to be declared, as engines ignore unknown ones).
+    pub fn option(mut self, name: impl Into<String>, value: impl Into<String>) -> UciSetup {
+        self.options.push((name.into(), value.into()));
+        self
+    }
+
+    /// Adds every weight of a (tuned) manifest as a `spin` option named by
+    /// [`trace::uci_option_name`] with its value rounded to a whole number; each is required.
+    pub fn weights(mut self, manifest: &trace::Manifest) -> Result<UciSetup, EngineError> {
+        for (name, value) in trace::uci_options(manifest)? {
+            self.required.push(name.clone());
+            self.options.push((name, value.to_string()));
+        }
+        Ok(self)
+    }
+
+    /// Adds `setoption name OPTION value PATH`: an engine that reads its weights from a file;
+    /// `option` is required.
+    pub fn weights_file(mut self, option: &str, path: &std::path::Path) -> UciSetup {
+        self.required.push(option.to_string());
+        self.options
+            .push((option.to_string(), path.display().to_string()));
+        self
+    }
+
+    /// The engine spec of `command` with these options.
+    pub fn spec(&self, command: &str) -> EngineSpec {
+        let mut spec = EngineSpec::new(command);
+        for (name, value) in &self.options {
+            spec = spec.option(name, value);
+        }
+        for name in &self.required {
+            spec = spec.require(name);
+        }
+        spec
+    }
+}
+
 /// A player of `tune match`: a weights file searched by gradtune, or `uci:CMD`.
 pub enum MatchPlayer {
     /// gradtune's search over these weights.
@@ -193,12 +255,29 @@ impl MatchPlayer {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<MatchPlayer, EngineError> {
+        let setup = UciSetup {
+            options: options.to_vec(),
+            required: Vec::new(),
+        };
+        MatchPlayer::open_with(text, &setup, timeout)
+    }
+
+    /// As [`open`](Self::open), an external engine set up by `setup` (its required options
+    /// checked now: an engine that does not declare them is an error naming it and them).
+    /// A `setup` that requires options is for `uci:` players only (an error otherwise).
+    pub fn open_with(
+        text: &str,
+        setup: &UciSetup,
+        timeout: Duration,
+    ) -> Result<MatchPlayer, EngineError> {
         if let Some(command) = text.strip_prefix("uci:") {
-            let mut spec = EngineSpec::new(command);
-            for (name, value) in options {
-                spec = spec.option(name, value);
-            }
+            let spec = setup.spec(command);
             return Ok(MatchPlayer::Uci(UciPlayer::start(spec, timeout)?));
+        }
+        if !setup.required.is_empty() {
+            return Err(EngineError::Options(format!(
+                "`{text}` is searched by gradtune: engine weights and weights files are for `uci:CMD` players"
+            )));
         }
         if text == "default" {
             return Ok(MatchPlayer::Search(ModelEvaluator::default_material()));

@@ -37,6 +37,7 @@ mod manifest;
 mod read;
 mod text;
 mod trace;
+mod uci;
 mod verify;
 
 pub use binary::{write_binary, MAGIC};
@@ -45,6 +46,7 @@ pub use manifest::{Manifest, ParamDecl, ScoreConvention, WeightInfo};
 pub use read::{read_traces, write_text, ReadOptions, ReadReport, MAX_MESSAGES};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
+pub use uci::{uci_option_name, uci_options};
 pub use verify::{verify, Diagnosis, Mismatch, VerifyOptions, VerifyReport};
 
 /// The default evaluation formula (the one used when a manifest gives no `eval`).

@@ -11,7 +11,9 @@ use engine::elo::Sprt;
 use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
-use engine::player::MatchPlayer;
+use engine::player::{MatchPlayer, UciSetup};
+use engine::uci_client::UciError;
+use engine::EngineError;
 use engine::{ModelEvaluator, SearchLimits};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -69,16 +71,39 @@ pub struct Args {
     /// A UCI option for the `uci:` players, e.g. `--uci-option Hash=16` (repeatable).
     #[arg(long = "uci-option", value_name = "NAME=VALUE")]
     uci_options: Vec<String>,
+    /// A UCI option for player A only (a `uci:` player; repeatable; after `--uci-option`).
+    #[arg(long = "uci-option-a", value_name = "NAME=VALUE")]
+    uci_options_a: Vec<String>,
+    /// A UCI option for player B only, as `--uci-option-a`.
+    #[arg(long = "uci-option-b", value_name = "NAME=VALUE")]
+    uci_options_b: Vec<String>,
+    /// Tuned weights for player A (a `uci:` engine): a manifest with values (what a traced
+    /// tuning run writes as weights.json). Each weight is sent as `setoption name N value V`,
+    /// N its spin option's name (`pst[2][35].mg` is `pst_2_35_mg`: see
+    /// docs/engine-authors.md), V the value rounded; the engine must declare every one.
+    #[arg(long, value_name = "FILE.json")]
+    weights_a: Option<PathBuf>,
+    /// Tuned weights for player B, as `--weights-a`.
+    #[arg(long, value_name = "FILE.json")]
+    weights_b: Option<PathBuf>,
+    /// With `--weights-a`/`--weights-b`: send the weights file's path as this one option
+    /// (`setoption name NAME value PATH`) instead of one option per weight.
+    #[arg(long, value_name = "NAME")]
+    weights_file_option: Option<String>,
     /// Seconds a `uci:` engine may take for one move before it counts as hung (default: 10,
     /// plus three times --movetime).
     #[arg(long, value_name = "SECS")]
     uci_timeout: Option<f64>,
 }
 
-/// A player's name: the engine's `id name` for `uci:`, else the weights file's stem.
-fn name(text: &str, player: &MatchPlayer) -> String {
+/// A player's name: the engine's `id name` for `uci:` (with the stem of the weights it is
+/// given, `engine (tuned)`), else the weights file's stem.
+fn name(text: &str, player: &MatchPlayer, weights: Option<&Path>) -> String {
     match player {
-        MatchPlayer::Uci(u) => u.name().to_string(),
+        MatchPlayer::Uci(u) => match weights.and_then(Path::file_stem) {
+            Some(stem) => format!("{} ({})", u.name(), stem.to_string_lossy()),
+            None => u.name().to_string(),
+        },
         MatchPlayer::Search(_) => {
             let path = Path::new(text);
             path.file_stem().map_or_else(
@@ -102,22 +127,83 @@ pub fn parse_sprt(text: &str) -> anyhow::Result<(f64, f64)> {
     }
 }
 
+/// One side's UCI setup: the common `--uci-option`s, the side's own, then its weights
+/// (`side` is `a` or `b`, for messages).
+fn setup(
+    args: &Args,
+    side: char,
+    player: &str,
+    own: &[String],
+    weights: Option<&Path>,
+) -> anyhow::Result<UciSetup> {
+    let mut setup = UciSetup::default();
+    let own_flag = format!("--uci-option-{side}");
+    for (flag, list) in [("--uci-option", &args.uci_options[..]), (&own_flag, own)] {
+        for o in list {
+            let Some((name, value)) = o.split_once('=') else {
+                anyhow::bail!("{flag} takes NAME=VALUE, not `{o}`");
+            };
+            setup = setup.option(name.trim(), value.trim());
+        }
+    }
+    if !own.is_empty() && !player.starts_with("uci:") {
+        anyhow::bail!("--uci-option-{side} is for a `uci:CMD` player, and {side} is `{player}`");
+    }
+    let Some(path) = weights else {
+        return Ok(setup);
+    };
+    if !player.starts_with("uci:") {
+        anyhow::bail!("--weights-{side} is for a `uci:CMD` player, and {side} is `{player}`");
+    }
+    let manifest = trace::Manifest::load(path)
+        .with_context(|| format!("--weights-{side}: cannot use the weights"))?;
+    setup = match &args.weights_file_option {
+        Some(option) => {
+            let path = std::path::absolute(path)
+                .with_context(|| format!("--weights-{side}: {}", path.display()))?;
+            setup.weights_file(option, &path)
+        }
+        None => setup
+            .weights(&manifest)
+            .with_context(|| format!("--weights-{side} {}", path.display()))?,
+    };
+    Ok(setup)
+}
+
+/// Opens one side, its weights named in the error when the engine does not take them.
+fn open(
+    args: &Args,
+    side: char,
+    player: &str,
+    own: &[String],
+    weights: Option<&Path>,
+    timeout: Duration,
+) -> anyhow::Result<MatchPlayer> {
+    let setup = setup(args, side, player, own, weights)?;
+    match (MatchPlayer::open_with(player, &setup, timeout), weights) {
+        (Err(e @ EngineError::Uci(UciError::MissingOptions { .. })), Some(w)) => {
+            Err(anyhow::Error::new(e).context(format!(
+                "player {side} with --weights-{side} {}: the engine must declare every option it is given",
+                w.display()
+            )))
+        }
+        (opened, _) => Ok(opened?),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut uci_options = Vec::new();
-    for o in &args.uci_options {
-        let Some((name, value)) = o.split_once('=') else {
-            anyhow::bail!("--uci-option takes NAME=VALUE, not `{o}`");
-        };
-        uci_options.push((name.trim().to_string(), value.trim().to_string()));
+    if args.weights_file_option.is_some() && args.weights_a.is_none() && args.weights_b.is_none() {
+        anyhow::bail!("--weights-file-option needs --weights-a or --weights-b");
     }
     let uci_timeout = match args.uci_timeout {
         Some(t) if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
         Some(t) => anyhow::bail!("--uci-timeout must be a positive number of seconds, not {t}"),
         None => Duration::from_secs(10) + 3 * Duration::from_millis(args.movetime.unwrap_or(0)),
     };
-    let a = MatchPlayer::open(&args.a, &uci_options, uci_timeout)?;
-    let b = MatchPlayer::open(&args.b, &uci_options, uci_timeout)?;
-    let (mut name_a, mut name_b) = (name(&args.a, &a), name(&args.b, &b));
+    let (wa, wb) = (args.weights_a.as_deref(), args.weights_b.as_deref());
+    let a = open(&args, 'a', &args.a, &args.uci_options_a, wa, uci_timeout)?;
+    let b = open(&args, 'b', &args.b, &args.uci_options_b, wb, uci_timeout)?;
+    let (mut name_a, mut name_b) = (name(&args.a, &a, wa), name(&args.b, &b, wb));
     if name_a == name_b {
         name_a = format!("A:{name_a}");
         name_b = format!("B:{name_b}");

@@ -92,6 +92,26 @@ pub enum UciError {
         /// The command.
         command: String,
     },
+    /// The engine did not declare options it is to be given (`option name X type ...` lines
+    /// during the handshake), such as the spin options of tuned weights.
+    #[error(
+        "engine `{command}`{}: does not declare {missing} of the {required} UCI options it is to be given: {}{}",
+        if name.is_empty() { String::new() } else { format!(" ({name})") },
+        first.join(", "),
+        if *missing > first.len() { ", ..." } else { "" }
+    )]
+    MissingOptions {
+        /// The command.
+        command: String,
+        /// The name it gave (`id name`), or empty.
+        name: String,
+        /// The first missing option names (at most five).
+        first: Vec<String>,
+        /// How many are missing.
+        missing: usize,
+        /// How many were required.
+        required: usize,
+    },
     /// The caller's abort flag was set while waiting.
     #[error("engine `{command}`: interrupted")]
     Interrupted {
@@ -122,6 +142,7 @@ impl UciError {
 pub struct EngineSpec {
     command: String,
     options: Vec<(String, String)>,
+    required: Vec<String>,
     timeout: Duration,
     handshake: bool,
 }
@@ -133,6 +154,7 @@ impl EngineSpec {
         EngineSpec {
             command: command.into(),
             options: Vec::new(),
+            required: Vec::new(),
             timeout: Duration::from_secs(10),
             handshake: true,
         }
@@ -153,6 +175,13 @@ impl EngineSpec {
         self
     }
 
+    /// Requires the engine to declare the option `name` in the handshake: [`start`](Self::start)
+    /// fails with [`UciError::MissingOptions`] otherwise (checked before any option is set).
+    pub fn require(mut self, name: impl Into<String>) -> EngineSpec {
+        self.required.push(name.into());
+        self
+    }
+
     /// How long the engine may take to answer `uci` and `isready`.
     pub fn timeout(mut self, timeout: Duration) -> EngineSpec {
         self.timeout = timeout;
@@ -165,7 +194,8 @@ impl EngineSpec {
     }
 
     /// Starts the engine: spawns it, then (unless [`handshake`](Self::handshake) is off)
-    /// `uci` / `uciok`, the options, `isready` / `readyok`.
+    /// `uci` / `uciok` (collecting the declared options, [`UciEngine::options`], and checking
+    /// the [`require`](Self::require)d ones), the options, `isready` / `readyok`.
     pub fn start(&self) -> Result<UciEngine, UciError> {
         UciEngine::start(self)
     }

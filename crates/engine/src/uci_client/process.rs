@@ -1,7 +1,7 @@
 //! A running engine process: spawning it, the reader threads on its pipes, sending lines,
 //! waiting for answers with a deadline, the `go` / `bestmove` exchange, and stopping it.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -24,6 +24,8 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 const POLL: Duration = Duration::from_millis(50);
 /// Lines of the engine's standard error kept for the message of a crash.
 const STDERR_LINES: usize = 5;
+/// Missing options named in a [`UciError::MissingOptions`].
+const MISSING_SHOWN: usize = 5;
 /// The longest answer line quoted in an error.
 const QUOTED: usize = 200;
 
@@ -36,6 +38,7 @@ pub struct UciEngine {
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     name: Option<String>,
+    options: Vec<String>,
     timeout: Duration,
 }
 
@@ -68,6 +71,17 @@ fn forward_lines(r: impl Read, tx: mpsc::Sender<String>) {
             }
         }
     }
+}
+
+/// The option name of an `option name NAME type ...` line (a name may hold spaces; runs of
+/// white space in it become one space).
+pub(super) fn declared_option(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "option" || words.next()? != "name" {
+        return None;
+    }
+    let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+    (!name.is_empty()).then(|| name.join(" "))
 }
 
 fn quote(line: &str) -> String {
@@ -132,6 +146,7 @@ impl UciEngine {
             lines,
             stderr: tail,
             name: None,
+            options: Vec::new(),
             timeout: spec.timeout,
         };
         if !spec.handshake {
@@ -140,13 +155,18 @@ impl UciEngine {
         engine.send("uci")?;
         let deadline = Instant::now() + spec.timeout;
         let mut name = None;
+        let mut options = Vec::new();
         engine.wait_for("uciok", deadline, None, |line| {
             if let Some(n) = line.strip_prefix("id name ") {
                 name = Some(n.trim().to_string());
+            } else if let Some(option) = declared_option(line) {
+                options.push(option);
             }
             Ok((line.trim() == "uciok").then_some(()))
         })?;
         engine.name = name;
+        engine.options = options;
+        engine.check_required(&spec.required)?;
         for (name, value) in &spec.options {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -162,6 +182,38 @@ impl UciEngine {
     /// The name it gave (`id name ...`), if any.
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// The names of the options the engine declared during the handshake (`option name X
+    /// type ...`), in its order; empty without the handshake.
+    pub fn options(&self) -> &[String] {
+        &self.options
+    }
+
+    /// [`UciError::MissingOptions`] unless the engine declared every option of `required`.
+    fn check_required(&self, required: &[String]) -> Result<(), UciError> {
+        if required.is_empty() {
+            return Ok(());
+        }
+        let declared: HashSet<&str> = self.options.iter().map(String::as_str).collect();
+        let missing: Vec<&String> = required
+            .iter()
+            .filter(|r| !declared.contains(r.as_str()))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(UciError::MissingOptions {
+            command: self.command.clone(),
+            name: self.name.clone().unwrap_or_default(),
+            first: missing
+                .iter()
+                .take(MISSING_SHOWN)
+                .map(|m| m.to_string())
+                .collect(),
+            missing: missing.len(),
+            required: required.len(),
+        })
     }
 
     /// Sends one line. An engine that has gone is [`UciError::Exited`] (with its status and

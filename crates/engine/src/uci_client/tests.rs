@@ -1,5 +1,6 @@
 //! Unit tests of the UCI client: `info` lines and mate scores.
 
+use super::process::declared_option;
 use super::protocol::parse_info;
 use super::UciScore;
 use crate::evaluator::MATE;
@@ -38,4 +39,29 @@ fn mates_map_to_search_scores() {
     // Absurd mate distances stay scores, never overflow.
     assert!(UciScore::Mate(i32::MAX).centipawns() > 0);
     assert!(UciScore::Mate(i32::MIN).centipawns() < 0);
+}
+
+#[test]
+fn declared_options_are_read_from_option_lines() {
+    let cases = [
+        (
+            "option name Hash type spin default 16 min 1 max 1024",
+            Some("Hash"),
+        ),
+        (
+            "option name pst_2_35_mg type spin default 3 min -32768 max 32767",
+            Some("pst_2_35_mg"),
+        ),
+        ("option name Clear Hash type button", Some("Clear Hash")),
+        (
+            "  option  name Weights File type string default <empty>",
+            Some("Weights File"),
+        ),
+        ("option name type spin", None),
+        ("optional name X type spin", None),
+        ("info string option name X", None),
+    ];
+    for (line, name) in cases {
+        assert_eq!(declared_option(line).as_deref(), name, "{line}");
+    }
 }
