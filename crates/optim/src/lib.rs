@@ -1,12 +1,14 @@
-//! The Texel objective and the optimisers that minimise it.
+//! Fitting weights to targets: a problem of rows, each a recorded model output `q_i(w)` with a
+//! target in `0..=1` (and an optional second target), weighed by a loss through a link, and the
+//! optimisers that minimise it.
 //!
-//! * [`CompiledSet`]: every position's evaluation recorded once, at load, and compiled for
+//! * [`CompiledSet`]: every row's model output recorded once, at load, and compiled for
 //!   replay (linear evaluations collapse to sparse rows).
 //! * [`Objective`]: the mean loss over a set ([`Link`]: logistic with `K` or tanh; squared
-//!   error or cross-entropy), L1/L2 regularisation, label blending, frozen parameters; value
+//!   error or cross-entropy), L1/L2 regularisation, target blending, frozen parameters; value
 //!   and gradient in one parallel pass; the Gauss-Newton matrix on demand.
-//! * [`fit_k`]: Texel's `K`, by a one-dimensional minimisation at the starting weights.
-//! * [`TexelProblem`]: the argmin glue, caching value and gradient per point.
+//! * [`fit_k`]: the link's scale `K`, by a one-dimensional minimisation at the starting weights.
+//! * [`FitProblem`]: the argmin glue, caching value and gradient per point.
 //! * [`solvers`]: argmin's L-BFGS (More-Thuente) and particle swarm; our Gauss-Newton
 //!   (Levenberg-Marquardt), Adam and Texel's local search as argmin solvers.
 //! * [`run`]: one interface to all of them ([`Method`]), with a validation split, early
@@ -19,7 +21,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use optim::{fit_k, run, Budget, CompiledSet, Control, Label, Link, LossKind, Method,
+//! use optim::{fit_k, run, Budget, CompiledSet, Control, Target, Link, LossKind, Method,
 //!             Objective, ObjectiveConfig, RunConfig, Sigmoid};
 //! use tape::Scalar;
 //!
@@ -32,7 +34,7 @@
 //! let truth = Link { sigmoid: Sigmoid::Logistic, k: 1.2, loss: LossKind::Mse };
 //! let set = CompiledSet::record(&[100.0, 0.0], &positions,
 //!     // soft labels: the expected result under the true weights (90, 15)
-//!     |_, &(m, t)| Label { result: truth.expect(eval(&[90.0, 15.0], m, t)), score: None, game: 0 },
+//!     |_, &(m, t)| Target { value: truth.expect(eval(&[90.0, 15.0], m, t)), score: None, group: 0 },
 //!     |_, &(m, t), w| Some(eval(w, m, t)), None);
 //! let set = Arc::new(set);
 //! let (k, _) = fit_k(&set, &[90.0, 15.0], truth);
@@ -76,10 +78,10 @@ pub use objective::{Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
 pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
-pub use problem::{GaussNewtonModel, Interrupted, MiniBatch, TexelProblem};
+pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, RunConfig};
-pub use set::{CompiledSet, HeadGradient, Label, SetBuilder, SparseRows, SplitSpec};
+pub use set::{CompiledSet, HeadGradient, SetBuilder, SparseRows, SplitSpec, Target};
 pub use stopping::{Stopping, CONVERGED};
 pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};

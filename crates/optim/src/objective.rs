@@ -23,8 +23,8 @@ pub struct ObjectiveConfig {
     /// Weight of the L2 penalty `l2 * sum (w_j - w0_j)^2` over the free parameters, `w0` the
     /// starting weights.
     pub l2: f64,
-    /// Label blend: the label is `lambda * result + (1 - lambda) * sigma(score)` for positions
-    /// with a search score, the result alone for the others. `1` uses results only.
+    /// Target blend: a row's target is `lambda * value + (1 - lambda) * sigma(score)` for rows
+    /// with a second target (`Target::score`), `value` alone for the others. `1` uses `value` only.
     pub lambda: f64,
     /// Weight of the smoothness penalty `smooth * sum (w_a - w_b)^2` over the objective's
     /// neighbour pairs `(a, b)` ([`Objective::with_pairs`]; none unless given): a prior that a
@@ -64,13 +64,13 @@ impl ObjectiveConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)], vec![(1, 1.0)]];
 /// let results = [1.0, 0.0, 0.5];
 /// let set = CompiledSet::record(&[0.0, 0.0], &items,
-///     |i, _| Label { result: results[i], score: None, game: 0 },
+///     |i, _| Target { value: results[i], score: None, group: 0 },
 ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
 /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
 /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0, 0.0], None).unwrap();
@@ -145,10 +145,10 @@ impl Objective {
         }
         let link = cfg.link;
         let targets = set
-            .labels()
+            .targets()
             .iter()
             .map(|l| {
-                let r = link.sigmoid.label(l.result);
+                let r = link.sigmoid.label(l.value);
                 match l.score {
                     Some(s) if cfg.lambda < 1.0 => {
                         cfg.lambda * r + (1.0 - cfg.lambda) * link.expect(f64::from(s))
@@ -176,12 +176,12 @@ impl Objective {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(1, 1.0)]];
     /// let set = CompiledSet::record(&[0.0, 0.0], &items,
-    ///     |i, _| Label { result: 0.5, score: None, game: i as u32 },
+    ///     |i, _| Target { value: 0.5, score: None, group: i as u32 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
     /// let cfg = ObjectiveConfig { smooth: 0.01, ..ObjectiveConfig::new(link) };
@@ -528,12 +528,12 @@ impl Objective {
     /// ```
     /// use std::sync::Arc;
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
     /// let set = CompiledSet::record(&[0.0], &items,
-    ///     |i, _| Label { result: 1.0 - i as f64, score: None, game: 0 },
+    ///     |i, _| Target { value: 1.0 - i as f64, score: None, group: 0 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
     /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap();

@@ -193,7 +193,7 @@ impl Monitor {
         }
     }
 
-    /// Reads the solver's points in `coords` (see [`TexelProblem::coords`](crate::TexelProblem::coords)).
+    /// Reads the solver's points in `coords` (see [`FitProblem::coords`](crate::FitProblem::coords)).
     pub(crate) fn with_coords(mut self, coords: Coords) -> Self {
         self.coords = (!coords.is_identity()).then_some(coords);
         self

@@ -1,4 +1,4 @@
-//! [`TexelProblem`]: the argmin glue around an [`Objective`], with a cache so that argmin's
+//! [`FitProblem`]: the argmin glue around an [`Objective`], with a cache so that argmin's
 //! separate `cost` and `gradient` calls at one point cost one pass.
 
 use std::sync::atomic::AtomicBool;
@@ -44,16 +44,16 @@ pub trait MiniBatch {
 /// ```
 /// use std::sync::Arc;
 /// use argmin::core::{CostFunction, Gradient};
-/// use optim::{CompiledSet, Label, Link, Objective, ObjectiveConfig, TexelProblem};
+/// use optim::{CompiledSet, Target, Link, Objective, ObjectiveConfig, FitProblem};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
 /// let set = CompiledSet::record(&[0.0], &items,
-///     |i, _| Label { result: if i == 0 { 1.0 } else { 0.0 }, score: None, game: 0 },
+///     |i, _| Target { value: if i == 0 { 1.0 } else { 0.0 }, score: None, group: 0 },
 ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
 /// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
 /// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
-/// let problem = TexelProblem::new(obj.clone());
+/// let problem = FitProblem::new(obj.clone());
 /// let x = vec![50.0];
 /// let e = problem.cost(&x).unwrap();
 /// let g = problem.gradient(&x).unwrap();
@@ -61,7 +61,7 @@ pub trait MiniBatch {
 /// assert_eq!(obj.passes(), 1.0); // one pass for both
 /// ```
 #[derive(Debug)]
-pub struct TexelProblem {
+pub struct FitProblem {
     obj: Arc<Objective>,
     value_only: bool,
     coords: Coords,
@@ -69,7 +69,7 @@ pub struct TexelProblem {
     cache: Mutex<Option<Cached>>,
 }
 
-/// The error of a [`TexelProblem`] call whose pass was abandoned because the run was
+/// The error of a [`FitProblem`] call whose pass was abandoned because the run was
 /// interrupted (Ctrl-C): the solver ends there, and the run keeps the best iterate so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interrupted;
@@ -84,12 +84,12 @@ impl std::error::Error for Interrupted {}
 
 type Cached = (Vec<f64>, f64, Option<Vec<f64>>);
 
-impl TexelProblem {
+impl FitProblem {
     /// The problem of minimising `obj`, in the free parameters themselves (no bound is
     /// enforced: use [`coords`](Self::coords) for a gradient solver on a bounded objective).
     pub fn new(obj: Arc<Objective>) -> Self {
         let dim = obj.dim();
-        TexelProblem {
+        FitProblem {
             obj,
             value_only: false,
             coords: Coords::identity(dim),
@@ -107,16 +107,16 @@ impl TexelProblem {
     /// use std::sync::Arc;
     /// use std::sync::atomic::{AtomicBool, Ordering};
     /// use argmin::core::CostFunction;
-    /// use optim::{CompiledSet, Label, Link, Objective, ObjectiveConfig, TexelProblem};
+    /// use optim::{CompiledSet, Target, Link, Objective, ObjectiveConfig, FitProblem};
     /// use tape::Scalar;
     ///
     /// let set = CompiledSet::record(&[0.0], &[vec![(0u32, 1.0)]],
-    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
+    ///     |_, _| Target { value: 1.0, score: None, group: 0 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
     /// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
     /// let stop = Arc::new(AtomicBool::new(false));
-    /// let problem = TexelProblem::new(obj).interruptible(stop.clone());
+    /// let problem = FitProblem::new(obj).interruptible(stop.clone());
     /// assert!(problem.cost(&vec![1.0]).is_ok());
     /// stop.store(true, Ordering::SeqCst);
     /// let e = problem.cost(&vec![2.0]).unwrap_err();
@@ -211,7 +211,7 @@ fn check(x: &[f64], dim: usize) -> Result<(), Error> {
     Ok(())
 }
 
-impl CostFunction for TexelProblem {
+impl CostFunction for FitProblem {
     type Param = Vec<f64>;
     type Output = f64;
 
@@ -233,7 +233,7 @@ impl CostFunction for TexelProblem {
     }
 }
 
-impl Gradient for TexelProblem {
+impl Gradient for FitProblem {
     type Param = Vec<f64>;
     type Gradient = Vec<f64>;
 
@@ -243,7 +243,7 @@ impl Gradient for TexelProblem {
     }
 }
 
-impl GaussNewtonModel for TexelProblem {
+impl GaussNewtonModel for FitProblem {
     fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error> {
         check(x, self.obj.dim())?;
         self.both(x)
@@ -262,7 +262,7 @@ impl GaussNewtonModel for TexelProblem {
     }
 }
 
-impl MiniBatch for TexelProblem {
+impl MiniBatch for FitProblem {
     fn positions(&self) -> usize {
         self.obj.set().len()
     }

@@ -96,12 +96,12 @@ pub(crate) fn resolve_round(
     })
 }
 
-/// The game of each position of `obj`'s set, in its order.
+/// The group of each row of `obj`'s set, in its order.
 fn games(obj: &Objective) -> Vec<u32> {
-    obj.set().labels().iter().map(|l| l.game).collect()
+    obj.set().targets().iter().map(|l| l.group).collect()
 }
 
-/// A tracker with the run's selection rule and patience, grouping validation positions by game.
+/// A tracker with the run's selection rule and patience, grouping validation rows by `Target::group`.
 pub(crate) fn new_tracker(cfg: &RunConfig, valid: Option<&Objective>) -> Tracker {
     let t = Tracker::new(cfg.budget.patience).with_selection(cfg.selection);
     match valid {

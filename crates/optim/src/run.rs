@@ -84,7 +84,7 @@ impl RunConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{run, Budget, CompiledSet, Control, Label, Link, LossKind, Method, Objective,
+/// use optim::{run, Budget, CompiledSet, Control, Target, Link, LossKind, Method, Objective,
 ///             ObjectiveConfig, RunConfig, Sigmoid};
 /// use tape::Scalar;
 ///
@@ -92,7 +92,7 @@ impl RunConfig {
 /// let items: Vec<f64> = (0..2000).map(|i| (i % 7) as f64 - 3.0).collect();
 /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
 /// let set = CompiledSet::record(&[0.0], &items,
-///     |_, &f| Label { result: link.expect(200.0 * f), score: None, game: 0 },
+///     |_, &f| Target { value: link.expect(200.0 * f), score: None, group: 0 },
 ///     |_, &f, w| Some(w[0] * f), None);
 /// let train = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
 /// let cfg = RunConfig { method: Method::Lbfgs, budget: Budget { max_iters: Some(50), ..Budget::default() }, ..RunConfig::default() };

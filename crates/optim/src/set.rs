@@ -17,18 +17,20 @@ mod record;
 pub use builder::SetBuilder;
 pub use record::{HeadGradient, SplitSpec};
 
-/// A position's label: the game result from White's view (`1`, `0.5`, `0`) and, where the data
-/// has one, a search score in centipawns from White's view.
+/// A row's targets: what the model's output should be, through the link (`value`), and an
+/// optional second target the objective can blend in (`score`, on the scale of the model's
+/// output); `group` is the id rows are split and clustered by.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Label {
-    /// Result from White's view in `0..=1`.
-    pub result: f64,
-    /// Search score in centipawns from White's view, if the data carries one.
+pub struct Target {
+    /// The target in `0..=1` (through the link's sigmoid).
+    pub value: f64,
+    /// An optional second target on the scale of the model's output (before the link), if the
+    /// data carries one; the objective blends `sigma(score)` into `value`.
     pub score: Option<f32>,
-    /// The game the position came from (any group id; `0` for all when unknown). Positions of
-    /// one game are correlated, so the statistics that judge validation losses count a game,
-    /// not a position, as one sample.
-    pub game: u32,
+    /// The group the row belongs to (any id; `0` for all when unknown). Rows of one group are
+    /// correlated, so the statistics that judge validation losses count a group, not a row, as
+    /// one sample, and splits keep a group whole.
+    pub group: u32,
 }
 
 /// Positions per parallel work item.
@@ -44,7 +46,7 @@ const CHUNK: usize = 2048;
 /// says how many positions each store holds and why any fell back to a slower one.
 ///
 /// ```
-/// use optim::{CompiledSet, Label};
+/// use optim::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// // Two "positions", each a list of features; the evaluation is linear in the weights.
@@ -53,7 +55,7 @@ const CHUNK: usize = 2048;
 /// let set = CompiledSet::record(
 ///     &[100.0, 300.0],
 ///     &items,
-///     |i, _| Label { result: labels[i], score: None, game: 0 },
+///     |i, _| Target { value: labels[i], score: None, group: 0 },
 ///     |_, features, w| Some(tape::Var::dot(w, features)),
 ///     None,
 /// );
@@ -67,7 +69,7 @@ pub struct CompiledSet {
     params: usize,
     /// Non-empty, in section order, numbered consecutively.
     segments: Vec<Segment>,
-    labels: Vec<Label>,
+    labels: Vec<Target>,
 }
 
 /// A store and where its positions start in the set.
@@ -83,7 +85,7 @@ struct Segment {
 impl CompiledSet {
     /// A set of `stores` (in section order; empty ones are left out) and their positions'
     /// labels.
-    fn from_stores(params: usize, stores: Vec<AnyStore>, labels: Vec<Label>) -> CompiledSet {
+    fn from_stores(params: usize, stores: Vec<AnyStore>, labels: Vec<Target>) -> CompiledSet {
         let (mut start, mut rows) = (0, 0);
         let mut segments = Vec::with_capacity(stores.len());
         for store in stores.into_iter().filter(|s| s.len() > 0) {
@@ -144,15 +146,15 @@ impl CompiledSet {
         self.count(StoreKind::Phased)
     }
 
-    /// The labels, in position order.
-    pub fn labels(&self) -> &[Label] {
+    /// The rows' targets, in row order.
+    pub fn targets(&self) -> &[Target] {
         &self.labels
     }
 
     /// Bytes of heap memory held.
     pub fn heap_bytes(&self) -> usize {
         let stores: usize = self.segments.iter().map(|s| s.store.heap_bytes()).sum();
-        stores + self.labels.capacity() * std::mem::size_of::<Label>()
+        stores + self.labels.capacity() * std::mem::size_of::<Target>()
     }
 
     /// How the positions are stored: positions and bytes per store, and the positions that
@@ -160,7 +162,7 @@ impl CompiledSet {
     /// rules are in the documentation of the crate's `store` module).
     pub fn layout(&self) -> Layout {
         let mut layout = Layout {
-            label_bytes: self.labels.capacity() * std::mem::size_of::<Label>(),
+            label_bytes: self.labels.capacity() * std::mem::size_of::<Target>(),
             ..Layout::default()
         };
         for s in &self.segments {
@@ -340,12 +342,12 @@ impl CompiledSet {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Label};
+    /// use optim::{CompiledSet, Target};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
     /// let set = CompiledSet::record(&[1.0], &items,
-    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
+    ///     |_, _| Target { value: 1.0, score: None, group: 0 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let sum = |i: usize, q: f64| (q, 0.0);
     /// let go = AtomicBool::new(false);
@@ -442,12 +444,12 @@ impl CompiledSet {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Label};
+    /// use optim::{CompiledSet, Target};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
     /// let set = CompiledSet::record(&[1.0], &items,
-    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
+    ///     |_, _| Target { value: 1.0, score: None, group: 0 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// assert!(set.jacobian_until(&[1.0], &AtomicBool::new(true)).is_none());
     /// let jac = set.jacobian_until(&[1.0], &AtomicBool::new(false)).unwrap();

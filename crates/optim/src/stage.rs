@@ -19,7 +19,7 @@ use crate::control::{Control, Controlled};
 use crate::coords::{projected_gradient, Coords};
 use crate::linearise::jacobi_scale;
 use crate::observer::{GradState, Monitor, RunShared};
-use crate::problem::TexelProblem;
+use crate::problem::FitProblem;
 use crate::solvers::{lbfgs::lbfgs, LbfgsOptions};
 use crate::stopping::CONVERGED;
 use crate::OptimError;
@@ -95,7 +95,7 @@ impl<F> ArgminStage<F> {
 impl<F, S> Stage for ArgminStage<F>
 where
     F: Fn(Arc<Control>, &[(f64, f64)]) -> S + Send + Sync,
-    S: Solver<TexelProblem, GradState> + 'static,
+    S: Solver<FitProblem, GradState> + 'static,
 {
     fn run(
         &self,
@@ -248,13 +248,13 @@ fn mapped_stage<S>(
     value_only: bool,
 ) -> StageEnd
 where
-    S: Solver<TexelProblem, GradState> + 'static,
+    S: Solver<FitProblem, GradState> + 'static,
 {
     let iters = remaining(shared, cap);
     if iters == 0 {
         return (x0, "iteration budget reached".to_string());
     }
-    let problem = TexelProblem::new(shared.train.clone())
+    let problem = FitProblem::new(shared.train.clone())
         .value_only(value_only)
         .coords(coords.clone())
         .interruptible(shared.control.interrupt_flag());

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+use optim::{CompiledSet, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Target};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tape::Scalar;
@@ -33,10 +33,10 @@ fn set(n: usize, copies: usize) -> Arc<CompiledSet> {
     Arc::new(CompiledSet::record(
         &start,
         &items,
-        |i, _| Label {
-            result: results[i % n],
+        |i, _| Target {
+            value: results[i % n],
             score: None,
-            game: (i % n) as u32,
+            group: (i % n) as u32,
         },
         |_, f, w| Some(tape::Var::dot(w, f)),
         None,

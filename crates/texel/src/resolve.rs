@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use eval::Model;
 use indicatif::ProgressBar;
-use optim::{CompiledSet, HookError, Label, Recorded, Rerecord};
+use optim::{CompiledSet, HookError, Recorded, Rerecord, Target};
 use rayon::prelude::*;
 use shakmaty::{Chess, Position};
 
@@ -168,7 +168,7 @@ fn resolve_roots(
     stop: &AtomicBool,
 ) -> Result<(CompiledSet, usize), TexelError> {
     let interrupted = || TexelError::Config("interrupted".to_string());
-    let leaves: Vec<Option<(Chess, Label)>> = roots
+    let leaves: Vec<Option<(Chess, Target)>> = roots
         .samples
         .par_iter()
         .map(|s| {
@@ -182,10 +182,10 @@ fn resolve_roots(
             }
             Some((
                 leaf,
-                Label {
-                    result: s.result,
+                Target {
+                    value: s.result,
                     score: s.score,
-                    game: s.game,
+                    group: s.game,
                 },
             ))
         })
@@ -193,7 +193,7 @@ fn resolve_roots(
     if stop.load(Ordering::Relaxed) {
         return Err(interrupted());
     }
-    let leaves: Vec<(Chess, Label)> =
+    let leaves: Vec<(Chess, Target)> =
         leaves.into_iter().collect::<Option<_>>().ok_or_else(|| {
             TexelError::Config("a position that decoded once no longer decodes".to_string())
         })?;

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use eval::{Model, ModelKind};
 use optim::{
-    fit_k, free_indices, projected_gradient, run, Budget, CompiledSet, Control, Coords,
-    GaussNewtonModel, Label, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
-    RunOutcome, Selection, Sigmoid, TexelProblem,
+    fit_k, free_indices, projected_gradient, run, Budget, CompiledSet, Control, Coords, FitProblem,
+    GaussNewtonModel, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome,
+    Selection, Sigmoid, Target,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,14 +19,14 @@ use shakmaty::Chess;
 use texel::chess::{param_specs, record_positions, Leaf};
 
 /// The first `n` positions of the shared TCEC games, with their game results.
-fn tcec(n: usize) -> Vec<(Chess, Label)> {
+fn tcec(n: usize) -> Vec<(Chess, Target)> {
     common::tcec_samples(n, 2_000_000)
         .into_iter()
         .map(|s| {
-            let label = Label {
-                result: s.result,
+            let label = Target {
+                value: s.result,
                 score: s.score,
-                game: s.game,
+                group: s.game,
             };
             (s.position().expect("decodes"), label)
         })
@@ -36,7 +36,7 @@ fn tcec(n: usize) -> Vec<(Chess, Label)> {
 /// `full` on `positions` with the model's bounds, `K` fitted and `l2 = 1e-8`; the training objective (nine
 /// positions in ten) and the validation one, with only the parameters outside `freeze` free.
 fn objectives(
-    positions: &[(Chess, Label)],
+    positions: &[(Chess, Target)],
     freeze: &[&str],
 ) -> (Model, Arc<Objective>, Arc<Objective>) {
     let model = Model::new(ModelKind::Full);
@@ -93,7 +93,7 @@ fn the_gradient_through_the_bounds_map_matches_differences() {
     for round in 0..3 {
         let scale: Vec<f64> = (0..bounds.len()).map(|_| rng.gen_range(0.5..2.0)).collect();
         let coords = Coords::new(&bounds).scaled(Some(scale));
-        let problem = TexelProblem::new(obj.clone()).coords(coords.clone());
+        let problem = FitProblem::new(obj.clone()).coords(coords.clone());
         // Random weights: away from the default ones, where every king-danger sum is zero and
         // every position sits on the kink of the penalty's d |d|, and the middlegame and
         // endgame values agree (the phase weights would have no effect).

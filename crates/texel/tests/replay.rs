@@ -9,7 +9,7 @@ use std::io::Read;
 use eval::{Model, ModelKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use optim::{CompiledSet, Fallback, Label, Reason, SplitSpec, StoreKind};
+use optim::{CompiledSet, Fallback, Reason, SplitSpec, StoreKind, Target};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
@@ -36,11 +36,11 @@ fn positions() -> Vec<Chess> {
 }
 
 /// Position `i`'s label: the score carries its number through the set's renumbering.
-fn label(i: usize) -> Label {
-    Label {
-        result: 0.5,
+fn label(i: usize) -> Target {
+    Target {
+        value: 0.5,
         score: Some(i as f32),
-        game: 0,
+        group: 0,
     }
 }
 
@@ -48,7 +48,7 @@ fn check(kind: ModelKind) {
     let model = Model::new(kind);
     let w0 = model.default_weights();
     let pos = positions();
-    let labelled: Vec<(Chess, Label)> = pos
+    let labelled: Vec<(Chess, Target)> = pos
         .iter()
         .enumerate()
         .map(|(i, p)| (p.clone(), label(i)))
@@ -87,7 +87,7 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     let mut want_sum = 0.0;
     let mut want_grad = vec![0.0; n];
     for i in 0..set.len() {
-        let p = set.labels()[i].score.expect("score") as usize;
+        let p = set.targets()[i].score.expect("score") as usize;
         let (q, g) = fresh(model, &pos[p], w);
         let r = set.score(i, w, &mut scratch);
         assert!(
@@ -112,7 +112,7 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     }
     // The parallel pass (per-chunk gradient buffers) agrees with the sum of fresh recordings.
     let mut grad = vec![0.0; n];
-    let labels = set.labels();
+    let labels = set.targets();
     let sum = set.pass(w, 0..set.len(), None, Some(&mut grad), |i, q| {
         let s = seed(labels[i].score.unwrap_or(0.0) as usize);
         (s * q, s)
@@ -152,7 +152,7 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     let sub = set.subset(&keep);
     for &i in &keep {
         let k2 = (0..sub.len())
-            .find(|&m| sub.labels()[m] == set.labels()[i])
+            .find(|&m| sub.targets()[m] == set.targets()[i])
             .expect("kept");
         assert!(close(
             sub.score(k2, w, &mut scratch),

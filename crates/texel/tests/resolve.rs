@@ -67,7 +67,7 @@ fn check_replay(
     w: &[f64],
 ) {
     let n = set.len();
-    let labels = set.labels();
+    let labels = set.targets();
     let mut q = vec![0.0; n];
     set.scores(w, &mut q);
     for i in 0..n {
@@ -117,7 +117,7 @@ fn check(kind: ModelKind) {
         let mut q = vec![0.0; set.len()];
         set.scores(w, &mut q);
         let mut out = vec![f64::NAN; all.len()];
-        for (l, v) in set.labels().iter().zip(q) {
+        for (l, v) in set.targets().iter().zip(q) {
             out[l.score.expect("numbered") as usize] = v;
         }
         out
@@ -187,7 +187,7 @@ fn epd() -> PathBuf {
             common::quiet_1k()
                 .into_iter()
                 .take(300)
-                .map(|(p, l)| data::Sample::from_position(&p, l.result, l.score, 0)),
+                .map(|(p, l)| data::Sample::from_position(&p, l.value, l.score, 0)),
         );
         for (i, x) in s.iter_mut().enumerate() {
             x.game = i as u32;

@@ -32,7 +32,7 @@ fn at_once(opts: &SetupOptions, model: &Model) -> (CompiledSet, CompiledSet) {
 
 fn assert_same(a: &CompiledSet, b: &CompiledSet, w: &[f64]) {
     assert_eq!(a.len(), b.len());
-    assert_eq!(a.labels(), b.labels());
+    assert_eq!(a.targets(), b.targets());
     assert_eq!(a.layout(), b.layout());
     let (mut qa, mut qb) = (vec![0.0; a.len()], vec![0.0; b.len()]);
     a.scores(w, &mut qa);

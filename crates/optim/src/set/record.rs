@@ -7,12 +7,12 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use tape::{Program, Scalar, Tape, Var};
 
-use super::{CompiledSet, Label, CHUNK};
+use super::{CompiledSet, Target, CHUNK};
 use crate::store::{AnyStore, Headed, Phased, Programs, Reason, Sparse, Store};
 
 /// One work item of [`CompiledSet::record_split`]: its compact rows with their labels, and
 /// the positions that did not fit, as programs with the reason.
-type SplitChunk = (Headed, Vec<Label>, Vec<(Label, Program, Reason)>);
+type SplitChunk = (Headed, Vec<Target>, Vec<(Target, Program, Reason)>);
 
 /// One recorded position, before it is stored.
 enum Recorded {
@@ -38,10 +38,10 @@ impl CompiledSet {
     ) -> CompiledSet
     where
         T: Sync,
-        L: Fn(usize, &T) -> Label + Sync,
+        L: Fn(usize, &T) -> Target + Sync,
         E: Fn(usize, &T, &[Var]) -> Option<Var> + Sync,
     {
-        let chunks: Vec<Vec<(Label, Recorded)>> = items
+        let chunks: Vec<Vec<(Target, Recorded)>> = items
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
@@ -100,7 +100,7 @@ impl CompiledSet {
     /// memory; [`layout`](Self::layout) counts them by [`Reason`].
     ///
     /// ```
-    /// use optim::{CompiledSet, Label, Reason, SplitSpec, StoreKind};
+    /// use optim::{CompiledSet, Target, Reason, SplitSpec, StoreKind};
     /// use tape::{Scalar, Var};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2: a danger input; 3: a head weight.
@@ -111,7 +111,7 @@ impl CompiledSet {
     /// let set = CompiledSet::record_split(
     ///     &[10.0, 20.0, 1.0, 0.5],
     ///     &items,
-    ///     |_, _| Label { result: 0.5, score: None, game: 0 },
+    ///     |_, _| Target { value: 0.5, score: None, group: 0 },
     ///     |_, &(c, d), out| {
     ///         *out = vec![vec![(0, c)], vec![(1, c)], vec![(2, d)]];
     ///         true
@@ -140,7 +140,7 @@ impl CompiledSet {
     ) -> CompiledSet
     where
         T: Sync,
-        L: Fn(usize, &T) -> Label + Sync,
+        L: Fn(usize, &T) -> Target + Sync,
         S: Fn(usize, &T, &mut Vec<Vec<(u32, f64)>>) -> bool + Sync,
         H: Fn(&[Var], &[Var]) -> Var + Sync,
     {

@@ -5,11 +5,11 @@ use tape::{Scalar, Var};
 use super::*;
 use crate::{Reason, SplitSpec};
 
-fn label(i: usize) -> Label {
-    Label {
-        result: 0.5,
+fn label(i: usize) -> Target {
+    Target {
+        value: 0.5,
         score: Some(i as f32),
-        game: 0,
+        group: 0,
     }
 }
 
@@ -87,7 +87,7 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     let jac = set.jacobian(&w);
     let (mut want_sum, mut want_grad) = (0.0, [0.0; 5]);
     for i in 0..set.len() {
-        let k = set.labels()[i].score.unwrap() as usize;
+        let k = set.targets()[i].score.unwrap() as usize;
         let mut rec = tape.record();
         let x = rec.inputs(&w);
         let q = eval(k, &x);
@@ -111,7 +111,7 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
             want_grad[j] += (k as f64) * g[j];
         }
     }
-    let labels = set.labels();
+    let labels = set.targets();
     let f = |i: usize, q: f64| {
         let k = labels[i].score.unwrap() as f64;
         (k * q, k)
@@ -138,7 +138,7 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     for m in 0..sub.len() {
         let i = keep
             .iter()
-            .position(|&i| set.labels()[i] == sub.labels()[m])
+            .position(|&i| set.targets()[i] == sub.targets()[m])
             .unwrap();
         let a = sub.score(m, &w, &mut scratch);
         assert_eq!(a, set.score(keep[i], &w, &mut scratch));

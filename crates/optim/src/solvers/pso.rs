@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::control::{Controlled, StallGuard};
 use crate::observer::{Monitor, RunShared, SwarmState};
-use crate::problem::TexelProblem;
+use crate::problem::FitProblem;
 use crate::stage::{remaining, Stage, StageEnd};
 use crate::OptimError;
 
@@ -80,7 +80,7 @@ impl Stage for Swarm {
 
 fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>) -> StageEnd {
     let obj = shared.train.clone();
-    let problem_for_costs = TexelProblem::new(obj.clone())
+    let problem_for_costs = FitProblem::new(obj.clone())
         .value_only(true)
         .interruptible(shared.control.interrupt_flag());
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
@@ -160,7 +160,7 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
             StallGuard::new(pso, o.stall.max(1), 1e-9),
             shared.control.clone(),
         );
-        let problem = TexelProblem::new(obj.clone())
+        let problem = FitProblem::new(obj.clone())
             .value_only(true)
             .interruptible(shared.control.interrupt_flag());
         let result = Executor::new(problem, solver)

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use optim::Label;
+use optim::Target;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
@@ -89,7 +89,7 @@ pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
 }
 
 /// The 1000 labelled quiet positions of the shared folder; panics, saying so, if missing.
-pub fn quiet_1k() -> Vec<(Chess, Label)> {
+pub fn quiet_1k() -> Vec<(Chess, Target)> {
     let path = shared_data().join("quiet-labeled-1k.epd");
     assert!(
         path.is_file(),
@@ -103,10 +103,10 @@ pub fn quiet_1k() -> Vec<(Chess, Label)> {
         .map(|s| {
             (
                 s.position().expect("valid position"),
-                Label {
-                    result: s.result,
+                Target {
+                    value: s.result,
                     score: s.score,
-                    game: s.game,
+                    group: s.game,
                 },
             )
         })
