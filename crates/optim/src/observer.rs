@@ -61,7 +61,8 @@ pub struct Budget {
 /// An iterate's free values and, if the solver has one, its gradient there.
 pub(crate) type Observed = (Vec<f64>, Option<Vec<f64>>);
 
-/// What all the stages of one run share.
+/// What all the stages of one run share (objectives, control, budget, tracker, log, events);
+/// opaque outside the crate, handed to every [`Stage`](crate::Stage).
 pub struct RunShared {
     pub(crate) train: Arc<Objective>,
     pub(crate) valid: Option<Arc<Objective>>,

@@ -17,6 +17,7 @@ use crate::observer::{Budget, RunShared};
 use crate::outcome::{ResolvedRun, RunOutcome};
 use crate::resolve::{Rerecord, Resolution};
 use crate::rounds::{new_tracker, resolve_round, same_weights};
+use crate::stage::Stage;
 use crate::stopping::{Stopping, CONVERGED};
 use crate::validation::Selection;
 use crate::OptimError;
@@ -106,7 +107,26 @@ pub fn run(
     cfg: &RunConfig,
     control: Arc<Control>,
 ) -> Result<RunOutcome, OptimError> {
-    drive(train, valid, start, cfg, control, None).map(|r| r.outcome)
+    let stage = cfg.method.stage(&cfg.solvers);
+    drive(train, valid, start, cfg, control, &*stage, None).map(|r| r.outcome)
+}
+
+/// [`run`] with a [`Stage`] of the caller's instead of `cfg.method`'s: how a method that is not
+/// in the registry runs (an argmin solver of another crate wrapped in an
+/// [`ArgminStage`](crate::ArgminStage), or stages of the registry's composed in a
+/// [`Sequence`](crate::Sequence)). Everything else is [`run`]'s: the validation split, the kept
+/// iterate, budgets, the relative stopping rules of `cfg.stopping`, Ctrl-C and the log.
+/// `cfg.method` is not run; the outcome and the progress name it, so set it to the method the
+/// stage is closest to (or leave the default). The crate's documentation has a complete example.
+pub fn run_stage(
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    stage: &dyn Stage,
+) -> Result<RunOutcome, OptimError> {
+    drive(train, valid, start, cfg, control, stage, None).map(|r| r.outcome)
 }
 
 /// [`run`] with the quiescence leaves searched again as the weights move: the run proceeds in
@@ -167,7 +187,8 @@ pub fn run_resolving(
     }
     resolver.set_stop(control.interrupt_flag());
     let resolve = (every > 0).then_some((resolver, every));
-    drive(train, valid, start, cfg, control, resolve)
+    let stage = cfg.method.stage(&cfg.solvers);
+    drive(train, valid, start, cfg, control, &*stage, resolve)
 }
 
 /// The reason [`RunShared::record`] gives when the iterations of a round run out.
@@ -183,6 +204,7 @@ fn drive(
     start: &[f64],
     cfg: &RunConfig,
     control: Arc<Control>,
+    stage: &dyn Stage,
     mut resolve: Option<(&mut dyn Rerecord, u64)>,
 ) -> Result<ResolvedRun, OptimError> {
     if train.set().is_empty() {
@@ -245,7 +267,6 @@ fn drive(
     let x0 = train.reduce(start);
     let e0 = train.value(&x0);
     shared.record("start", &x0, e0, None);
-    let stage = cfg.method.stage(&cfg.solvers);
 
     let mut x = x0;
     let mut reason;
