@@ -1,7 +1,7 @@
 //! [`Objective`]: the mean loss over a [`CompiledSet`], with regularisation, label blending and
 //! frozen parameters, in the coordinates of the free parameters.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::linearise::Linearisation;
 use crate::loss::Link;
 use crate::set::CompiledSet;
+use crate::stop::Stop;
 use crate::OptimError;
 
 /// Choices that shape the objective.
@@ -176,7 +177,7 @@ impl Objective {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(1, 1.0)]];
@@ -455,8 +456,10 @@ impl Objective {
         }
         let link = self.cfg.link;
         let t = &self.targets;
+        let f = |i: usize, q: f64| (link.loss_value(q, t[i]), 0.0);
         self.set
-            .pass(w, 0..n, None, None, |i, q| (link.loss_value(q, t[i]), 0.0))
+            .pass(w, 0..n, None, None, f, Stop::Never)
+            .unwrap_or(f64::NAN)
             / n as f64
     }
 
@@ -469,30 +472,24 @@ impl Objective {
         let t = &self.targets;
         // Every position is visited exactly once per pass, so each slot is written once.
         let out: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        self.set.pass(w, 0..n, None, None, |i, q| {
+        let f = |i: usize, q: f64| {
             let l = link.loss_value(q, t[i]);
             out[i].store(l.to_bits(), Ordering::Relaxed);
             (l, 0.0)
-        });
+        };
+        self.set.pass(w, 0..n, None, None, f, Stop::Never);
         out.into_iter()
             .map(|b| f64::from_bits(b.into_inner()))
             .collect()
     }
 
-    /// `E(x)`.
-    pub fn value(&self, x: &[f64]) -> f64 {
-        self.value_until(x, &AtomicBool::new(false))
-            .unwrap_or(f64::NAN)
-    }
-
-    /// [`value`](Self::value), abandoned (`None`, not counted as a pass) once `stop` is set:
-    /// see [`CompiledSet::pass_until`].
-    pub fn value_until(&self, x: &[f64], stop: &AtomicBool) -> Option<f64> {
+    /// `E(x)`; `None` (not counted as a pass) when abandoned: see [`CompiledSet::pass`].
+    pub fn value(&self, x: &[f64], stop: Stop<'_>) -> Option<f64> {
         let n = self.set.len();
         let w = self.expand(x);
         let link = self.cfg.link;
         let t = &self.targets;
-        let s = self.set.pass_until(
+        let s = self.set.pass(
             &w,
             0..n,
             None,
@@ -506,29 +503,19 @@ impl Objective {
 
     /// `E(x)` and its gradient with respect to the free parameters, in one pass.
     pub fn value_and_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
-        self.batch_value_and_gradient(x, 0..self.set.len(), None)
-    }
-
-    /// The objective restricted to positions `order[k]` (or `k`) for `k` in `range`: the mean
-    /// loss over them plus the regularisation, and its gradient.
-    pub fn batch_value_and_gradient(
-        &self,
-        x: &[f64],
-        range: std::ops::Range<usize>,
-        order: Option<&[usize]>,
-    ) -> (f64, Vec<f64>) {
-        let never = AtomicBool::new(false);
-        self.batch_value_and_gradient_until(x, range, order, &never)
+        self.batch_value_and_gradient(x, 0..self.set.len(), None, Stop::Never)
             .unwrap_or_else(|| (f64::NAN, vec![f64::NAN; self.dim()]))
     }
 
-    /// [`batch_value_and_gradient`](Self::batch_value_and_gradient), abandoned (`None`, not
-    /// counted) once `stop` is set: see [`CompiledSet::pass_until`].
+    /// The objective restricted to positions `order[k]` (or `k`) for `k` in `range`: the mean
+    /// loss over them plus the regularisation, and its gradient; `None` (not counted) when
+    /// abandoned: see [`CompiledSet::pass`].
+
     ///
     /// ```
     /// use std::sync::Arc;
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
@@ -538,22 +525,22 @@ impl Objective {
     /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
     /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap();
     /// let stop = AtomicBool::new(true);
-    /// assert!(obj.batch_value_and_gradient_until(&[1.0], 0..2, None, &stop).is_none());
+    /// assert!(obj.batch_value_and_gradient(&[1.0], 0..2, None, Stop::from(&stop)).is_none());
     /// assert_eq!(obj.passes(), 0.0); // an abandoned pass is not counted
     /// ```
-    pub fn batch_value_and_gradient_until(
+    pub fn batch_value_and_gradient(
         &self,
         x: &[f64],
         range: std::ops::Range<usize>,
         order: Option<&[usize]>,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
     ) -> Option<(f64, Vec<f64>)> {
         let n = range.end.saturating_sub(range.start);
         let w = self.expand(x);
         let link = self.cfg.link;
         let t = &self.targets;
         let mut full = vec![0.0; self.base.len()];
-        let s = self.set.pass_until(
+        let s = self.set.pass(
             &w,
             range,
             order,
@@ -568,38 +555,25 @@ impl Objective {
         Some((s * inv + self.penalty(x), g))
     }
 
-    /// The generalised Gauss-Newton model at `x` (one pass, plus one reverse sweep per
-    /// non-linear position).
-    pub fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
-        self.linearise_sampled(x, None)
-    }
-
     /// The generalised Gauss-Newton model at `x`, its matrix summed over at most `sample`
-    /// positions (`None`: all): every `k`-th position, `k = ceil(N / sample)`, the mean over
-    /// them standing for the mean over all (a sub-sampled Gauss-Newton matrix, as in Byrd et
-    /// al., "On the use of stochastic Hessian information", 2011). The matrix costs the
-    /// sample's size; the gradient and the objective the solvers test steps on stay exact.
-    /// Counted as the sample's fraction of a pass.
-    pub fn linearise_sampled(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_> {
-        let never = AtomicBool::new(false);
-        self.linearise_sampled_until(x, sample, &never)
-            .expect("a build without a stop flag is never abandoned")
-    }
-
-    /// [`linearise_sampled`](Self::linearise_sampled), abandoned (`None`) once `stop` is set:
-    /// the Jacobian's rows are built a chunk at a time, each chunk looking at `stop` first (see
-    /// [`CompiledSet::jacobian_until`]).
-    pub fn linearise_sampled_until(
+    /// positions (`None`: all, one pass plus one reverse sweep per non-linear position): every
+    /// `k`-th position, `k = ceil(N / sample)`, the mean over them standing for the mean over
+    /// all (a sub-sampled Gauss-Newton matrix, as in Byrd et al., "On the use of stochastic
+    /// Hessian information", 2011). The matrix costs the sample's size; the gradient and the
+    /// objective the solvers test steps on stay exact. Counted as the sample's fraction of a
+    /// pass. `None` when abandoned: the Jacobian's rows are built a chunk at a time, each chunk
+    /// asking `stop` first (see [`CompiledSet::jacobian`]).
+    pub fn linearise(
         &self,
         x: &[f64],
         sample: Option<usize>,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
     ) -> Option<Linearisation<'_>> {
         let (set, w, curvature) = self.curvature_sampled(x, sample);
-        if stop.load(Ordering::Relaxed) {
+        if stop.now() {
             return None;
         }
-        let jacobian = set.jacobian_until(&w, stop)?;
+        let jacobian = set.jacobian(&w, stop)?;
         Some(Linearisation {
             obj: self,
             jacobian,
@@ -609,7 +583,7 @@ impl Objective {
         })
     }
 
-    /// What [`linearise_sampled`](Self::linearise_sampled) sums over: the positions (all, or
+    /// What [`linearise`](Self::linearise) sums over: the positions (all, or
     /// the sample), the full weights at `x`, and each position's loss curvature divided by
     /// their number (one pass over them, counted).
     pub(crate) fn curvature_sampled(

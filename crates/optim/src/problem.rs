@@ -9,6 +9,7 @@ use argmin::core::{CostFunction, Error, Gradient};
 use crate::coords::Coords;
 use crate::linearise::Linearisation;
 use crate::objective::Objective;
+use crate::stop::Stop;
 
 /// What the Gauss-Newton solver needs of a problem: the Gauss-Newton model at a point.
 pub trait GaussNewtonModel {
@@ -187,7 +188,7 @@ impl FitProblem {
         let n = self.obj.set().len();
         let (v, mut g) = self
             .obj
-            .batch_value_and_gradient_until(&self.to_x(z), 0..n, None, &self.stop)
+            .batch_value_and_gradient(&self.to_x(z), 0..n, None, Stop::from(&*self.stop))
             .ok_or(Interrupted)?;
         self.coords.chain(z, &mut g);
         self.store(z, v, Some(g.clone()));
@@ -223,7 +224,7 @@ impl CostFunction for FitProblem {
         if self.value_only {
             let v = self
                 .obj
-                .value_until(&self.to_x(x), &self.stop)
+                .value(&self.to_x(x), Stop::from(&*self.stop))
                 .ok_or(Interrupted)?;
             self.store(x, v, None);
             Ok(v)
@@ -252,7 +253,7 @@ impl GaussNewtonModel for FitProblem {
     fn linearise(&self, z: &[f64], sample: Option<usize>) -> Result<Linearisation<'_>, Error> {
         let lin = self
             .obj
-            .linearise_sampled_until(&self.to_x(z), sample, &self.stop)
+            .linearise(&self.to_x(z), sample, Stop::from(&*self.stop))
             .ok_or(Interrupted)?;
         Ok(if self.coords.is_identity() {
             lin
@@ -273,20 +274,20 @@ impl MiniBatch for FitProblem {
         range: std::ops::Range<usize>,
         order: &[usize],
     ) -> Result<(f64, Vec<f64>), Error> {
-        let stop = &self.stop;
+        let stop = Stop::from(&*self.stop);
         let w = self.to_x(x);
         let r = if range.start == 0 && range.end >= order.len() {
             // A whole permutation is the whole set: the sum in storage order is the same (up
             // to rounding) and takes the stores' fast sweeps.
             self.obj
-                .batch_value_and_gradient_until(&w, 0..order.len(), None, stop)
+                .batch_value_and_gradient(&w, 0..order.len(), None, stop)
         } else {
             // The batch's positions in storage order: the same sum (up to rounding), read
             // from memory front to back.
             let mut batch = order[range.clone()].to_vec();
             batch.sort_unstable();
             self.obj
-                .batch_value_and_gradient_until(&w, 0..batch.len(), Some(&batch), stop)
+                .batch_value_and_gradient(&w, 0..batch.len(), Some(&batch), stop)
         };
         let (v, mut g) = r.ok_or(Interrupted)?;
         self.coords.chain(x, &mut g);

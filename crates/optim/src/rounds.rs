@@ -9,6 +9,7 @@ use crate::objective::Objective;
 use crate::observer::RunShared;
 use crate::resolve::{rebind, Rerecord, Resolution};
 use crate::run::RunConfig;
+use crate::stop::Stop;
 use crate::validation::Tracker;
 use crate::OptimError;
 
@@ -69,7 +70,13 @@ pub(crate) fn resolve_round(
     for (i, c) in &candidates {
         match &valid {
             Some(v) => tracker.offer_losses(*i, &v.position_losses(c), c),
-            None => tracker.offer(*i, train.value(&train.reduce(c)), c),
+            None => tracker.offer(
+                *i,
+                train
+                    .value(&train.reduce(c), Stop::Never)
+                    .unwrap_or(f64::NAN),
+                c,
+            ),
         };
     }
     // Patience counts the iterations since the kept one, across the re-resolution.

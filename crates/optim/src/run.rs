@@ -18,6 +18,7 @@ use crate::outcome::{ResolvedRun, RunOutcome};
 use crate::resolve::{Rerecord, Resolution};
 use crate::rounds::{new_tracker, resolve_round, same_weights};
 use crate::stage::Stage;
+use crate::stop::Stop;
 use crate::stopping::{Stopping, CONVERGED};
 use crate::validation::Selection;
 use crate::OptimError;
@@ -265,7 +266,7 @@ fn drive(
         last: Mutex::new(None),
     });
     let x0 = train.reduce(start);
-    let e0 = train.value(&x0);
+    let e0 = train.value(&x0, Stop::Never).unwrap_or(f64::NAN);
     shared.record("start", &x0, e0, None);
 
     let mut x = x0;

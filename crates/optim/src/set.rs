@@ -3,11 +3,11 @@
 //! stores and which position enters which).
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 use tape::Scratch;
 
+use crate::stop::Stop;
 use crate::store::{each_store, AnyStore, Fallback, Layout, Store, StoreKind, StoreSize};
 
 mod builder;
@@ -318,31 +318,15 @@ impl CompiledSet {
     ///
     /// With `order`, the pass visits positions `order[k]` for `k` in `range` instead, one at a
     /// time (`Store::visit`).
-    pub fn pass<F>(
-        &self,
-        w: &[f64],
-        range: Range<usize>,
-        order: Option<&[usize]>,
-        grad: Option<&mut [f64]>,
-        f: F,
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64) + Sync,
-    {
-        let never = AtomicBool::new(false);
-        self.pass_until(w, range, order, grad, f, &never)
-            .unwrap_or(f64::NAN)
-    }
-
-    /// [`pass`](Self::pass), abandoned once `stop` is set (e.g. by Ctrl-C): every work item
-    /// looks at `stop` before it starts, so a pass ends within about one chunk's work per
-    /// thread (an eighth of a pass on two threads). Returns `None`, and leaves `grad`
-    /// untouched, when the pass was abandoned; the same sum as `pass` otherwise (the chunks
-    /// are the same).
+    ///
+    /// Abandoned once `stop` says so (e.g. Ctrl-C): every work item asks it before it starts, so
+    /// a pass ends within about one chunk's work per thread (an eighth of a pass on two
+    /// threads). Returns `None`, and leaves `grad` untouched, when the pass was abandoned; the
+    /// sum otherwise (the chunks do not depend on `stop`).
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Target};
+    /// use optim::{CompiledSet, Stop, Target};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
@@ -351,18 +335,18 @@ impl CompiledSet {
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let sum = |i: usize, q: f64| (q, 0.0);
     /// let go = AtomicBool::new(false);
-    /// assert_eq!(set.pass_until(&[1.0], 0..2, None, None, sum, &go), Some(3.0));
+    /// assert_eq!(set.pass(&[1.0], 0..2, None, None, sum, Stop::from(&go)), Some(3.0));
     /// let stop = AtomicBool::new(true);
-    /// assert_eq!(set.pass_until(&[1.0], 0..2, None, None, sum, &stop), None);
+    /// assert_eq!(set.pass(&[1.0], 0..2, None, None, sum, Stop::from(&stop)), None);
     /// ```
-    pub fn pass_until<F>(
+    pub fn pass<F>(
         &self,
         w: &[f64],
         range: Range<usize>,
         order: Option<&[usize]>,
         grad: Option<&mut [f64]>,
         f: F,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
     ) -> Option<f64>
     where
         F: Fn(usize, f64) -> (f64, f64) + Sync,
@@ -379,7 +363,7 @@ impl CompiledSet {
         let (sum, g) = (0..chunks)
             .into_par_iter()
             .map(|c| {
-                if stop.load(Ordering::Relaxed) {
+                if stop.now() {
                     return None;
                 }
                 let a = range.start + c * chunk;
@@ -433,30 +417,26 @@ impl CompiledSet {
     /// sparse rows (the compact stores expand theirs, programs take one reverse sweep each), in
     /// position order; the others are [`linear_row`](Self::linear_row). Use
     /// [`row`](Self::row) to read any of them.
-    pub fn jacobian(&self, w: &[f64]) -> SparseRows {
-        let never = AtomicBool::new(false);
-        self.jacobian_until(w, &never).unwrap_or_default()
-    }
-
-    /// [`jacobian`](Self::jacobian), abandoned once `stop` is set (e.g. by Ctrl-C): each chunk
-    /// of rows looks at `stop` before it starts, so the build ends within one chunk's rows per
-    /// thread (2,048 reverse sweeps). `None` when abandoned (or `stop` was set already).
+    ///
+    /// Abandoned once `stop` says so (e.g. Ctrl-C): each chunk of rows asks it before it
+    /// starts, so the build ends within one chunk's rows per thread (2,048 reverse sweeps).
+    /// `None` when abandoned (or told to stop already).
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Target};
+    /// use optim::{CompiledSet, Stop, Target};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
     /// let set = CompiledSet::record(&[1.0], &items,
     ///     |_, _| Target { value: 1.0, score: None, group: 0 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
-    /// assert!(set.jacobian_until(&[1.0], &AtomicBool::new(true)).is_none());
-    /// let jac = set.jacobian_until(&[1.0], &AtomicBool::new(false)).unwrap();
-    /// assert_eq!(jac.rows(), set.jacobian(&[1.0]).rows());
+    /// assert!(set.jacobian(&[1.0], Stop::from(&AtomicBool::new(true))).is_none());
+    /// let jac = set.jacobian(&[1.0], Stop::from(&AtomicBool::new(false))).unwrap();
+    /// assert_eq!(jac.rows(), set.jacobian(&[1.0], Stop::Never).unwrap().rows());
     /// ```
-    pub fn jacobian_until(&self, w: &[f64], stop: &AtomicBool) -> Option<SparseRows> {
-        if stop.load(Ordering::Relaxed) {
+    pub fn jacobian(&self, w: &[f64], stop: Stop<'_>) -> Option<SparseRows> {
+        if stop.now() {
             return None;
         }
         let n = self.params;
@@ -475,7 +455,7 @@ impl CompiledSet {
                     .into_par_iter()
                     .step_by(CHUNK)
                     .map(|a| {
-                        if stop.load(Ordering::Relaxed) {
+                        if stop.now() {
                             return None;
                         }
                         let mut part = SparseRows::default();

@@ -8,6 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
+use optim::Stop;
 use optim::{
     fit_k, free_indices, projected_gradient, run, Budget, CompiledSet, Control, Coords, FitProblem,
     GaussNewtonModel, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome,
@@ -137,10 +138,11 @@ fn the_mapped_gauss_newton_matrix_is_one_matrix() {
     let x = obj.reduce(obj.base());
     let z = coords.to_z(&x);
     let lin = obj
-        .linearise(&coords.to_x(&z))
+        .linearise(&coords.to_x(&z), None, Stop::Never)
+        .unwrap()
         .with_columns(coords.jacobian(&z));
     let m = obj.dim();
-    let dense = lin.dense();
+    let dense = lin.dense(Stop::Never).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let v: Vec<f64> = (0..m).map(|_| rng.gen_range(-1.0..1.0)).collect();
     let hv = lin.apply(&v);
@@ -148,7 +150,7 @@ fn the_mapped_gauss_newton_matrix_is_one_matrix() {
     for a in 0..m {
         let dv: f64 = (0..m).map(|b| dense[a * m + b] * v[b]).sum();
         assert!((dv - hv[a]).abs() <= 1e-9 * top, "{a}: {dv} vs {}", hv[a]);
-        assert_eq!(dense[a * m + a], lin.diagonal()[a]);
+        assert_eq!(dense[a * m + a], lin.diagonal(Stop::Never).unwrap()[a]);
     }
 }
 
@@ -162,25 +164,28 @@ fn the_gauss_newton_matrix_build_answers_a_stop() {
     let (_, obj, _) = objectives(&common::quiet_1k(), &["pst"]);
     let x = obj.reduce(obj.base());
     assert!(obj
-        .linearise_sampled_until(&x, None, &AtomicBool::new(true))
+        .linearise(&x, None, Stop::from(&AtomicBool::new(true)))
         .is_none());
     let lin = obj
-        .linearise_sampled_until(&x, None, &AtomicBool::new(false))
+        .linearise(&x, None, Stop::from(&AtomicBool::new(false)))
         .expect("not stopped");
-    assert_eq!(lin.dense_until(&|| false), Some(lin.dense()));
-    assert_eq!(lin.diagonal_until(&|| false), Some(lin.diagonal()));
+    assert_eq!(lin.dense(Stop::When(&|| false)), lin.dense(Stop::Never));
+    assert_eq!(
+        lin.diagonal(Stop::When(&|| false)),
+        lin.diagonal(Stop::Never)
+    );
     let asked = AtomicUsize::new(0);
     let after_two = || asked.fetch_add(1, Ordering::SeqCst) >= 2;
-    assert!(lin.dense_until(&after_two).is_none());
+    assert!(lin.dense(Stop::When(&after_two)).is_none());
     let asked_dense = asked.swap(0, Ordering::SeqCst);
-    assert!(lin.diagonal_until(&after_two).is_none());
+    assert!(lin.diagonal(Stop::When(&after_two)).is_none());
     let asked_diagonal = asked.load(Ordering::SeqCst);
     let never = AtomicUsize::new(0);
     let counting = || {
         never.fetch_add(1, Ordering::SeqCst);
         false
     };
-    assert!(lin.diagonal_until(&counting).is_some());
+    assert!(lin.diagonal(Stop::When(&counting)).is_some());
     let n = 1000usize.min(obj.set().len());
     assert!(
         never.load(Ordering::SeqCst) >= n.div_ceil(256),

@@ -9,6 +9,7 @@ use std::io::Read;
 use eval::{Model, ModelKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use optim::Stop;
 use optim::{CompiledSet, Fallback, Reason, SplitSpec, StoreKind, Target};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -113,10 +114,19 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     // The parallel pass (per-chunk gradient buffers) agrees with the sum of fresh recordings.
     let mut grad = vec![0.0; n];
     let labels = set.targets();
-    let sum = set.pass(w, 0..set.len(), None, Some(&mut grad), |i, q| {
-        let s = seed(labels[i].score.unwrap_or(0.0) as usize);
-        (s * q, s)
-    });
+    let sum = set
+        .pass(
+            w,
+            0..set.len(),
+            None,
+            Some(&mut grad),
+            |i, q| {
+                let s = seed(labels[i].score.unwrap_or(0.0) as usize);
+                (s * q, s)
+            },
+            Stop::Never,
+        )
+        .unwrap();
     let scale = want_grad.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let agree = |sum: f64, grad: &[f64], what: &str| {
         assert!(
@@ -139,13 +149,17 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     let mut parts = 0.0;
     let mut pgrad = vec![0.0; n];
     for r in cuts.windows(2) {
-        parts += set.pass(w, r[0]..r[1], None, Some(&mut pgrad), loss);
+        parts += set
+            .pass(w, r[0]..r[1], None, Some(&mut pgrad), loss, Stop::Never)
+            .unwrap();
     }
     agree(parts, &pgrad, "ranged pass");
     // A pass in another order (as mini-batches visit positions) agrees too.
     let order: Vec<usize> = (0..len).rev().collect();
     let mut ograd = vec![0.0; n];
-    let osum = set.pass(w, 0..len, Some(&order), Some(&mut ograd), loss);
+    let osum = set
+        .pass(w, 0..len, Some(&order), Some(&mut ograd), loss, Stop::Never)
+        .unwrap();
     agree(osum, &ograd, "ordered pass");
     // A subset keeps the store and the labels together.
     let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
+use optim::Stop;
 use optim::{run_resolving, Budget, Control, Method, Rerecord, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -80,13 +81,22 @@ fn check_replay(
         );
         // The gradient of position i alone: a pass with a one-hot seed.
         let mut rg = vec![0.0; w.len()];
-        let s = set.pass(w, 0..n, None, Some(&mut rg), |k, q| {
-            if k == i {
-                (q, 1.0)
-            } else {
-                (0.0, 0.0)
-            }
-        });
+        let s = set
+            .pass(
+                w,
+                0..n,
+                None,
+                Some(&mut rg),
+                |k, q| {
+                    if k == i {
+                        (q, 1.0)
+                    } else {
+                        (0.0, 0.0)
+                    }
+                },
+                Stop::Never,
+            )
+            .unwrap();
         assert!(close(s, v, v.abs()), "{kind} position {p}: pass value {s}");
         let gmax = g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         for j in 0..w.len() {

@@ -84,7 +84,7 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     let w = [3.0, -2.0, 5.0, 7.0, 0.5];
     let mut scratch = Scratch::default();
     let mut tape = tape::Tape::new();
-    let jac = set.jacobian(&w);
+    let jac = set.jacobian(&w, Stop::Never).unwrap();
     let (mut want_sum, mut want_grad) = (0.0, [0.0; 5]);
     for i in 0..set.len() {
         let k = set.targets()[i].score.unwrap() as usize;
@@ -119,7 +119,9 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     let order: Vec<usize> = (0..set.len()).rev().collect();
     for order in [None, Some(&order[..])] {
         let mut grad = [0.0; 5];
-        let sum = set.pass(&w, 0..set.len(), order, Some(&mut grad), f);
+        let sum = set
+            .pass(&w, 0..set.len(), order, Some(&mut grad), f, Stop::Never)
+            .unwrap();
         assert!((sum - want_sum).abs() < 1e-9 * want_sum.abs());
         for j in 0..5 {
             assert!((grad[j] - want_grad[j]).abs() < 1e-9 * want_grad[j].abs().max(1.0));
@@ -128,7 +130,9 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     // Ranges that start and end inside segments.
     let (mut parts, mut pgrad) = (0.0, [0.0; 5]);
     for r in [0..7, 7..25, 25..33, 33..40] {
-        parts += set.pass(&w, r, None, Some(&mut pgrad), f);
+        parts += set
+            .pass(&w, r, None, Some(&mut pgrad), f, Stop::Never)
+            .unwrap();
     }
     assert!((parts - want_sum).abs() < 1e-9 * want_sum.abs());
     // A subset keeps positions, labels and reasons together, the stores in section order.
