@@ -16,6 +16,7 @@ pub mod stream;
 use optim::fit_k;
 use optim::free_indices;
 use optim::CompiledSet;
+use optim::Stop;
 use optim::{Link, LossKind, Sigmoid};
 use optim::{Objective, ObjectiveConfig};
 
@@ -236,20 +237,13 @@ fn load_resolver(
     ))
 }
 
-/// Loads the data, splits it by game, records every position and builds the objectives:
-/// [`prepare_until`] that is never stopped.
-pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
-    prepare_until(opts, &|| false)
-}
-
-/// [`prepare`], asking `stop` between batches of positions while loading and recording (a
-/// Ctrl-C handler's flag): once it says yes, the error says the load was interrupted. The
-/// positions are streamed from the files into the stores ([`stream`]); with
+/// Loads the data, splits it by game, records every position and builds the objectives,
+/// asking `stop` between batches of positions while loading and recording (a Ctrl-C
+/// handler's flag; `Stop::Never` for none): once it says yes, the error says the load was
+/// interrupted. The positions are streamed from the files into the stores ([`stream`]); with
 /// [`SetupOptions::resolvable`] every root position is kept as well.
-pub fn prepare_until(
-    opts: &SetupOptions,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<Setup, TexelError> {
+pub fn prepare(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup, TexelError> {
+    let stop = &|| stop.now();
     let t0 = Instant::now();
     if opts.resolvable && opts.first.is_some() {
         return Err(TexelError::Config(

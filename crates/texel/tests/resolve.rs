@@ -227,7 +227,7 @@ fn options(data: PathBuf) -> SetupOptions {
 fn run_resolves_every_n_iterations() {
     let data = epd();
     let go = |log: Option<PathBuf>| {
-        let mut setup = prepare(&options(data.clone())).expect("prepare");
+        let mut setup = prepare(&options(data.clone()), Stop::Never).expect("prepare");
         let positions = (
             setup.train.set().len(),
             setup.valid.as_ref().map_or(0, |v| v.set().len()),
@@ -322,7 +322,7 @@ fn run_resolves_every_n_iterations() {
 
 #[test]
 fn interrupted_run_keeps_the_best_weights() {
-    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let control = Arc::new(Control::new());
     control.interrupt();
     let mut resolver = setup.resolver.take().expect("a resolver");
@@ -373,7 +373,7 @@ fn a_set_stop_flag_ends_a_resolution_and_keeps_the_leaves() {
 /// than the patience would otherwise never exhaust it).
 #[test]
 fn patience_counts_across_rounds() {
-    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let cfg = RunConfig {
         method: Method::Lbfgs,
         budget: Budget {
@@ -414,7 +414,7 @@ fn patience_counts_across_rounds() {
 
 #[test]
 fn resolving_needs_a_budget() {
-    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let mut resolver = setup.resolver.take().expect("a resolver");
     let e = run_resolving(
         setup.train.clone(),
@@ -435,6 +435,6 @@ fn resolving_needs_the_quiescence_leaf() {
         leaf: Leaf::Static,
         ..options(epd())
     };
-    let e = prepare(&opts).expect_err("static leaves cannot be re-resolved");
+    let e = prepare(&opts, Stop::Never).expect_err("static leaves cannot be re-resolved");
     assert!(e.to_string().contains("qsearch"), "{e}");
 }
