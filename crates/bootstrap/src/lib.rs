@@ -421,7 +421,7 @@ impl Runner<'_> {
                 // The same rule as every tuning command: the latest iterate within the noise.
                 selection: optim::Selection::default(),
                 log: None,
-                progress: false,
+                progress: optim::Progress::none(),
                 names: Vec::new(),
             },
             resolve_every: 0,

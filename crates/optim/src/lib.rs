@@ -136,6 +136,7 @@ mod observer;
 mod outcome;
 mod params;
 mod problem;
+mod progress;
 pub mod regularise;
 mod resolve;
 mod rounds;
@@ -159,6 +160,7 @@ pub use observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState}
 pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
+pub use progress::{Progress, ProgressEvent};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, run_stage, RunConfig};
 pub use set::{CompiledSet, HeadGradient, SetBuilder, SparseRows, SplitSpec, Target};

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use crate::objective::Objective;
 use crate::observer::RunShared;
+use crate::progress::ProgressEvent;
 use crate::resolve::{rebind, Rerecord, Resolution};
 use crate::run::RunConfig;
 use crate::stop::Stop;
@@ -35,9 +36,8 @@ pub(crate) fn resolve_round(
     let train_before = shared.train.data_loss(&w);
     let valid_before = shared.valid.as_ref().map(|v| v.data_loss(&w));
     let (n_train, n_valid) = resolver.positions();
-    shared
-        .progress
-        .set_message(format!("re-resolving {} leaves", n_train + n_valid));
+    let message = format!("re-resolving {} leaves", n_train + n_valid);
+    shared.progress.send(ProgressEvent::Message(&message));
     let rec = resolver.record(&w, None).map_err(OptimError::Hook)?;
     let train = Arc::new(rebind(&shared.train, Arc::new(rec.train))?);
     let valid = match &shared.valid {

@@ -2,7 +2,7 @@
 //! descriptions, and recording labelled positions into a [`CompiledSet`].
 
 use eval::Model;
-use indicatif::ProgressBar;
+use optim::Progress;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
@@ -73,7 +73,7 @@ pub fn record_positions(
     positions: &[(Chess, Target)],
     start: &[f64],
     leaf: Leaf,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet {
     record_model(
         model,
@@ -102,7 +102,7 @@ fn record_model<T, L, P>(
     leaf: Leaf,
     label: L,
     position: P,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet
 where
     T: Sync,
@@ -131,7 +131,7 @@ fn record_batch<T, L, P>(
     eg_of: &[Option<usize>],
     label: L,
     position: &P,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet
 where
     T: Sync,
@@ -208,7 +208,7 @@ pub fn record_samples(
     samples: &[data::Sample],
     start: &[f64],
     leaf: Leaf,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet {
     record_model(
         model,

@@ -57,7 +57,7 @@ fn compare_writes_table_json_and_plots() {
         stopping: Default::default(),
         solvers: Default::default(),
         selection: Default::default(),
-        progress: false,
+        progress: optim::Progress::none(),
         title: "test".to_string(),
     };
     let cmp = compare(

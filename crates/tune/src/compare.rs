@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             stopping: cfg.stopping,
             solvers: cfg.solvers,
             selection: cfg.selection,
-            progress: !common.quiet,
+            progress: crate::progress::bars(!common.quiet),
             title: title.clone(),
         },
         &control,

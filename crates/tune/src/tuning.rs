@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use crate::progress::games_bar;
 use bootstrap::verify::{self, Verify};
 use engine::matches::MatchEvent;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use optim::{Budget, Control, RunConfig, SolverOptions};
 use texel::job::Job;
 use texel::setup::SetupOptions;
@@ -190,7 +191,7 @@ impl RunArgs {
             extract: self.read.extract(),
             limit: self.limit,
             first: None,
-            progress: !self.quiet,
+            progress: crate::progress::bars(!self.quiet),
         })
     }
 
@@ -211,7 +212,7 @@ impl RunArgs {
                 Select::WithinNoise => optim::Selection::WithinNoise { z: self.select_z },
             },
             log: None,
-            progress: !self.quiet,
+            progress: crate::progress::bars(!self.quiet),
             names: Vec::new(),
         }
     }
@@ -348,16 +349,6 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// A progress bar counting games.
-fn games_bar(len: u64) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! [`CompiledSet::record_linear`]: linear evaluations stored straight from their sparse terms,
 //! without a tape.
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 
 use super::{CompiledSet, SetBuilder, Target, CHUNK};
@@ -46,7 +46,7 @@ impl CompiledSet {
         label: L,
         terms: R,
         eg_of: &[Option<usize>],
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> CompiledSet
     where
         T: Sync,
@@ -92,7 +92,7 @@ impl CompiledSet {
                         }
                     }
                     if let Some(pb) = progress {
-                        pb.inc(chunk.len() as u64);
+                        pb.advance(chunk.len() as u64);
                     }
                     labels.extend(rest_labels);
                     let mut stores = vec![AnyStore::Sparse(rest)];

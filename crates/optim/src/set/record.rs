@@ -3,7 +3,7 @@
 //! [`CompiledSet::compact_phased`]. The rules for which store a position enters are in
 //! [`crate::store`].
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 use tape::{Program, Scalar, Tape, Var};
 
@@ -34,7 +34,7 @@ impl CompiledSet {
         items: &[T],
         label: L,
         eval: E,
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> CompiledSet
     where
         T: Sync,
@@ -66,7 +66,7 @@ impl CompiledSet {
                     rec.rewind(mark);
                 }
                 if let Some(pb) = progress {
-                    pb.inc(chunk.len() as u64);
+                    pb.advance(chunk.len() as u64);
                 }
                 out
             })
@@ -136,7 +136,7 @@ impl CompiledSet {
         sums: S,
         spec: &SplitSpec,
         head: H,
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> CompiledSet
     where
         T: Sync,
@@ -205,7 +205,7 @@ impl CompiledSet {
                     }
                 }
                 if let Some(pb) = progress {
-                    pb.inc(chunk.len() as u64);
+                    pb.advance(chunk.len() as u64);
                 }
                 (local, labels, programs)
             })
