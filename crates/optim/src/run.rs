@@ -2,7 +2,7 @@
 //! weights by validation loss.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,7 +15,9 @@ use crate::observer::{Budget, RunShared};
 use crate::outcome::{ResolvedRun, RunOutcome};
 use crate::progress::{Progress, ProgressEvent};
 use crate::resolve::{Rerecord, Resolution};
-use crate::rounds::{new_tracker, resolve_round, same_weights, Round};
+use crate::rounds::{
+    new_tracker, next_round, report_resolution, resolve_round, round_budget, same_weights,
+};
 use crate::stage::Stage;
 use crate::stop::Stop;
 use crate::stopping::{Stopping, CONVERGED};
@@ -197,21 +199,6 @@ const ITERATIONS_SPENT: &str = "iteration budget reached";
 /// Rounds in a row that may end with the method converged while the leaves keep changing.
 const MAX_SETTLED_ROUNDS: u32 = 10;
 
-/// A round's budget: the run's, with the iterations cut at the round's end when the run goes
-/// in rounds of `every` iterations (`done` iterations done so far).
-fn round_budget(cfg: &RunConfig, every: Option<u64>, done: u64) -> Budget {
-    match every {
-        Some(n) => {
-            let end = done.saturating_add(n);
-            Budget {
-                max_iters: Some(cfg.budget.max_iters.map_or(end, |m| m.min(end))),
-                ..cfg.budget
-            }
-        }
-        None => cfg.budget,
-    }
-}
-
 /// Checks the inputs and starts the run: the log file, the progress, the deadline, the pass
 /// limit, and the run's shared state for its first round.
 fn open(
@@ -266,74 +253,6 @@ fn open(
         log: Mutex::new(log),
         progress: cfg.progress.clone(),
         names: Arc::new(cfg.names.clone()),
-        last: Mutex::new(None),
-    })
-}
-
-/// Shows a re-resolution (above the progress) and logs it; returns the log, taken from
-/// `shared` for the next round's state.
-fn report_resolution(
-    shared: &RunShared,
-    res: &Resolution,
-) -> Result<Option<BufWriter<File>>, OptimError> {
-    if !shared.progress.is_none() {
-        shared.progress.send(ProgressEvent::Note(&res.to_text()));
-    }
-    let mut log = shared
-        .log
-        .lock()
-        .map_err(|_| OptimError::Poisoned("the run's log"))?
-        .take();
-    if let Some(f) = log.as_mut() {
-        if let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(res) {
-            m.insert("event".to_string(), "resolve".into());
-            if let Ok(line) = serde_json::to_string(&m) {
-                // As for the iteration records, a failing write does not end the run.
-                let _ = writeln!(f, "{line}");
-                let _ = f.flush();
-            }
-        }
-    }
-    Ok(log)
-}
-
-/// The shared state of the round after a re-resolution at iteration `done`: the new
-/// objectives, the passes counted on from where they were, the tracker of the round, and the
-/// history, log and progress carried over.
-fn next_round(
-    shared: &RunShared,
-    cfg: &RunConfig,
-    every: Option<u64>,
-    round: Round,
-    log: Option<BufWriter<File>>,
-    done: u64,
-) -> Result<RunShared, OptimError> {
-    let control = &shared.control;
-    let passes = shared.train.passes() - shared.passes0;
-    let (train, valid) = (round.train, round.valid);
-    let passes0 = train.passes() - passes;
-    control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
-    let history = std::mem::take(
-        &mut *shared
-            .history
-            .lock()
-            .map_err(|_| OptimError::Poisoned("the run's history"))?,
-    );
-    Ok(RunShared {
-        train,
-        valid,
-        control: control.clone(),
-        budget: round_budget(cfg, every, done),
-        stopping: cfg.method.stopping(cfg.stopping),
-        since: AtomicU64::new(done + 1),
-        start: shared.start,
-        passes0,
-        iter: AtomicU64::new(done + 1),
-        tracker: Mutex::new(round.tracker),
-        history: Mutex::new(history),
-        log: Mutex::new(log),
-        progress: shared.progress.clone(),
-        names: shared.names.clone(),
         last: Mutex::new(None),
     })
 }
