@@ -395,7 +395,6 @@ impl Objective {
     /// The objective restricted to positions `order[k]` (or `k`) for `k` in `range`: the mean
     /// loss over them plus the regularisation, and its gradient; `None` (not counted) when
     /// abandoned: see [`CompiledSet::pass`].
-
     ///
     /// ```
     /// use std::sync::Arc;

@@ -38,6 +38,9 @@ pub enum ProgressEvent<'a> {
     End,
 }
 
+/// A progress callback.
+type Callback = dyn Fn(ProgressEvent<'_>) + Send + Sync;
+
 /// The callback [`ProgressEvent`]s go to (none by default: nothing is reported). Cheap to
 /// clone; shared by the threads of a computation.
 ///
@@ -58,7 +61,7 @@ pub enum ProgressEvent<'a> {
 /// assert!(Progress::none().is_none());
 /// ```
 #[derive(Clone, Default)]
-pub struct Progress(Option<Arc<dyn Fn(ProgressEvent<'_>) + Send + Sync>>);
+pub struct Progress(Option<Arc<Callback>>);
 
 impl Progress {
     /// Events go to `f`.
