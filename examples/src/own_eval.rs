@@ -11,8 +11,8 @@
 use std::sync::Arc;
 
 use optim::{
-    fit_k, free_indices, run, Budget, CompiledSet, Control, Label, Link, LossKind, Method,
-    Objective, ObjectiveConfig, ParamSpec, RunConfig, RunOutcome, Sigmoid,
+    fit_k, free_indices, run, Budget, CompiledSet, Control, Link, LossKind, Method, Objective,
+    ObjectiveConfig, ParamSpec, RunConfig, RunOutcome, Sigmoid, Target,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -162,10 +162,10 @@ pub fn demo(n: usize, seed: u64) -> Result<(RunOutcome, Vec<ParamSpec>, f64), op
         CompiledSet::record(
             &start,
             items,
-            |_, (_, r)| Label {
-                result: *r,
+            |_, (_, r)| Target {
+                value: *r,
                 score: None,
-                game: 0,
+                group: 0,
             },
             |_, (pos, _), w| Some(eval.evaluate(pos, w)),
             None,

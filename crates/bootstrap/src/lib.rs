@@ -34,6 +34,7 @@ pub mod gate;
 pub mod ladder;
 pub mod settings;
 pub mod state;
+mod tuning;
 pub mod verify;
 
 use std::path::{Path, PathBuf};
@@ -46,9 +47,7 @@ use engine::matches::{
 };
 use engine::openings::RandomOpenings;
 use engine::{ModelEvaluator, SearchLimits};
-use optim::{Budget, Control, RunConfig, SolverOptions};
-use texel::job::Job;
-use texel::setup::SetupOptions;
+use optim::Control;
 
 pub use error::BootstrapError;
 pub use events::{Event, Outcome, Stage};
@@ -389,47 +388,7 @@ impl Runner<'_> {
         };
 
         // 2. Tune from the current best on the window's data.
-        let window: Vec<u32> = (generation.saturating_sub(s.window - 1).max(1)..=generation)
-            .filter(|&g| g == generation || done.iter().any(|d| d.generation == g))
-            .collect();
-        let files = window
-            .iter()
-            .map(|&g| generation_dir(self.out, g).join("data.gtc.zst"))
-            .collect();
-        let job = Job {
-            setup: SetupOptions {
-                data: files,
-                model: Some(best.model().kind()),
-                weights: Some(self.weights_path(prev.generation)),
-                valid_fraction: s.valid_fraction,
-                seed: derive_seed(s.seed, generation, SALT_TUNE),
-                l2: Some(s.l2),
-                lambda: s.lambda,
-                smooth: s.smooth,
-                freeze: s.freeze.clone(),
-                ..SetupOptions::default()
-            },
-            config: RunConfig {
-                method: optim::Method::Lbfgs,
-                budget: Budget {
-                    max_iters: Some(s.max_iters),
-                    ..Budget::default()
-                },
-                // The same rules as every tuning command.
-                stopping: optim::Stopping::default(),
-                solvers: SolverOptions::default(),
-                // The same rule as every tuning command: the latest iterate within the noise.
-                selection: optim::Selection::default(),
-                log: None,
-                progress: false,
-                names: Vec::new(),
-            },
-            resolve_every: 0,
-            out: dir.join("tune"),
-            append_log: false,
-            l2_path: None,
-            emit: Vec::new(),
-        };
+        let (window, job) = self.tune_job(done, prev, generation, &dir, best.model().kind());
         (self.on_event)(Event::Stage {
             stage: Stage::Tuning,
             games: 0,

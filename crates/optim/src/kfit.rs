@@ -53,9 +53,9 @@ pub fn fit_k(set: &CompiledSet, w: &[f64], link: Link) -> (f64, f64) {
     let mut q = vec![0.0; set.len()];
     set.scores(w, &mut q);
     let y: Vec<f64> = set
-        .labels()
+        .targets()
         .iter()
-        .map(|l| link.sigmoid.label(l.result))
+        .map(|l| link.sigmoid.label(l.value))
         .collect();
     fit_k_scores(&q, &y, link)
 }

@@ -1,12 +1,14 @@
-//! The Texel objective and the optimisers that minimise it.
+//! Fitting weights to targets: a problem of rows, each a recorded model output `q_i(w)` with a
+//! target in `0..=1` (and an optional second target), weighed by a loss through a link, and the
+//! optimisers that minimise it.
 //!
-//! * [`CompiledSet`]: every position's evaluation recorded once, at load, and compiled for
+//! * [`CompiledSet`]: every row's model output recorded once, at load, and compiled for
 //!   replay (linear evaluations collapse to sparse rows).
 //! * [`Objective`]: the mean loss over a set ([`Link`]: logistic with `K` or tanh; squared
-//!   error or cross-entropy), L1/L2 regularisation, label blending, frozen parameters; value
+//!   error or cross-entropy), L1/L2 regularisation, target blending, frozen parameters; value
 //!   and gradient in one parallel pass; the Gauss-Newton matrix on demand.
-//! * [`fit_k`]: Texel's `K`, by a one-dimensional minimisation at the starting weights.
-//! * [`TexelProblem`]: the argmin glue, caching value and gradient per point.
+//! * [`fit_k`]: the link's scale `K`, by a one-dimensional minimisation at the starting weights.
+//! * [`FitProblem`]: the argmin glue, caching value and gradient per point.
 //! * [`solvers`]: argmin's L-BFGS (More-Thuente) and particle swarm; our Gauss-Newton
 //!   (Levenberg-Marquardt), Adam and Texel's local search as argmin solvers.
 //! * [`run`]: one interface to all of them ([`Method`]), with a validation split, early
@@ -19,7 +21,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use optim::{fit_k, run, Budget, CompiledSet, Control, Label, Link, LossKind, Method,
+//! use optim::{fit_k, run, Budget, CompiledSet, Control, Target, Link, LossKind, Method,
 //!             Objective, ObjectiveConfig, RunConfig, Sigmoid};
 //! use tape::Scalar;
 //!
@@ -32,7 +34,7 @@
 //! let truth = Link { sigmoid: Sigmoid::Logistic, k: 1.2, loss: LossKind::Mse };
 //! let set = CompiledSet::record(&[100.0, 0.0], &positions,
 //!     // soft labels: the expected result under the true weights (90, 15)
-//!     |_, &(m, t)| Label { result: truth.expect(eval(&[90.0, 15.0], m, t)), score: None, game: 0 },
+//!     |_, &(m, t)| Target { value: truth.expect(eval(&[90.0, 15.0], m, t)), score: None, group: 0 },
 //!     |_, &(m, t), w| Some(eval(w, m, t)), None);
 //! let set = Arc::new(set);
 //! let (k, _) = fit_k(&set, &[90.0, 15.0], truth);
@@ -42,10 +44,89 @@
 //! let out = run(obj, None, &[100.0, 0.0], &cfg, Arc::new(Control::new())).unwrap();
 //! assert!((out.weights[0] - 90.0).abs() < 0.01 && (out.weights[1] - 15.0).abs() < 0.01);
 //! ```
+//!
+//! # How to add an optimiser
+//!
+//! An optimiser is an argmin [`Solver`](argmin::core::Solver) on [`FitProblem`] (value and
+//! gradient, one pass for both at a point) and the gradient state [`GradState`]; it may live
+//! in any crate.
+//!
+//! 1. Write the solver: `impl Solver<FitProblem, GradState>`. Each `next_iter` returns the
+//!    state at the new point with its cost (and its gradient, if it has one): the run's
+//!    [`Monitor`] reads them to validate, log, report and stop. Ask the problem through
+//!    argmin's `Problem` wrapper (`problem.cost(&x)`, `problem.gradient(&x)`); a call fails
+//!    with [`Interrupted`] on Ctrl-C, which ends the solver keeping the best iterate so far.
+//! 2. Wrap it in an [`ArgminStage`]: a name, what it tries each iteration (for the reason when
+//!    it fails), and a closure making a fresh solver from the run's [`Control`] and the free
+//!    parameters' bounds. By default it works in coordinates that map every point into the
+//!    bounds ([`Coords`]); [`ArgminStage::value_only`] is for a solver that asks for values
+//!    only and keeps inside the bounds itself (it is handed them).
+//! 3. Run it with [`run_stage`]: the validation split, the kept iterate, budgets, the relative
+//!    stopping rules, Ctrl-C and the log are [`run`]'s. A [`Stage`] of your own (several
+//!    executors, restarts) implements [`Stage::run`] and may be composed with the registry's
+//!    ([`Method::stage`]) in a [`Sequence`].
+//!
+//! To make it a method of the `tune` command line as well, register it in `optim`'s
+//! `method.rs`: a [`Method`] variant with its `name` and `about`, an entry in [`Method::ALL`],
+//! its options as a field of [`SolverOptions`] (`#[command(flatten)]` under the `clap`
+//! feature) and one arm in [`Method::stage`]. `tune <name>` and `tune compare --methods
+//! <name>` then exist from the registry.
+//!
+//! Plain gradient descent with a fixed step, added from outside the registry:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use argmin::core::{Error, Problem, Solver, State, KV};
+//! use optim::{run_stage, ArgminStage, Budget, CompiledSet, Control, FitProblem, GradState,
+//!             Link, LossKind, Objective, ObjectiveConfig, RunConfig, Sigmoid, Target};
+//!
+//! /// x <- x - step * gradient, every iteration.
+//! struct Descent {
+//!     step: f64,
+//! }
+//!
+//! impl Solver<FitProblem, GradState> for Descent {
+//!     fn name(&self) -> &str {
+//!         "descent"
+//!     }
+//!
+//!     fn next_iter(
+//!         &mut self,
+//!         problem: &mut Problem<FitProblem>,
+//!         state: GradState,
+//!     ) -> Result<(GradState, Option<KV>), Error> {
+//!         let x = state.get_param().ok_or_else(|| Error::msg("no starting point"))?.clone();
+//!         let g = problem.gradient(&x)?;
+//!         let next: Vec<f64> = x.iter().zip(&g).map(|(x, g)| x - self.step * g).collect();
+//!         // Cost then gradient at one point: one pass (the problem caches it), and the
+//!         // next iteration's gradient comes from the cache too.
+//!         let cost = problem.cost(&next)?;
+//!         let gradient = problem.gradient(&next)?;
+//!         Ok((state.param(next).cost(cost).gradient(gradient), None))
+//!     }
+//! }
+//!
+//! // Rows with one feature each, targets drawn so that the best weight is 200.
+//! let items: Vec<f64> = (0..2000).map(|i| (i % 7) as f64 - 3.0).collect();
+//! let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
+//! let set = CompiledSet::record(&[0.0], &items,
+//!     |_, &f| Target { value: link.expect(200.0 * f), score: None, group: 0 },
+//!     |_, &f, w| Some(w[0] * f), None);
+//! let train = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
+//!
+//! let stage = ArgminStage::new("descent", "a fixed step along the gradient",
+//!     |_: Arc<Control>, _: &[(f64, f64)]| Descent { step: 6e4 });
+//! let cfg = RunConfig { budget: Budget { max_iters: Some(300), ..Budget::default() }, ..RunConfig::default() };
+//! let out = run_stage(train.clone(), None, &[0.0], &cfg, Arc::new(Control::new()), &stage).unwrap();
+//! assert!((out.weights[0] - 200.0).abs() < 1e-2, "{:?} {} {}", out.weights, out.iterations, out.reason);
+//! assert!(out.train_loss.1 < out.train_loss.0);
+//! assert!(out.history.iter().skip(1).all(|r| r.stage == "descent"));
+//! ```
 #![warn(missing_docs)]
 
 mod control;
 mod coords;
+mod execute;
 mod kfit;
 mod linearise;
 mod loss;
@@ -55,6 +136,7 @@ mod observer;
 mod outcome;
 mod params;
 mod problem;
+mod progress;
 pub mod regularise;
 mod resolve;
 mod rounds;
@@ -62,6 +144,7 @@ mod run;
 mod set;
 pub mod solvers;
 mod stage;
+mod stop;
 mod stopping;
 mod store;
 mod validation;
@@ -73,13 +156,16 @@ pub use linearise::{jacobi_scale, Linearisation};
 pub use loss::{Link, LossKind, Sigmoid};
 pub use method::{Method, SolverOptions};
 pub use objective::{Objective, ObjectiveConfig};
-pub use observer::{Budget, GradState, LogRecord, Monitor, SwarmState};
+pub use observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
 pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
-pub use problem::{GaussNewtonModel, Interrupted, MiniBatch, TexelProblem};
+pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
+pub use progress::{Progress, ProgressEvent};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
-pub use run::{run, run_resolving, RunConfig};
-pub use set::{CompiledSet, HeadGradient, Label, SetBuilder, SparseRows, SplitSpec};
+pub use run::{run, run_resolving, run_stage, RunConfig};
+pub use set::{CompiledSet, HeadGradient, SetBuilder, SparseRows, SplitSpec, Target};
+pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
+pub use stop::Stop;
 pub use stopping::{Stopping, CONVERGED};
 pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};

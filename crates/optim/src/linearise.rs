@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use crate::coords::Coords;
 use crate::objective::Objective;
 use crate::set::{CompiledSet, SparseRows};
+use crate::stop::Stop;
 
 /// Positions the Jacobi scale is measured on at most (a sample spread evenly over the set).
 pub const SCALE_SAMPLE: usize = 1 << 18;
@@ -26,7 +27,7 @@ pub fn jacobi_scale(obj: &Objective, x: &[f64], coords: &Coords) -> Vec<f64> {
 
 /// The diagonal of `D H D` for the Gauss-Newton matrix `H` at `x` over at most `sample`
 /// positions and column factors `cols` (`D`): the numbers of
-/// `obj.linearise_sampled(x, Some(sample)).with_columns(cols).diagonal()`, without keeping the
+/// `obj.linearise(x, Some(sample), Stop::Never)?.with_columns(cols).diagonal(Stop::Never)`, without keeping the
 /// Jacobian (each row is made when it is needed and dropped: memory is one row per thread,
 /// where the Jacobian of 262,144 `psqt` positions takes about 95 MB).
 fn sampled_diagonal(obj: &Objective, x: &[f64], sample: usize, cols: &[f64]) -> Vec<f64> {
@@ -81,7 +82,7 @@ fn finish_diagonal(mut d: Vec<f64>, penalty: &[f64], cols: Option<&[f64]>) -> Ve
 /// The Gauss-Newton matrix `H = 1/N sum_i c_i J_i^T J_i + 2 l2 I + 2 smooth L` (`L` the
 /// Laplacian of the smoothness pairs) of an [`Objective`] at one
 /// point (the sum over all `N` positions, or over an evenly spread sample of them: see
-/// [`Objective::linearise_sampled`]), over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
+/// [`Objective::linearise`]), over the free parameters, where `J_i = dq_i/dx` and `c_i` is the loss's curvature in
 /// `q_i` (for the squared error, `2 sigma'(q_i)^2`: the classic `J^T J` of the residuals
 /// `R_i - sigma(q_i)`). L1 contributes no curvature.
 #[derive(Debug)]
@@ -149,16 +150,9 @@ impl Linearisation<'_> {
     }
 
     /// `H` as a dense row-major `m x m` matrix (`m` free parameters): each position's outer
-    /// product on the upper triangle only, mirrored at the end.
-    pub fn dense(&self) -> Vec<f64> {
-        let m = self.obj.dim();
-        self.dense_until(&|| false)
-            .unwrap_or_else(|| vec![0.0; m * m])
-    }
-
-    /// [`dense`](Self::dense), abandoned (`None`) once `stop` says so (asked every few hundred
-    /// positions by each thread).
-    pub fn dense_until(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<Vec<f64>> {
+    /// product on the upper triangle only, mirrored at the end. `None` when abandoned (`stop`
+    /// is asked every few hundred positions by each thread).
+    pub fn dense(&self, stop: Stop<'_>) -> Option<Vec<f64>> {
         let obj = self.obj;
         let set = &*self.set;
         let m = obj.dim();
@@ -208,15 +202,8 @@ impl Linearisation<'_> {
         Some(h)
     }
 
-    /// The diagonal of `H`.
-    pub fn diagonal(&self) -> Vec<f64> {
-        let m = self.obj.dim();
-        self.diagonal_until(&|| false)
-            .unwrap_or_else(|| vec![0.0; m])
-    }
-
-    /// [`diagonal`](Self::diagonal), abandoned (`None`) once `stop` says so.
-    pub fn diagonal_until(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<Vec<f64>> {
+    /// The diagonal of `H`; `None` when abandoned (as [`dense`](Self::dense)).
+    pub fn diagonal(&self, stop: Stop<'_>) -> Option<Vec<f64>> {
         let obj = self.obj;
         let set = &*self.set;
         let m = obj.dim();
@@ -250,7 +237,7 @@ where
     I: Fn() -> S + Sync,
     B: Fn(&mut S, &mut [f64], usize) + Sync,
 {
-    chunked_sum_until(n, len, init, body, &|| false).unwrap_or_else(|| vec![0.0; len])
+    chunked_sum_until(n, len, init, body, Stop::Never).unwrap_or_else(|| vec![0.0; len])
 }
 
 /// Positions a chunk of [`chunked_sum_until`] sums between two looks at its stop test.
@@ -263,7 +250,7 @@ fn chunked_sum_until<S, I, B>(
     len: usize,
     init: I,
     body: B,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: Stop<'_>,
 ) -> Option<Vec<f64>>
 where
     I: Fn() -> S + Sync,
@@ -278,7 +265,7 @@ where
             let mut state = init();
             let (a, b) = (c * chunk, ((c + 1) * chunk).min(n));
             for i in a..b {
-                if (i - a) % STOP_EVERY == 0 && stop() {
+                if (i - a) % STOP_EVERY == 0 && stop.now() {
                     return None;
                 }
                 body(&mut state, &mut acc, i);

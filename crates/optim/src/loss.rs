@@ -34,11 +34,11 @@ impl Sigmoid {
         }
     }
 
-    /// A label in this sigmoid's range, from a result from White's view in `0..=1`.
-    pub fn label(self, result: f64) -> f64 {
+    /// A target in this sigmoid's range, from a target `value` in `0..=1`.
+    pub fn label(self, value: f64) -> f64 {
         match self {
-            Sigmoid::Logistic => result,
-            Sigmoid::Tanh => 2.0 * result - 1.0,
+            Sigmoid::Logistic => value,
+            Sigmoid::Tanh => 2.0 * value - 1.0,
         }
     }
 }

@@ -144,7 +144,7 @@ impl Method {
 
     /// The stage this method runs as, with the options `o` (the registry's one line per
     /// method).
-    pub(crate) fn stage(self, o: &SolverOptions) -> Box<dyn Stage> {
+    pub fn stage(self, o: &SolverOptions) -> Box<dyn Stage> {
         let gauss_newton = |gn: GaussNewtonOptions| {
             Box::new(ArgminStage::new(
                 "gauss-newton",

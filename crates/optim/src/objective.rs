@@ -1,7 +1,7 @@
 //! [`Objective`]: the mean loss over a [`CompiledSet`], with regularisation, label blending and
 //! frozen parameters, in the coordinates of the free parameters.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 use crate::linearise::Linearisation;
 use crate::loss::Link;
 use crate::set::CompiledSet;
+use crate::stop::Stop;
 use crate::OptimError;
+
+mod penalty;
 
 /// Choices that shape the objective.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,8 +26,8 @@ pub struct ObjectiveConfig {
     /// Weight of the L2 penalty `l2 * sum (w_j - w0_j)^2` over the free parameters, `w0` the
     /// starting weights.
     pub l2: f64,
-    /// Label blend: the label is `lambda * result + (1 - lambda) * sigma(score)` for positions
-    /// with a search score, the result alone for the others. `1` uses results only.
+    /// Target blend: a row's target is `lambda * value + (1 - lambda) * sigma(score)` for rows
+    /// with a second target (`Target::score`), `value` alone for the others. `1` uses `value` only.
     pub lambda: f64,
     /// Weight of the smoothness penalty `smooth * sum (w_a - w_b)^2` over the objective's
     /// neighbour pairs `(a, b)` ([`Objective::with_pairs`]; none unless given): a prior that a
@@ -64,13 +67,13 @@ impl ObjectiveConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)], vec![(1, 1.0)]];
 /// let results = [1.0, 0.0, 0.5];
 /// let set = CompiledSet::record(&[0.0, 0.0], &items,
-///     |i, _| Label { result: results[i], score: None, game: 0 },
+///     |i, _| Target { value: results[i], score: None, group: 0 },
 ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
 /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
 /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0, 0.0], None).unwrap();
@@ -145,10 +148,10 @@ impl Objective {
         }
         let link = cfg.link;
         let targets = set
-            .labels()
+            .targets()
             .iter()
             .map(|l| {
-                let r = link.sigmoid.label(l.result);
+                let r = link.sigmoid.label(l.value);
                 match l.score {
                     Some(s) if cfg.lambda < 1.0 => {
                         cfg.lambda * r + (1.0 - cfg.lambda) * link.expect(f64::from(s))
@@ -176,12 +179,12 @@ impl Objective {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(1, 1.0)]];
     /// let set = CompiledSet::record(&[0.0, 0.0], &items,
-    ///     |i, _| Label { result: 0.5, score: None, game: i as u32 },
+    ///     |i, _| Target { value: 0.5, score: None, group: i as u32 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
     /// let cfg = ObjectiveConfig { smooth: 0.01, ..ObjectiveConfig::new(link) };
@@ -329,123 +332,6 @@ impl Objective {
             .fetch_add(positions as u64, Ordering::Relaxed);
     }
 
-    /// The free parameters' distances from their starting values.
-    fn offsets<'a>(&'a self, x: &'a [f64]) -> impl Iterator<Item = f64> + 'a {
-        x.iter().zip(&self.free).map(|(&v, &i)| v - self.base[i])
-    }
-
-    /// The value of full index `i` at free values `x`.
-    fn value_of(&self, x: &[f64], i: u32) -> f64 {
-        match self.slot[i as usize] {
-            u32::MAX => self.base[i as usize],
-            s => x[s as usize],
-        }
-    }
-
-    /// The smoothness pairs as free slots (`u32::MAX` where frozen) and their difference at `x`.
-    fn pair_differences<'a>(&'a self, x: &'a [f64]) -> impl Iterator<Item = (u32, u32, f64)> + 'a {
-        self.pairs.iter().map(move |&(a, b)| {
-            (
-                self.slot[a as usize],
-                self.slot[b as usize],
-                self.value_of(x, a) - self.value_of(x, b),
-            )
-        })
-    }
-
-    fn penalty(&self, x: &[f64]) -> f64 {
-        let mut p = 0.0;
-        if self.cfg.l1 != 0.0 {
-            p += self.cfg.l1 * self.offsets(x).map(f64::abs).sum::<f64>();
-        }
-        if self.cfg.l2 != 0.0 {
-            p += self.cfg.l2 * self.offsets(x).map(|d| d * d).sum::<f64>();
-        }
-        if self.cfg.smooth != 0.0 {
-            p += self.cfg.smooth * self.pair_differences(x).map(|(_, _, d)| d * d).sum::<f64>();
-        }
-        p
-    }
-
-    fn add_penalty_gradient(&self, x: &[f64], g: &mut [f64]) {
-        if self.cfg.l1 != 0.0 || self.cfg.l2 != 0.0 {
-            for (gi, d) in g.iter_mut().zip(self.offsets(x)) {
-                if self.cfg.l1 != 0.0 && d != 0.0 {
-                    *gi += self.cfg.l1 * d.signum();
-                }
-                *gi += 2.0 * self.cfg.l2 * d;
-            }
-        }
-        if self.cfg.smooth != 0.0 {
-            for (sa, sb, d) in self.pair_differences(x) {
-                let f = 2.0 * self.cfg.smooth * d;
-                if sa != u32::MAX {
-                    g[sa as usize] += f;
-                }
-                if sb != u32::MAX {
-                    g[sb as usize] -= f;
-                }
-            }
-        }
-    }
-
-    /// The penalties' curvature (L1 has none) over the free parameters: `2 l2 I + 2 smooth L`,
-    /// `L` the Laplacian of the pairs among free parameters (a pair with a frozen member adds
-    /// to its free member's diagonal only). [`Linearisation`] adds it to the Gauss-Newton
-    /// matrix in each of its forms through the three methods below.
-    pub(crate) fn penalty_diagonal(&self) -> Vec<f64> {
-        let mut d = vec![2.0 * self.cfg.l2; self.dim()];
-        if self.cfg.smooth != 0.0 {
-            for &(a, b) in self.pairs.iter() {
-                for s in [self.slot[a as usize], self.slot[b as usize]] {
-                    if s != u32::MAX {
-                        d[s as usize] += 2.0 * self.cfg.smooth;
-                    }
-                }
-            }
-        }
-        d
-    }
-
-    /// `out += (2 l2 I + 2 smooth L) v`.
-    pub(crate) fn add_penalty_curvature_times(&self, v: &[f64], out: &mut [f64]) {
-        for (o, &x) in out.iter_mut().zip(v) {
-            *o += 2.0 * self.cfg.l2 * x;
-        }
-        if self.cfg.smooth != 0.0 {
-            let c = 2.0 * self.cfg.smooth;
-            for &(a, b) in self.pairs.iter() {
-                let (sa, sb) = (self.slot[a as usize], self.slot[b as usize]);
-                let va = if sa == u32::MAX { 0.0 } else { v[sa as usize] };
-                let vb = if sb == u32::MAX { 0.0 } else { v[sb as usize] };
-                if sa != u32::MAX {
-                    out[sa as usize] += c * (va - vb);
-                }
-                if sb != u32::MAX {
-                    out[sb as usize] += c * (vb - va);
-                }
-            }
-        }
-    }
-
-    /// `h += 2 l2 I + 2 smooth L` on a dense row-major `m x m` matrix.
-    pub(crate) fn add_penalty_curvature_dense(&self, h: &mut [f64]) {
-        let m = self.dim();
-        for (a, x) in self.penalty_diagonal().into_iter().enumerate() {
-            h[a * m + a] += x;
-        }
-        if self.cfg.smooth != 0.0 {
-            let c = 2.0 * self.cfg.smooth;
-            for &(a, b) in self.pairs.iter() {
-                let (sa, sb) = (self.slot[a as usize], self.slot[b as usize]);
-                if sa != u32::MAX && sb != u32::MAX {
-                    h[sa as usize * m + sb as usize] -= c;
-                    h[sb as usize * m + sa as usize] -= c;
-                }
-            }
-        }
-    }
-
     /// The mean data loss (no regularisation) at full weights `w`; not counted as a pass (use it
     /// for reporting).
     pub fn data_loss(&self, w: &[f64]) -> f64 {
@@ -455,8 +341,10 @@ impl Objective {
         }
         let link = self.cfg.link;
         let t = &self.targets;
+        let f = |i: usize, q: f64| (link.loss_value(q, t[i]), 0.0);
         self.set
-            .pass(w, 0..n, None, None, |i, q| (link.loss_value(q, t[i]), 0.0))
+            .pass(w, 0..n, None, None, f, Stop::Never)
+            .unwrap_or(f64::NAN)
             / n as f64
     }
 
@@ -469,30 +357,24 @@ impl Objective {
         let t = &self.targets;
         // Every position is visited exactly once per pass, so each slot is written once.
         let out: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        self.set.pass(w, 0..n, None, None, |i, q| {
+        let f = |i: usize, q: f64| {
             let l = link.loss_value(q, t[i]);
             out[i].store(l.to_bits(), Ordering::Relaxed);
             (l, 0.0)
-        });
+        };
+        self.set.pass(w, 0..n, None, None, f, Stop::Never);
         out.into_iter()
             .map(|b| f64::from_bits(b.into_inner()))
             .collect()
     }
 
-    /// `E(x)`.
-    pub fn value(&self, x: &[f64]) -> f64 {
-        self.value_until(x, &AtomicBool::new(false))
-            .unwrap_or(f64::NAN)
-    }
-
-    /// [`value`](Self::value), abandoned (`None`, not counted as a pass) once `stop` is set:
-    /// see [`CompiledSet::pass_until`].
-    pub fn value_until(&self, x: &[f64], stop: &AtomicBool) -> Option<f64> {
+    /// `E(x)`; `None` (not counted as a pass) when abandoned: see [`CompiledSet::pass`].
+    pub fn value(&self, x: &[f64], stop: Stop<'_>) -> Option<f64> {
         let n = self.set.len();
         let w = self.expand(x);
         let link = self.cfg.link;
         let t = &self.targets;
-        let s = self.set.pass_until(
+        let s = self.set.pass(
             &w,
             0..n,
             None,
@@ -506,54 +388,43 @@ impl Objective {
 
     /// `E(x)` and its gradient with respect to the free parameters, in one pass.
     pub fn value_and_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
-        self.batch_value_and_gradient(x, 0..self.set.len(), None)
+        self.batch_value_and_gradient(x, 0..self.set.len(), None, Stop::Never)
+            .unwrap_or_else(|| (f64::NAN, vec![f64::NAN; self.dim()]))
     }
 
     /// The objective restricted to positions `order[k]` (or `k`) for `k` in `range`: the mean
-    /// loss over them plus the regularisation, and its gradient.
+    /// loss over them plus the regularisation, and its gradient; `None` (not counted) when
+    /// abandoned: see [`CompiledSet::pass`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
+    /// use tape::Scalar;
+    ///
+    /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
+    /// let set = CompiledSet::record(&[0.0], &items,
+    ///     |i, _| Target { value: 1.0 - i as f64, score: None, group: 0 },
+    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+    /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
+    /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap();
+    /// let stop = AtomicBool::new(true);
+    /// assert!(obj.batch_value_and_gradient(&[1.0], 0..2, None, Stop::from(&stop)).is_none());
+    /// assert_eq!(obj.passes(), 0.0); // an abandoned pass is not counted
+    /// ```
     pub fn batch_value_and_gradient(
         &self,
         x: &[f64],
         range: std::ops::Range<usize>,
         order: Option<&[usize]>,
-    ) -> (f64, Vec<f64>) {
-        let never = AtomicBool::new(false);
-        self.batch_value_and_gradient_until(x, range, order, &never)
-            .unwrap_or_else(|| (f64::NAN, vec![f64::NAN; self.dim()]))
-    }
-
-    /// [`batch_value_and_gradient`](Self::batch_value_and_gradient), abandoned (`None`, not
-    /// counted) once `stop` is set: see [`CompiledSet::pass_until`].
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
-    /// use tape::Scalar;
-    ///
-    /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
-    /// let set = CompiledSet::record(&[0.0], &items,
-    ///     |i, _| Label { result: 1.0 - i as f64, score: None, game: 0 },
-    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
-    /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
-    /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap();
-    /// let stop = AtomicBool::new(true);
-    /// assert!(obj.batch_value_and_gradient_until(&[1.0], 0..2, None, &stop).is_none());
-    /// assert_eq!(obj.passes(), 0.0); // an abandoned pass is not counted
-    /// ```
-    pub fn batch_value_and_gradient_until(
-        &self,
-        x: &[f64],
-        range: std::ops::Range<usize>,
-        order: Option<&[usize]>,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
     ) -> Option<(f64, Vec<f64>)> {
         let n = range.end.saturating_sub(range.start);
         let w = self.expand(x);
         let link = self.cfg.link;
         let t = &self.targets;
         let mut full = vec![0.0; self.base.len()];
-        let s = self.set.pass_until(
+        let s = self.set.pass(
             &w,
             range,
             order,
@@ -568,38 +439,25 @@ impl Objective {
         Some((s * inv + self.penalty(x), g))
     }
 
-    /// The generalised Gauss-Newton model at `x` (one pass, plus one reverse sweep per
-    /// non-linear position).
-    pub fn linearise(&self, x: &[f64]) -> Linearisation<'_> {
-        self.linearise_sampled(x, None)
-    }
-
     /// The generalised Gauss-Newton model at `x`, its matrix summed over at most `sample`
-    /// positions (`None`: all): every `k`-th position, `k = ceil(N / sample)`, the mean over
-    /// them standing for the mean over all (a sub-sampled Gauss-Newton matrix, as in Byrd et
-    /// al., "On the use of stochastic Hessian information", 2011). The matrix costs the
-    /// sample's size; the gradient and the objective the solvers test steps on stay exact.
-    /// Counted as the sample's fraction of a pass.
-    pub fn linearise_sampled(&self, x: &[f64], sample: Option<usize>) -> Linearisation<'_> {
-        let never = AtomicBool::new(false);
-        self.linearise_sampled_until(x, sample, &never)
-            .expect("a build without a stop flag is never abandoned")
-    }
-
-    /// [`linearise_sampled`](Self::linearise_sampled), abandoned (`None`) once `stop` is set:
-    /// the Jacobian's rows are built a chunk at a time, each chunk looking at `stop` first (see
-    /// [`CompiledSet::jacobian_until`]).
-    pub fn linearise_sampled_until(
+    /// positions (`None`: all, one pass plus one reverse sweep per non-linear position): every
+    /// `k`-th position, `k = ceil(N / sample)`, the mean over them standing for the mean over
+    /// all (a sub-sampled Gauss-Newton matrix, as in Byrd et al., "On the use of stochastic
+    /// Hessian information", 2011). The matrix costs the sample's size; the gradient and the
+    /// objective the solvers test steps on stay exact. Counted as the sample's fraction of a
+    /// pass. `None` when abandoned: the Jacobian's rows are built a chunk at a time, each chunk
+    /// asking `stop` first (see [`CompiledSet::jacobian`]).
+    pub fn linearise(
         &self,
         x: &[f64],
         sample: Option<usize>,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
     ) -> Option<Linearisation<'_>> {
         let (set, w, curvature) = self.curvature_sampled(x, sample);
-        if stop.load(Ordering::Relaxed) {
+        if stop.now() {
             return None;
         }
-        let jacobian = set.jacobian_until(&w, stop)?;
+        let jacobian = set.jacobian(&w, stop)?;
         Some(Linearisation {
             obj: self,
             jacobian,
@@ -609,7 +467,7 @@ impl Objective {
         })
     }
 
-    /// What [`linearise_sampled`](Self::linearise_sampled) sums over: the positions (all, or
+    /// What [`linearise`](Self::linearise) sums over: the positions (all, or
     /// the sample), the full weights at `x`, and each position's loss curvature divided by
     /// their number (one pass over them, counted).
     pub(crate) fn curvature_sampled(

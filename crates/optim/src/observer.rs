@@ -1,5 +1,5 @@
 //! [`Monitor`]: the argmin observer that evaluates every iterate on the validation split, keeps
-//! the best weights, writes the JSON-lines log, drives the progress bar and enforces budgets.
+//! the best weights, writes the JSON-lines log, reports progress and enforces budgets.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -10,12 +10,12 @@ use std::time::Instant;
 use argmin::core::observers::Observe;
 use argmin::core::{Error, IterState, PopulationState, State, KV};
 use argmin::solver::particleswarm::Particle;
-use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use crate::control::Control;
 use crate::coords::{projected_gradient, Coords};
 use crate::objective::Objective;
+use crate::progress::{Progress, ProgressEvent};
 use crate::stopping::Stopping;
 use crate::validation::Tracker;
 
@@ -61,7 +61,8 @@ pub struct Budget {
 /// An iterate's free values and, if the solver has one, its gradient there.
 pub(crate) type Observed = (Vec<f64>, Option<Vec<f64>>);
 
-/// What all the stages of one run share.
+/// What all the stages of one run share (objectives, control, budget, tracker, log, events);
+/// opaque outside the crate, handed to every [`Stage`](crate::Stage).
 pub struct RunShared {
     pub(crate) train: Arc<Objective>,
     pub(crate) valid: Option<Arc<Objective>>,
@@ -78,7 +79,7 @@ pub struct RunShared {
     pub(crate) tracker: Mutex<Tracker>,
     pub(crate) history: Mutex<Vec<LogRecord>>,
     pub(crate) log: Mutex<Option<BufWriter<File>>>,
-    pub(crate) progress: ProgressBar,
+    pub(crate) progress: Progress,
     /// The full weights' names (empty: unnamed), for the reasons a solver stopped.
     pub(crate) names: Arc<Vec<String>>,
     /// The latest iterate observed and its gradient in the free parameters, if the solver has
@@ -141,11 +142,16 @@ impl RunShared {
                 }
             }
         }
-        self.progress.set_position(iter);
-        self.progress.set_message(format!(
-            "{stage} train {train_loss:.6} valid {} passes {passes:.1}",
-            valid_loss.map_or("-".to_string(), |v| format!("{v:.6}"))
-        ));
+        if !self.progress.is_none() {
+            let message = format!(
+                "{stage} train {train_loss:.6} valid {} passes {passes:.1}",
+                valid_loss.map_or("-".to_string(), |v| format!("{v:.6}"))
+            );
+            self.progress.send(ProgressEvent::Iteration {
+                iter,
+                message: &message,
+            });
+        }
         let converged = match self.history.lock() {
             Ok(mut h) => {
                 h.push(rec);
@@ -193,7 +199,7 @@ impl Monitor {
         }
     }
 
-    /// Reads the solver's points in `coords` (see [`TexelProblem::coords`](crate::TexelProblem::coords)).
+    /// Reads the solver's points in `coords` (see [`FitProblem::coords`](crate::FitProblem::coords)).
     pub(crate) fn with_coords(mut self, coords: Coords) -> Self {
         self.coords = (!coords.is_identity()).then_some(coords);
         self

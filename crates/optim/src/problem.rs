@@ -1,4 +1,4 @@
-//! [`TexelProblem`]: the argmin glue around an [`Objective`], with a cache so that argmin's
+//! [`FitProblem`]: the argmin glue around an [`Objective`], with a cache so that argmin's
 //! separate `cost` and `gradient` calls at one point cost one pass.
 
 use std::sync::atomic::AtomicBool;
@@ -9,6 +9,7 @@ use argmin::core::{CostFunction, Error, Gradient};
 use crate::coords::Coords;
 use crate::linearise::Linearisation;
 use crate::objective::Objective;
+use crate::stop::Stop;
 
 /// What the Gauss-Newton solver needs of a problem: the Gauss-Newton model at a point.
 pub trait GaussNewtonModel {
@@ -44,16 +45,16 @@ pub trait MiniBatch {
 /// ```
 /// use std::sync::Arc;
 /// use argmin::core::{CostFunction, Gradient};
-/// use optim::{CompiledSet, Label, Link, Objective, ObjectiveConfig, TexelProblem};
+/// use optim::{CompiledSet, Target, Link, Objective, ObjectiveConfig, FitProblem};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
 /// let set = CompiledSet::record(&[0.0], &items,
-///     |i, _| Label { result: if i == 0 { 1.0 } else { 0.0 }, score: None, game: 0 },
+///     |i, _| Target { value: if i == 0 { 1.0 } else { 0.0 }, score: None, group: 0 },
 ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
 /// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
 /// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
-/// let problem = TexelProblem::new(obj.clone());
+/// let problem = FitProblem::new(obj.clone());
 /// let x = vec![50.0];
 /// let e = problem.cost(&x).unwrap();
 /// let g = problem.gradient(&x).unwrap();
@@ -61,7 +62,7 @@ pub trait MiniBatch {
 /// assert_eq!(obj.passes(), 1.0); // one pass for both
 /// ```
 #[derive(Debug)]
-pub struct TexelProblem {
+pub struct FitProblem {
     obj: Arc<Objective>,
     value_only: bool,
     coords: Coords,
@@ -69,7 +70,7 @@ pub struct TexelProblem {
     cache: Mutex<Option<Cached>>,
 }
 
-/// The error of a [`TexelProblem`] call whose pass was abandoned because the run was
+/// The error of a [`FitProblem`] call whose pass was abandoned because the run was
 /// interrupted (Ctrl-C): the solver ends there, and the run keeps the best iterate so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interrupted;
@@ -84,12 +85,12 @@ impl std::error::Error for Interrupted {}
 
 type Cached = (Vec<f64>, f64, Option<Vec<f64>>);
 
-impl TexelProblem {
+impl FitProblem {
     /// The problem of minimising `obj`, in the free parameters themselves (no bound is
     /// enforced: use [`coords`](Self::coords) for a gradient solver on a bounded objective).
     pub fn new(obj: Arc<Objective>) -> Self {
         let dim = obj.dim();
-        TexelProblem {
+        FitProblem {
             obj,
             value_only: false,
             coords: Coords::identity(dim),
@@ -107,16 +108,16 @@ impl TexelProblem {
     /// use std::sync::Arc;
     /// use std::sync::atomic::{AtomicBool, Ordering};
     /// use argmin::core::CostFunction;
-    /// use optim::{CompiledSet, Label, Link, Objective, ObjectiveConfig, TexelProblem};
+    /// use optim::{CompiledSet, Target, Link, Objective, ObjectiveConfig, FitProblem};
     /// use tape::Scalar;
     ///
     /// let set = CompiledSet::record(&[0.0], &[vec![(0u32, 1.0)]],
-    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
+    ///     |_, _| Target { value: 1.0, score: None, group: 0 },
     ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
     /// let link = Link { sigmoid: optim::Sigmoid::Logistic, k: 1.0, loss: optim::LossKind::Mse };
     /// let obj = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
     /// let stop = Arc::new(AtomicBool::new(false));
-    /// let problem = TexelProblem::new(obj).interruptible(stop.clone());
+    /// let problem = FitProblem::new(obj).interruptible(stop.clone());
     /// assert!(problem.cost(&vec![1.0]).is_ok());
     /// stop.store(true, Ordering::SeqCst);
     /// let e = problem.cost(&vec![2.0]).unwrap_err();
@@ -187,7 +188,7 @@ impl TexelProblem {
         let n = self.obj.set().len();
         let (v, mut g) = self
             .obj
-            .batch_value_and_gradient_until(&self.to_x(z), 0..n, None, &self.stop)
+            .batch_value_and_gradient(&self.to_x(z), 0..n, None, Stop::from(&*self.stop))
             .ok_or(Interrupted)?;
         self.coords.chain(z, &mut g);
         self.store(z, v, Some(g.clone()));
@@ -211,7 +212,7 @@ fn check(x: &[f64], dim: usize) -> Result<(), Error> {
     Ok(())
 }
 
-impl CostFunction for TexelProblem {
+impl CostFunction for FitProblem {
     type Param = Vec<f64>;
     type Output = f64;
 
@@ -223,7 +224,7 @@ impl CostFunction for TexelProblem {
         if self.value_only {
             let v = self
                 .obj
-                .value_until(&self.to_x(x), &self.stop)
+                .value(&self.to_x(x), Stop::from(&*self.stop))
                 .ok_or(Interrupted)?;
             self.store(x, v, None);
             Ok(v)
@@ -233,7 +234,7 @@ impl CostFunction for TexelProblem {
     }
 }
 
-impl Gradient for TexelProblem {
+impl Gradient for FitProblem {
     type Param = Vec<f64>;
     type Gradient = Vec<f64>;
 
@@ -243,7 +244,7 @@ impl Gradient for TexelProblem {
     }
 }
 
-impl GaussNewtonModel for TexelProblem {
+impl GaussNewtonModel for FitProblem {
     fn value_and_gradient(&self, x: &[f64]) -> Result<(f64, Vec<f64>), Error> {
         check(x, self.obj.dim())?;
         self.both(x)
@@ -252,7 +253,7 @@ impl GaussNewtonModel for TexelProblem {
     fn linearise(&self, z: &[f64], sample: Option<usize>) -> Result<Linearisation<'_>, Error> {
         let lin = self
             .obj
-            .linearise_sampled_until(&self.to_x(z), sample, &self.stop)
+            .linearise(&self.to_x(z), sample, Stop::from(&*self.stop))
             .ok_or(Interrupted)?;
         Ok(if self.coords.is_identity() {
             lin
@@ -262,7 +263,7 @@ impl GaussNewtonModel for TexelProblem {
     }
 }
 
-impl MiniBatch for TexelProblem {
+impl MiniBatch for FitProblem {
     fn positions(&self) -> usize {
         self.obj.set().len()
     }
@@ -273,20 +274,20 @@ impl MiniBatch for TexelProblem {
         range: std::ops::Range<usize>,
         order: &[usize],
     ) -> Result<(f64, Vec<f64>), Error> {
-        let stop = &self.stop;
+        let stop = Stop::from(&*self.stop);
         let w = self.to_x(x);
         let r = if range.start == 0 && range.end >= order.len() {
             // A whole permutation is the whole set: the sum in storage order is the same (up
             // to rounding) and takes the stores' fast sweeps.
             self.obj
-                .batch_value_and_gradient_until(&w, 0..order.len(), None, stop)
+                .batch_value_and_gradient(&w, 0..order.len(), None, stop)
         } else {
             // The batch's positions in storage order: the same sum (up to rounding), read
             // from memory front to back.
             let mut batch = order[range.clone()].to_vec();
             batch.sort_unstable();
             self.obj
-                .batch_value_and_gradient_until(&w, 0..batch.len(), Some(&batch), stop)
+                .batch_value_and_gradient(&w, 0..batch.len(), Some(&batch), stop)
         };
         let (v, mut g) = r.ok_or(Interrupted)?;
         self.coords.chain(x, &mut g);

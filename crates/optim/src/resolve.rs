@@ -10,7 +10,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 
 use crate::objective::Objective;
@@ -33,7 +33,7 @@ pub trait Rerecord {
     /// Records both sets at the full weights `w`, counting the positions whose recording
     /// changed since the previous call (0 the first time). `progress` may advance by one per
     /// position handled.
-    fn record(&mut self, w: &[f64], progress: Option<&ProgressBar>) -> Result<Recorded, HookError>;
+    fn record(&mut self, w: &[f64], progress: Option<&Progress>) -> Result<Recorded, HookError>;
 
     /// Gives the hook the run's interrupt flag (Ctrl-C): a [`record`](Self::record) under way
     /// when it is set may end early with an error, and the run then ends keeping the best

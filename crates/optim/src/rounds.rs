@@ -1,14 +1,19 @@
 //! Between the rounds of [`run_resolving`](crate::run_resolving): the sets recorded again
 //! through the [`Rerecord`] hook, the objectives rebuilt, and the candidates for the kept
-//! weights measured again on the new sets.
+//! weights measured again on the new sets; each round's budget and shared state.
 
-use std::sync::Arc;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::objective::Objective;
-use crate::observer::RunShared;
+use crate::observer::{Budget, RunShared};
+use crate::progress::ProgressEvent;
 use crate::resolve::{rebind, Rerecord, Resolution};
 use crate::run::RunConfig;
+use crate::stop::Stop;
 use crate::validation::Tracker;
 use crate::OptimError;
 
@@ -34,9 +39,8 @@ pub(crate) fn resolve_round(
     let train_before = shared.train.data_loss(&w);
     let valid_before = shared.valid.as_ref().map(|v| v.data_loss(&w));
     let (n_train, n_valid) = resolver.positions();
-    shared
-        .progress
-        .set_message(format!("re-resolving {} leaves", n_train + n_valid));
+    let message = format!("re-resolving {} leaves", n_train + n_valid);
+    shared.progress.send(ProgressEvent::Message(&message));
     let rec = resolver.record(&w, None).map_err(OptimError::Hook)?;
     let train = Arc::new(rebind(&shared.train, Arc::new(rec.train))?);
     let valid = match &shared.valid {
@@ -69,7 +73,13 @@ pub(crate) fn resolve_round(
     for (i, c) in &candidates {
         match &valid {
             Some(v) => tracker.offer_losses(*i, &v.position_losses(c), c),
-            None => tracker.offer(*i, train.value(&train.reduce(c)), c),
+            None => tracker.offer(
+                *i,
+                train
+                    .value(&train.reduce(c), Stop::Never)
+                    .unwrap_or(f64::NAN),
+                c,
+            ),
         };
     }
     // Patience counts the iterations since the kept one, across the re-resolution.
@@ -96,12 +106,12 @@ pub(crate) fn resolve_round(
     })
 }
 
-/// The game of each position of `obj`'s set, in its order.
+/// The group of each row of `obj`'s set, in its order.
 fn games(obj: &Objective) -> Vec<u32> {
-    obj.set().labels().iter().map(|l| l.game).collect()
+    obj.set().targets().iter().map(|l| l.group).collect()
 }
 
-/// A tracker with the run's selection rule and patience, grouping validation positions by game.
+/// A tracker with the run's selection rule and patience, grouping validation rows by `Target::group`.
 pub(crate) fn new_tracker(cfg: &RunConfig, valid: Option<&Objective>) -> Tracker {
     let t = Tracker::new(cfg.budget.patience).with_selection(cfg.selection);
     match valid {
@@ -114,4 +124,87 @@ pub(crate) fn new_tracker(cfg: &RunConfig, valid: Option<&Objective>) -> Tracker
 /// re-resolving at either finds the same leaves and starts the same round.
 pub(crate) fn same_weights(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-3)
+}
+
+/// A round's budget: the run's, with the iterations cut at the round's end when the run goes
+/// in rounds of `every` iterations (`done` iterations done so far).
+pub(crate) fn round_budget(cfg: &RunConfig, every: Option<u64>, done: u64) -> Budget {
+    match every {
+        Some(n) => {
+            let end = done.saturating_add(n);
+            Budget {
+                max_iters: Some(cfg.budget.max_iters.map_or(end, |m| m.min(end))),
+                ..cfg.budget
+            }
+        }
+        None => cfg.budget,
+    }
+}
+
+/// Shows a re-resolution (above the progress) and logs it; returns the log, taken from
+/// `shared` for the next round's state.
+pub(crate) fn report_resolution(
+    shared: &RunShared,
+    res: &Resolution,
+) -> Result<Option<BufWriter<File>>, OptimError> {
+    if !shared.progress.is_none() {
+        shared.progress.send(ProgressEvent::Note(&res.to_text()));
+    }
+    let mut log = shared
+        .log
+        .lock()
+        .map_err(|_| OptimError::Poisoned("the run's log"))?
+        .take();
+    if let Some(f) = log.as_mut() {
+        if let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(res) {
+            m.insert("event".to_string(), "resolve".into());
+            if let Ok(line) = serde_json::to_string(&m) {
+                // As for the iteration records, a failing write does not end the run.
+                let _ = writeln!(f, "{line}");
+                let _ = f.flush();
+            }
+        }
+    }
+    Ok(log)
+}
+
+/// The shared state of the round after a re-resolution at iteration `done`: the new
+/// objectives, the passes counted on from where they were, the tracker of the round, and the
+/// history, log and progress carried over.
+pub(crate) fn next_round(
+    shared: &RunShared,
+    cfg: &RunConfig,
+    every: Option<u64>,
+    round: Round,
+    log: Option<BufWriter<File>>,
+    done: u64,
+) -> Result<RunShared, OptimError> {
+    let control = &shared.control;
+    let passes = shared.train.passes() - shared.passes0;
+    let (train, valid) = (round.train, round.valid);
+    let passes0 = train.passes() - passes;
+    control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
+    let history = std::mem::take(
+        &mut *shared
+            .history
+            .lock()
+            .map_err(|_| OptimError::Poisoned("the run's history"))?,
+    );
+    Ok(RunShared {
+        train,
+        valid,
+        control: control.clone(),
+        budget: round_budget(cfg, every, done),
+        stopping: cfg.method.stopping(cfg.stopping),
+        since: AtomicU64::new(done + 1),
+        start: shared.start,
+        passes0,
+        iter: AtomicU64::new(done + 1),
+        tracker: Mutex::new(round.tracker),
+        history: Mutex::new(history),
+        log: Mutex::new(log),
+        progress: shared.progress.clone(),
+        names: shared.names.clone(),
+        last: Mutex::new(None),
+    })
 }

@@ -2,21 +2,24 @@
 //! weights by validation loss.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::control::Control;
 use crate::method::{Method, SolverOptions};
 use crate::objective::Objective;
 use crate::observer::{Budget, RunShared};
 use crate::outcome::{ResolvedRun, RunOutcome};
+use crate::progress::{Progress, ProgressEvent};
 use crate::resolve::{Rerecord, Resolution};
-use crate::rounds::{new_tracker, resolve_round, same_weights};
+use crate::rounds::{
+    new_tracker, next_round, report_resolution, resolve_round, round_budget, same_weights,
+};
+use crate::stage::Stage;
+use crate::stop::Stop;
 use crate::stopping::{Stopping, CONVERGED};
 use crate::validation::Selection;
 use crate::OptimError;
@@ -36,8 +39,8 @@ pub struct RunConfig {
     pub selection: Selection,
     /// Where to write the JSON-lines log, if anywhere.
     pub log: Option<PathBuf>,
-    /// Show a progress bar on standard error.
-    pub progress: bool,
+    /// Where the run reports its progress (the program draws it; none by default).
+    pub progress: Progress,
     /// The names of the full weights (empty: unnamed), for saying which parameters a solver
     /// that stopped abnormally was stuck on.
     pub names: Vec<String>,
@@ -84,7 +87,7 @@ impl RunConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{run, Budget, CompiledSet, Control, Label, Link, LossKind, Method, Objective,
+/// use optim::{run, Budget, CompiledSet, Control, Target, Link, LossKind, Method, Objective,
 ///             ObjectiveConfig, RunConfig, Sigmoid};
 /// use tape::Scalar;
 ///
@@ -92,7 +95,7 @@ impl RunConfig {
 /// let items: Vec<f64> = (0..2000).map(|i| (i % 7) as f64 - 3.0).collect();
 /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
 /// let set = CompiledSet::record(&[0.0], &items,
-///     |_, &f| Label { result: link.expect(200.0 * f), score: None, game: 0 },
+///     |_, &f| Target { value: link.expect(200.0 * f), score: None, group: 0 },
 ///     |_, &f, w| Some(w[0] * f), None);
 /// let train = Arc::new(Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0], None).unwrap());
 /// let cfg = RunConfig { method: Method::Lbfgs, budget: Budget { max_iters: Some(50), ..Budget::default() }, ..RunConfig::default() };
@@ -106,7 +109,26 @@ pub fn run(
     cfg: &RunConfig,
     control: Arc<Control>,
 ) -> Result<RunOutcome, OptimError> {
-    drive(train, valid, start, cfg, control, None).map(|r| r.outcome)
+    let stage = cfg.method.stage(&cfg.solvers);
+    drive(train, valid, start, cfg, control, &*stage, None).map(|r| r.outcome)
+}
+
+/// [`run`] with a [`Stage`] of the caller's instead of `cfg.method`'s: how a method that is not
+/// in the registry runs (an argmin solver of another crate wrapped in an
+/// [`ArgminStage`](crate::ArgminStage), or stages of the registry's composed in a
+/// [`Sequence`](crate::Sequence)). Everything else is [`run`]'s: the validation split, the kept
+/// iterate, budgets, the relative stopping rules of `cfg.stopping`, Ctrl-C and the log.
+/// `cfg.method` is not run; the outcome and the progress name it, so set it to the method the
+/// stage is closest to (or leave the default). The crate's documentation has a complete example.
+pub fn run_stage(
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    stage: &dyn Stage,
+) -> Result<RunOutcome, OptimError> {
+    drive(train, valid, start, cfg, control, stage, None).map(|r| r.outcome)
 }
 
 /// [`run`] with the quiescence leaves searched again as the weights move: the run proceeds in
@@ -167,7 +189,8 @@ pub fn run_resolving(
     }
     resolver.set_stop(control.interrupt_flag());
     let resolve = (every > 0).then_some((resolver, every));
-    drive(train, valid, start, cfg, control, resolve)
+    let stage = cfg.method.stage(&cfg.solvers);
+    drive(train, valid, start, cfg, control, &*stage, resolve)
 }
 
 /// The reason [`RunShared::record`] gives when the iterations of a round run out.
@@ -176,15 +199,16 @@ const ITERATIONS_SPENT: &str = "iteration budget reached";
 /// Rounds in a row that may end with the method converged while the leaves keep changing.
 const MAX_SETTLED_ROUNDS: u32 = 10;
 
-/// The run, in rounds when re-resolving.
-fn drive(
-    mut train: Arc<Objective>,
-    mut valid: Option<Arc<Objective>>,
+/// Checks the inputs and starts the run: the log file, the progress, the deadline, the pass
+/// limit, and the run's shared state for its first round.
+fn open(
+    train: &Arc<Objective>,
+    valid: &Option<Arc<Objective>>,
     start: &[f64],
     cfg: &RunConfig,
-    control: Arc<Control>,
-    mut resolve: Option<(&mut dyn Rerecord, u64)>,
-) -> Result<ResolvedRun, OptimError> {
+    control: &Arc<Control>,
+    every: Option<u64>,
+) -> Result<RunShared, OptimError> {
     if train.set().is_empty() {
         return Err(OptimError::Config("no training positions".to_string()));
     }
@@ -202,34 +226,23 @@ fn drive(
         )),
         None => None,
     };
-    let progress = progress_bar(cfg);
+    cfg.progress.send(ProgressEvent::Run {
+        name: cfg.method.name(),
+        max_iters: cfg.budget.max_iters,
+    });
     let started = Instant::now();
     control.set_deadline(
         cfg.budget
             .seconds
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
     );
-    // A round's budget: the run's, with the iterations cut at the round's end.
-    let every = resolve.as_ref().map(|r| r.1);
-    let round_budget = |done: u64| -> Budget {
-        match every {
-            Some(n) => {
-                let end = done.saturating_add(n);
-                Budget {
-                    max_iters: Some(cfg.budget.max_iters.map_or(end, |m| m.min(end))),
-                    ..cfg.budget
-                }
-            }
-            None => cfg.budget,
-        }
-    };
     let passes0 = train.passes();
     control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
-    let mut shared = Arc::new(RunShared {
+    Ok(RunShared {
         train: train.clone(),
         valid: valid.clone(),
         control: control.clone(),
-        budget: round_budget(0),
+        budget: round_budget(cfg, every, 0),
         stopping: cfg.method.stopping(cfg.stopping),
         since: AtomicU64::new(0),
         start: started,
@@ -238,14 +251,27 @@ fn drive(
         tracker: Mutex::new(new_tracker(cfg, valid.as_deref())),
         history: Mutex::new(Vec::new()),
         log: Mutex::new(log),
-        progress,
+        progress: cfg.progress.clone(),
         names: Arc::new(cfg.names.clone()),
         last: Mutex::new(None),
-    });
+    })
+}
+
+/// The run, in rounds when re-resolving.
+fn drive(
+    train: Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    start: &[f64],
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    stage: &dyn Stage,
+    mut resolve: Option<(&mut dyn Rerecord, u64)>,
+) -> Result<ResolvedRun, OptimError> {
+    let every = resolve.as_ref().map(|r| r.1);
+    let mut shared = Arc::new(open(&train, &valid, start, cfg, &control, every)?);
     let x0 = train.reduce(start);
-    let e0 = train.value(&x0);
+    let e0 = train.value(&x0, Stop::Never).unwrap_or(f64::NAN);
     shared.record("start", &x0, e0, None);
-    let stage = cfg.method.stage(&cfg.solvers);
 
     let mut x = x0;
     let mut reason;
@@ -289,7 +315,7 @@ fn drive(
             Err(_) if control.interrupted() => break,
             Err(e) => return Err(e),
         };
-        let mut res = round.resolution;
+        let mut res = round.resolution.clone();
         let changed = res.train_changed + res.valid_changed;
         let fingerprint = resolver.fingerprint();
         if changed > 0 {
@@ -300,61 +326,12 @@ fn drive(
                 .map(|(_, i, _)| *i);
             seen.push((fingerprint, done, w));
         }
-        if cfg.progress {
-            // Above the bar; on standard error when the bar is not drawn (not a terminal).
-            if shared.progress.is_hidden() {
-                eprintln!("{}", res.to_text());
-            } else {
-                shared.progress.println(res.to_text());
-            }
-        }
-        let mut log = shared
-            .log
-            .lock()
-            .map_err(|_| OptimError::Poisoned("the run's log"))?
-            .take();
-        if let Some(f) = log.as_mut() {
-            if let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(&res) {
-                m.insert("event".to_string(), "resolve".into());
-                if let Ok(line) = serde_json::to_string(&m) {
-                    // As for the iteration records, a failing write does not end the run.
-                    let _ = writeln!(f, "{line}");
-                    let _ = f.flush();
-                }
-            }
-        }
+        let log = report_resolution(&shared, &res)?;
         let repeats = res.repeats;
         resolutions.push(res);
         // Continue on the new leaves, counting the passes on from where they were.
-        let passes = train.passes() - shared.passes0;
-        train = round.train;
-        valid = round.valid;
-        let passes0 = train.passes() - passes;
-        control.set_pass_limit(cfg.budget.max_passes.map(|m| (train.clone(), m + passes0)));
-        let history = std::mem::take(
-            &mut *shared
-                .history
-                .lock()
-                .map_err(|_| OptimError::Poisoned("the run's history"))?,
-        );
-        shared = Arc::new(RunShared {
-            train: train.clone(),
-            valid: valid.clone(),
-            control: control.clone(),
-            budget: round_budget(done),
-            stopping: cfg.method.stopping(cfg.stopping),
-            since: AtomicU64::new(done + 1),
-            start: started,
-            passes0,
-            iter: AtomicU64::new(done + 1),
-            tracker: Mutex::new(round.tracker),
-            history: Mutex::new(history),
-            log: Mutex::new(log),
-            progress: shared.progress.clone(),
-            names: shared.names.clone(),
-            last: Mutex::new(None),
-        });
-        x = train.reduce(&train.expand(&x));
+        shared = Arc::new(next_round(&shared, cfg, every, round, log, done)?);
+        x = shared.train.reduce(&shared.train.expand(&x));
         if let Some(i) = repeats {
             // The same leaves, so the same objective as after iteration i: the rounds would
             // only go round again.
@@ -389,6 +366,7 @@ fn drive(
     if let Some(r) = control.should_stop() {
         reason = r;
     }
+    let (train, valid) = (shared.train.clone(), shared.valid.clone());
     finish(&shared, cfg, start, reason, resolutions, train, valid)
 }
 
@@ -403,7 +381,7 @@ fn finish(
     valid: Option<Arc<Objective>>,
 ) -> Result<ResolvedRun, OptimError> {
     let control = &shared.control;
-    shared.progress.finish_and_clear();
+    shared.progress.send(ProgressEvent::End);
     let (best_iter, weights, selection) = {
         let t = shared
             .tracker
@@ -446,22 +424,4 @@ fn finish(
         train,
         valid,
     })
-}
-
-/// The run's progress bar (hidden unless `cfg.progress`).
-fn progress_bar(cfg: &RunConfig) -> ProgressBar {
-    if !cfg.progress {
-        return ProgressBar::hidden();
-    }
-    let pb = match cfg.budget.max_iters {
-        Some(m) => ProgressBar::new(m),
-        None => ProgressBar::new_spinner(),
-    };
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix} iter {pos}: {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    pb.set_prefix(cfg.method.name());
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
 }

@@ -3,32 +3,36 @@
 //! stores and which position enters which).
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 use tape::Scratch;
 
+use crate::stop::Stop;
 use crate::store::{each_store, AnyStore, Fallback, Layout, Store, StoreKind, StoreSize};
 
 mod builder;
+mod jacobian;
 mod linear;
 mod record;
 
 pub use builder::SetBuilder;
+pub use jacobian::SparseRows;
 pub use record::{HeadGradient, SplitSpec};
 
-/// A position's label: the game result from White's view (`1`, `0.5`, `0`) and, where the data
-/// has one, a search score in centipawns from White's view.
+/// A row's targets: what the model's output should be, through the link (`value`), and an
+/// optional second target the objective can blend in (`score`, on the scale of the model's
+/// output); `group` is the id rows are split and clustered by.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Label {
-    /// Result from White's view in `0..=1`.
-    pub result: f64,
-    /// Search score in centipawns from White's view, if the data carries one.
+pub struct Target {
+    /// The target in `0..=1` (through the link's sigmoid).
+    pub value: f64,
+    /// An optional second target on the scale of the model's output (before the link), if the
+    /// data carries one; the objective blends `sigma(score)` into `value`.
     pub score: Option<f32>,
-    /// The game the position came from (any group id; `0` for all when unknown). Positions of
-    /// one game are correlated, so the statistics that judge validation losses count a game,
-    /// not a position, as one sample.
-    pub game: u32,
+    /// The group the row belongs to (any id; `0` for all when unknown). Rows of one group are
+    /// correlated, so the statistics that judge validation losses count a group, not a row, as
+    /// one sample, and splits keep a group whole.
+    pub group: u32,
 }
 
 /// Positions per parallel work item.
@@ -44,7 +48,7 @@ const CHUNK: usize = 2048;
 /// says how many positions each store holds and why any fell back to a slower one.
 ///
 /// ```
-/// use optim::{CompiledSet, Label};
+/// use optim::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// // Two "positions", each a list of features; the evaluation is linear in the weights.
@@ -53,7 +57,7 @@ const CHUNK: usize = 2048;
 /// let set = CompiledSet::record(
 ///     &[100.0, 300.0],
 ///     &items,
-///     |i, _| Label { result: labels[i], score: None, game: 0 },
+///     |i, _| Target { value: labels[i], score: None, group: 0 },
 ///     |_, features, w| Some(tape::Var::dot(w, features)),
 ///     None,
 /// );
@@ -67,7 +71,7 @@ pub struct CompiledSet {
     params: usize,
     /// Non-empty, in section order, numbered consecutively.
     segments: Vec<Segment>,
-    labels: Vec<Label>,
+    labels: Vec<Target>,
 }
 
 /// A store and where its positions start in the set.
@@ -83,7 +87,7 @@ struct Segment {
 impl CompiledSet {
     /// A set of `stores` (in section order; empty ones are left out) and their positions'
     /// labels.
-    fn from_stores(params: usize, stores: Vec<AnyStore>, labels: Vec<Label>) -> CompiledSet {
+    fn from_stores(params: usize, stores: Vec<AnyStore>, labels: Vec<Target>) -> CompiledSet {
         let (mut start, mut rows) = (0, 0);
         let mut segments = Vec::with_capacity(stores.len());
         for store in stores.into_iter().filter(|s| s.len() > 0) {
@@ -144,15 +148,15 @@ impl CompiledSet {
         self.count(StoreKind::Phased)
     }
 
-    /// The labels, in position order.
-    pub fn labels(&self) -> &[Label] {
+    /// The rows' targets, in row order.
+    pub fn targets(&self) -> &[Target] {
         &self.labels
     }
 
     /// Bytes of heap memory held.
     pub fn heap_bytes(&self) -> usize {
         let stores: usize = self.segments.iter().map(|s| s.store.heap_bytes()).sum();
-        stores + self.labels.capacity() * std::mem::size_of::<Label>()
+        stores + self.labels.capacity() * std::mem::size_of::<Target>()
     }
 
     /// How the positions are stored: positions and bytes per store, and the positions that
@@ -160,7 +164,7 @@ impl CompiledSet {
     /// rules are in the documentation of the crate's `store` module).
     pub fn layout(&self) -> Layout {
         let mut layout = Layout {
-            label_bytes: self.labels.capacity() * std::mem::size_of::<Label>(),
+            label_bytes: self.labels.capacity() * std::mem::size_of::<Target>(),
             ..Layout::default()
         };
         for s in &self.segments {
@@ -316,6 +320,27 @@ impl CompiledSet {
     ///
     /// With `order`, the pass visits positions `order[k]` for `k` in `range` instead, one at a
     /// time (`Store::visit`).
+    ///
+    /// Abandoned once `stop` says so (e.g. Ctrl-C): every work item asks it before it starts, so
+    /// a pass ends within about one chunk's work per thread (an eighth of a pass on two
+    /// threads). Returns `None`, and leaves `grad` untouched, when the pass was abandoned; the
+    /// sum otherwise (the chunks do not depend on `stop`).
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use optim::{CompiledSet, Stop, Target};
+    /// use tape::Scalar;
+    ///
+    /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
+    /// let set = CompiledSet::record(&[1.0], &items,
+    ///     |_, _| Target { value: 1.0, score: None, group: 0 },
+    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+    /// let sum = |i: usize, q: f64| (q, 0.0);
+    /// let go = AtomicBool::new(false);
+    /// assert_eq!(set.pass(&[1.0], 0..2, None, None, sum, Stop::from(&go)), Some(3.0));
+    /// let stop = AtomicBool::new(true);
+    /// assert_eq!(set.pass(&[1.0], 0..2, None, None, sum, Stop::from(&stop)), None);
+    /// ```
     pub fn pass<F>(
         &self,
         w: &[f64],
@@ -323,44 +348,7 @@ impl CompiledSet {
         order: Option<&[usize]>,
         grad: Option<&mut [f64]>,
         f: F,
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64) + Sync,
-    {
-        let never = AtomicBool::new(false);
-        self.pass_until(w, range, order, grad, f, &never)
-            .unwrap_or(f64::NAN)
-    }
-
-    /// [`pass`](Self::pass), abandoned once `stop` is set (e.g. by Ctrl-C): every work item
-    /// looks at `stop` before it starts, so a pass ends within about one chunk's work per
-    /// thread (an eighth of a pass on two threads). Returns `None`, and leaves `grad`
-    /// untouched, when the pass was abandoned; the same sum as `pass` otherwise (the chunks
-    /// are the same).
-    ///
-    /// ```
-    /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Label};
-    /// use tape::Scalar;
-    ///
-    /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
-    /// let set = CompiledSet::record(&[1.0], &items,
-    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
-    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
-    /// let sum = |i: usize, q: f64| (q, 0.0);
-    /// let go = AtomicBool::new(false);
-    /// assert_eq!(set.pass_until(&[1.0], 0..2, None, None, sum, &go), Some(3.0));
-    /// let stop = AtomicBool::new(true);
-    /// assert_eq!(set.pass_until(&[1.0], 0..2, None, None, sum, &stop), None);
-    /// ```
-    pub fn pass_until<F>(
-        &self,
-        w: &[f64],
-        range: Range<usize>,
-        order: Option<&[usize]>,
-        grad: Option<&mut [f64]>,
-        f: F,
-        stop: &AtomicBool,
+        stop: Stop<'_>,
     ) -> Option<f64>
     where
         F: Fn(usize, f64) -> (f64, f64) + Sync,
@@ -377,7 +365,7 @@ impl CompiledSet {
         let (sum, g) = (0..chunks)
             .into_par_iter()
             .map(|c| {
-                if stop.load(Ordering::Relaxed) {
+                if stop.now() {
                     return None;
                 }
                 let a = range.start + c * chunk;
@@ -425,105 +413,6 @@ impl CompiledSet {
             }
         }
         Some(sum)
-    }
-
-    /// The gradient rows `dq_i/dw` at `w` of the positions whose store does not hold them as
-    /// sparse rows (the compact stores expand theirs, programs take one reverse sweep each), in
-    /// position order; the others are [`linear_row`](Self::linear_row). Use
-    /// [`row`](Self::row) to read any of them.
-    pub fn jacobian(&self, w: &[f64]) -> SparseRows {
-        let never = AtomicBool::new(false);
-        self.jacobian_until(w, &never).unwrap_or_default()
-    }
-
-    /// [`jacobian`](Self::jacobian), abandoned once `stop` is set (e.g. by Ctrl-C): each chunk
-    /// of rows looks at `stop` before it starts, so the build ends within one chunk's rows per
-    /// thread (2,048 reverse sweeps). `None` when abandoned (or `stop` was set already).
-    ///
-    /// ```
-    /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Label};
-    /// use tape::Scalar;
-    ///
-    /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];
-    /// let set = CompiledSet::record(&[1.0], &items,
-    ///     |_, _| Label { result: 1.0, score: None, game: 0 },
-    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
-    /// assert!(set.jacobian_until(&[1.0], &AtomicBool::new(true)).is_none());
-    /// let jac = set.jacobian_until(&[1.0], &AtomicBool::new(false)).unwrap();
-    /// assert_eq!(jac.rows(), set.jacobian(&[1.0]).rows());
-    /// ```
-    pub fn jacobian_until(&self, w: &[f64], stop: &AtomicBool) -> Option<SparseRows> {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let n = self.params;
-        let mut m = SparseRows {
-            offsets: vec![0],
-            idx: Vec::new(),
-            coef: Vec::new(),
-        };
-        for s in self.segments.iter().filter(|s| s.jacobian_start.is_some()) {
-            // A group of chunks at a time, each chunk's rows made in parallel into its own flat
-            // buffers and appended in order: the memory is the matrix and one group's rows.
-            let len = s.store.len();
-            for group in (0..len).step_by(JACOBIAN_GROUP) {
-                let end = (group + JACOBIAN_GROUP).min(len);
-                let parts: Vec<SparseRows> = (group..end)
-                    .into_par_iter()
-                    .step_by(CHUNK)
-                    .map(|a| {
-                        if stop.load(Ordering::Relaxed) {
-                            return None;
-                        }
-                        let mut part = SparseRows::default();
-                        let (mut scratch, mut dense) = (Scratch::default(), vec![0.0; n]);
-                        for i in a..(a + CHUNK).min(end) {
-                            let (idx, coef) = (&mut part.idx, &mut part.coef);
-                            each_store!(&s.store, st => Store::jacobian_row(
-                                st, i, w, &mut scratch, &mut dense, idx, coef,
-                            ));
-                            part.offsets.push(part.idx.len());
-                        }
-                        Some(part)
-                    })
-                    .collect::<Option<_>>()?;
-                for part in parts {
-                    let base = m.idx.len();
-                    m.offsets.extend(part.offsets.iter().map(|o| o + base));
-                    m.idx.extend_from_slice(&part.idx);
-                    m.coef.extend_from_slice(&part.coef);
-                }
-            }
-        }
-        m.idx.shrink_to_fit();
-        m.coef.shrink_to_fit();
-        Some(m)
-    }
-}
-
-/// Positions whose Jacobian rows [`CompiledSet::jacobian`] makes at a time.
-const JACOBIAN_GROUP: usize = 64 * CHUNK;
-
-/// A sparse matrix by rows (CSR): the Jacobian `dq_i/dw` of a set at one point.
-#[derive(Clone, Debug, Default)]
-pub struct SparseRows {
-    offsets: Vec<usize>,
-    idx: Vec<u32>,
-    coef: Vec<f64>,
-}
-
-impl SparseRows {
-    /// Number of rows.
-    pub fn rows(&self) -> usize {
-        self.offsets.len().saturating_sub(1)
-    }
-
-    /// Row `i` as (column, value) slices.
-    #[inline(always)]
-    pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
-        let (a, b) = (self.offsets[i], self.offsets[i + 1]);
-        (&self.idx[a..b], &self.coef[a..b])
     }
 }
 

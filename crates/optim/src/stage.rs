@@ -13,23 +13,28 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use argmin::core::{Executor, Solver, State};
+use argmin::core::{Solver, State};
 
-use crate::control::{Control, Controlled};
+use crate::control::Control;
 use crate::coords::{projected_gradient, Coords};
+use crate::execute::execute;
 use crate::linearise::jacobi_scale;
 use crate::observer::{GradState, Monitor, RunShared};
-use crate::problem::TexelProblem;
+use crate::problem::FitProblem;
 use crate::solvers::{lbfgs::lbfgs, LbfgsOptions};
 use crate::stopping::CONVERGED;
 use crate::OptimError;
 
-/// Where a stage ended, and why (`"<stage>: <reason>"`).
-pub(crate) type StageEnd = (Vec<f64>, String);
+/// Where a stage ended (the free values), and why (`"<stage>: <reason>"`).
+pub type StageEnd = (Vec<f64>, String);
 
 /// One optimiser as the driver runs it: from the free values `x0`, for at most `cap`
-/// iterations (and the run's budget), on the run's shared state.
-pub(crate) trait Stage: Send + Sync {
+/// iterations (and the run's budget), on the run's shared state. Every method of the
+/// registry is one ([`Method::stage`](crate::Method::stage)); a method from another crate is
+/// usually an argmin solver in an [`ArgminStage`], run by [`run_stage`](crate::run_stage)
+/// (the crate's documentation, "How to add an optimiser"). [`RunShared`] is opaque: a stage
+/// of one's own runs the registry's stages or [`ArgminStage`]s on it.
+pub trait Stage: Send + Sync {
     /// Runs the stage; returns where it ended and why.
     fn run(
         &self,
@@ -59,8 +64,10 @@ pub(crate) enum Space {
     Mapped,
 }
 
-/// An argmin solver on the gradient state, made afresh for each run of the stage.
-pub(crate) struct ArgminStage<F> {
+/// An argmin solver on the gradient state ([`GradState`]) of a [`FitProblem`], made afresh for
+/// each run of the stage, run by the one argmin set-up every stage uses (interruptible
+/// problem, [`Control`], the run's [`Monitor`] and iteration budget).
+pub struct ArgminStage<F> {
     name: &'static str,
     /// The solver asks for values only (no gradient passes).
     value_only: bool,
@@ -74,7 +81,7 @@ impl<F> ArgminStage<F> {
     /// The stage `name` whose solver `make` builds (given the run's [`Control`] and the free
     /// parameters' bounds), in coordinates mapped into the bounds; `tries` says what it tries
     /// each iteration.
-    pub(crate) fn new(name: &'static str, tries: &'static str, make: F) -> Self {
+    pub fn new(name: &'static str, tries: &'static str, make: F) -> Self {
         ArgminStage {
             name,
             value_only: false,
@@ -85,7 +92,7 @@ impl<F> ArgminStage<F> {
     }
 
     /// The solver needs values only, and keeps inside the bounds itself.
-    pub(crate) fn value_only(mut self) -> Self {
+    pub fn value_only(mut self) -> Self {
         self.value_only = true;
         self.space = Space::Plain;
         self
@@ -95,7 +102,7 @@ impl<F> ArgminStage<F> {
 impl<F, S> Stage for ArgminStage<F>
 where
     F: Fn(Arc<Control>, &[(f64, f64)]) -> S + Send + Sync,
-    S: Solver<TexelProblem, GradState> + 'static,
+    S: Solver<FitProblem, GradState> + 'static,
 {
     fn run(
         &self,
@@ -210,7 +217,7 @@ impl Stage for LbfgsStage {
 /// Stages one after the other, each from where the previous one ended and with its own cap;
 /// it ends after the last stage, or after any stage when the run must stop. The reason is the
 /// last stage's.
-pub(crate) struct Sequence(pub(crate) Vec<(Box<dyn Stage>, Option<u64>)>);
+pub struct Sequence(pub Vec<(Box<dyn Stage>, Option<u64>)>);
 
 impl Stage for Sequence {
     fn run(
@@ -248,29 +255,24 @@ fn mapped_stage<S>(
     value_only: bool,
 ) -> StageEnd
 where
-    S: Solver<TexelProblem, GradState> + 'static,
+    S: Solver<FitProblem, GradState> + 'static,
 {
     let iters = remaining(shared, cap);
     if iters == 0 {
         return (x0, "iteration budget reached".to_string());
     }
-    let problem = TexelProblem::new(shared.train.clone())
+    let problem = FitProblem::new(shared.train.clone())
         .value_only(value_only)
-        .coords(coords.clone())
-        .interruptible(shared.control.interrupt_flag());
+        .coords(coords.clone());
     let z0 = problem.to_z(&x0);
-    let solver = Controlled::new(solver, shared.control.clone());
     let first = shared.iter.load(Ordering::SeqCst);
     if let Ok(mut last) = shared.last.lock() {
         *last = None;
     }
-    let result = Executor::new(problem, solver)
-        .configure(|s| s.param(z0).max_iters(iters))
-        .add_observer(
-            Monitor::new(shared.clone(), stage).with_coords(coords.clone()),
-            argmin::core::observers::ObserverMode::Always,
-        )
-        .run();
+    let monitor = Monitor::new(shared.clone(), stage).with_coords(coords.clone());
+    let result = execute(shared, problem, solver, monitor, iters, |s: GradState| {
+        s.param(z0)
+    });
     match result {
         Ok(res) => {
             let st = res.state();

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use optim::{CompiledSet, Label, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+use optim::Stop;
+use optim::{CompiledSet, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Target};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tape::Scalar;
@@ -33,10 +34,10 @@ fn set(n: usize, copies: usize) -> Arc<CompiledSet> {
     Arc::new(CompiledSet::record(
         &start,
         &items,
-        |i, _| Label {
-            result: results[i % n],
+        |i, _| Target {
+            value: results[i % n],
             score: None,
-            game: (i % n) as u32,
+            group: (i % n) as u32,
         },
         |_, f, w| Some(tape::Var::dot(w, f)),
         None,
@@ -78,7 +79,8 @@ fn the_gradient_with_the_smoothness_penalty_matches_differences() {
         let (mut a, mut b) = (x.clone(), x.clone());
         a[k] += h;
         b[k] -= h;
-        let fd = (obj.value(&a) - obj.value(&b)) / (2.0 * h);
+        let fd =
+            (obj.value(&a, Stop::Never).unwrap() - obj.value(&b, Stop::Never).unwrap()) / (2.0 * h);
         assert!(
             (g[k] - fd).abs() <= 1e-6 * gmax + 1e-12,
             "coordinate {k}: gradient {} vs difference {fd}",
@@ -88,7 +90,7 @@ fn the_gradient_with_the_smoothness_penalty_matches_differences() {
     // The penalty is there: the same point without it has another value and gradient.
     let plain = objective(set(200, 1), 0.0);
     let (_, g0) = plain.value_and_gradient(&x);
-    assert!((obj.value(&x) - plain.value(&x)) > 1.0);
+    assert!((obj.value(&x, Stop::Never).unwrap() - plain.value(&x, Stop::Never).unwrap()) > 1.0);
     assert!(g.iter().zip(&g0).any(|(a, b)| (a - b).abs() > 1e-3));
 }
 
@@ -102,10 +104,16 @@ fn the_gauss_newton_matrix_holds_the_smoothness_curvature() {
     let x = point();
     let with = objective(set(200, 1), s);
     let without = objective(set(200, 1), 0.0);
-    let (lw, lo) = (with.linearise(&x), without.linearise(&x));
+    let (lw, lo) = (
+        with.linearise(&x, None, Stop::Never).unwrap(),
+        without.linearise(&x, None, Stop::Never).unwrap(),
+    );
     let m = FREE.len();
-    let (hw, ho) = (lw.dense(), lo.dense());
-    let diag = lw.diagonal();
+    let (hw, ho) = (
+        lw.dense(Stop::Never).unwrap(),
+        lo.dense(Stop::Never).unwrap(),
+    );
+    let diag = lw.diagonal(Stop::Never).unwrap();
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs()));
     for c in 0..m {
         let mut e = vec![0.0; m];

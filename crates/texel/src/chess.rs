@@ -2,12 +2,12 @@
 //! descriptions, and recording labelled positions into a [`CompiledSet`].
 
 use eval::Model;
-use indicatif::ProgressBar;
+use optim::Progress;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
 use optim::ParamSpec;
-use optim::{CompiledSet, Label, SetBuilder, SplitSpec};
+use optim::{CompiledSet, SetBuilder, SplitSpec, Target};
 
 /// Which position's evaluation a sample contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,23 +57,23 @@ pub fn param_specs(model: &Model) -> Vec<ParamSpec> {
 /// its label. Parallel; `progress` advances by one per position.
 ///
 /// ```
-/// use optim::Label;
+/// use optim::Target;
 /// use texel::chess;
 /// use shakmaty::Chess;
 ///
 /// let model = eval::Model::new(eval::ModelKind::Psqt);
 /// let w = model.default_weights();
-/// let positions = vec![(Chess::default(), Label { result: 0.5, score: None, game: 0 })];
+/// let positions = vec![(Chess::default(), Target { value: 0.5, score: None, group: 0 })];
 /// let set = chess::record_positions(&model, &positions, &w, chess::Leaf::Static, None);
 /// assert_eq!(set.len(), 1);
 /// assert_eq!(set.linear_len(), 1); // psqt is linear in the weights
 /// ```
 pub fn record_positions(
     model: &Model,
-    positions: &[(Chess, Label)],
+    positions: &[(Chess, Target)],
     start: &[f64],
     leaf: Leaf,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet {
     record_model(
         model,
@@ -102,11 +102,11 @@ fn record_model<T, L, P>(
     leaf: Leaf,
     label: L,
     position: P,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet
 where
     T: Sync,
-    L: Fn(usize, &T) -> Label + Sync,
+    L: Fn(usize, &T) -> Target + Sync,
     P: Fn(&T) -> Option<Chess> + Sync,
 {
     let eg_of = phase_pairs(model);
@@ -131,11 +131,11 @@ fn record_batch<T, L, P>(
     eg_of: &[Option<usize>],
     label: L,
     position: &P,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet
 where
     T: Sync,
-    L: Fn(usize, &T) -> Label + Sync,
+    L: Fn(usize, &T) -> Target + Sync,
     P: Fn(&T) -> Option<Chess> + Sync,
 {
     if let Some(split) = model.split() {
@@ -208,17 +208,17 @@ pub fn record_samples(
     samples: &[data::Sample],
     start: &[f64],
     leaf: Leaf,
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
 ) -> CompiledSet {
     record_model(
         model,
         samples,
         start,
         leaf,
-        |_, s| Label {
-            result: s.result,
+        |_, s| Target {
+            value: s.result,
             score: s.score,
-            game: s.game,
+            group: s.game,
         },
         |s| s.position().ok(),
         progress,

@@ -9,6 +9,7 @@ use crate::plot::{line_plot, Series};
 use crate::TexelError;
 use optim::Control;
 use optim::Objective;
+use optim::Progress;
 use optim::{run, Method, RunConfig, SolverOptions};
 use optim::{Budget, LogRecord};
 use optim::{Selection, Stopping};
@@ -63,8 +64,8 @@ pub struct CompareConfig {
     pub solvers: SolverOptions,
     /// How each run chooses the iterate it keeps.
     pub selection: Selection,
-    /// Progress bars.
-    pub progress: bool,
+    /// Where each run reports its progress.
+    pub progress: Progress,
     /// A description of the problem, for the table and plots.
     pub title: String,
 }
@@ -77,7 +78,7 @@ pub fn compare(
     cfg: &CompareConfig,
     control: &Arc<Control>,
 ) -> Result<Comparison, TexelError> {
-    let (budget, solvers, progress) = (cfg.budget, cfg.solvers, cfg.progress);
+    let (budget, solvers, progress) = (cfg.budget, cfg.solvers, &cfg.progress);
     let mut rows = Vec::new();
     for &method in &cfg.methods {
         if control.interrupted() {
@@ -91,7 +92,7 @@ pub fn compare(
             solvers,
             selection: cfg.selection,
             log: None,
-            progress,
+            progress: progress.clone(),
             names: Vec::new(),
         };
         let out = run(train.clone(), valid.cloned(), start, &cfg, control.clone())?;

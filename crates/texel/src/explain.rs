@@ -12,7 +12,7 @@ use std::cmp::Reverse;
 
 use data::Sample;
 use eval::{Model, Split};
-use optim::LossKind;
+use optim::{Link, LossKind};
 use rayon::prelude::*;
 use serde::Serialize;
 use shakmaty::fen::Fen;
@@ -214,60 +214,40 @@ impl<'a> Coefficients<'a> {
     }
 }
 
-/// Explains `w` of `model` on `samples`: with [`ExplainOptions::param`], that parameter's top
-/// positions; otherwise the most odd parameters with theirs and the residual report. Two
-/// parallel passes (the evaluations to fit `K`, then the coefficients and residuals).
-pub fn explain(
+/// The index of the parameter `name` of `model`, or an error naming a few close names.
+fn find_param(model: &Model, name: &str) -> Result<usize, TexelError> {
+    model.index_of(name).ok_or_else(|| {
+        let close: Vec<&str> = model
+            .params()
+            .iter()
+            .map(|p| p.name.as_str())
+            .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
+            .take(5)
+            .collect();
+        TexelError::Config(format!(
+            "no parameter {name:?} in the {} model (names look like {})",
+            model.kind(),
+            if close.is_empty() {
+                "material.pawn.mg, pst.knight.eg.e4".to_string()
+            } else {
+                close.join(", ")
+            }
+        ))
+    })
+}
+
+/// The pass over `samples` at `w`: every parameter's gradient and touch count, the `m`
+/// strongest positions of each tracked parameter (`slot`: its place among the `tracked`
+/// ones), and the residuals' sums against the properties; chunks in parallel, merged in order.
+fn tally_samples(
     model: &Model,
     w: &[f64],
     samples: &[Sample],
-    opts: &ExplainOptions,
-) -> Result<Explanation, TexelError> {
-    let wanted = match &opts.param {
-        Some(name) => Some(model.index_of(name).ok_or_else(|| {
-            let close: Vec<&str> = model
-                .params()
-                .iter()
-                .map(|p| p.name.as_str())
-                .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
-                .take(5)
-                .collect();
-            TexelError::Config(format!(
-                "no parameter {name:?} in the {} model (names look like {})",
-                model.kind(),
-                if close.is_empty() {
-                    "material.pawn.mg, pst.knight.eg.e4".to_string()
-                } else {
-                    close.join(", ")
-                }
-            ))
-        })?),
-        None => None,
-    };
-    if let Some(k) = opts.k {
-        if !(k > 0.0 && k.is_finite()) {
-            return Err(TexelError::Config(format!("K must be positive, not {k}")));
-        }
-    }
-    let (scored, skipped) = judge::score_samples(model, w, samples);
-    if scored.is_empty() {
-        return Err(TexelError::Config(
-            "no positions to explain (none of the samples decodes)".to_string(),
-        ));
-    }
-    let k_fitted = opts.k.is_none();
-    let k = opts.k.unwrap_or_else(|| judge::fit_k(&scored));
-    let mse = link(k, LossKind::Mse);
-    // Positions to keep per tracked parameter; with a name only that one is tracked.
-    let (m, slot): (usize, Vec<Option<usize>>) = match wanted {
-        Some(j) => (
-            opts.top,
-            (0..model.len()).map(|i| (i == j).then_some(0)).collect(),
-        ),
-        None => (opts.positions, (0..model.len()).map(Some).collect()),
-    };
-    let tracked = slot.iter().flatten().count();
-    let tally = samples
+    mse: Link,
+    slot: &[Option<usize>],
+    (m, tracked): (usize, usize),
+) -> Tally {
+    samples
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
@@ -311,79 +291,67 @@ pub fn explain(
         })
         .collect::<Vec<Tally>>()
         .into_iter()
-        .fold(Tally::new(model.len(), tracked), |a, b| a.merge(b, m));
+        .fold(Tally::new(model.len(), tracked), |a, b| a.merge(b, m))
+}
+
+/// Parameter `j`'s report from the tally: its mean gradient, where the data pulls it, and its
+/// strongest positions (if tracked, `slot[j]`).
+fn param_report(
+    (model, w, samples): (&Model, &[f64], &[Sample]),
+    tally: &Tally,
+    slot: &[Option<usize>],
+    j: usize,
+    odd: Option<Oddness>,
+) -> ParamReport {
     let n = tally.n as f64;
-    let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
-        let p = &model.params()[j];
-        let gradient = tally.gradient[j] / n;
-        let positions = slot[j]
-            .map(|sl| {
-                // Ascending in `Reverse`: the strongest first.
-                tally.top[sl]
-                    .clone()
-                    .into_sorted_vec()
-                    .into_iter()
-                    .map(|Reverse(c)| {
-                        let s = &samples[c.index as usize];
-                        Pull {
-                            fen: s
-                                .position()
-                                .map(|pos| {
-                                    Fen::from_position(&pos, EnPassantMode::Legal).to_string()
-                                })
-                                .unwrap_or_default(),
-                            result: s.result,
-                            eval: c.eval,
-                            coefficient: c.coefficient,
-                            contribution: c.contribution,
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        ParamReport {
-            name: p.name.clone(),
-            value: w[j],
-            start: p.init,
-            touched: tally.touched[j] as usize,
-            gradient,
-            pulled: if gradient < 0.0 {
-                "higher"
-            } else if gradient > 0.0 {
-                "lower"
-            } else {
-                "nowhere"
-            }
-            .to_string(),
-            odd,
-            positions,
+    let p = &model.params()[j];
+    let gradient = tally.gradient[j] / n;
+    let positions = slot[j]
+        .map(|sl| {
+            // Ascending in `Reverse`: the strongest first.
+            tally.top[sl]
+                .clone()
+                .into_sorted_vec()
+                .into_iter()
+                .map(|Reverse(c)| {
+                    let s = &samples[c.index as usize];
+                    Pull {
+                        fen: s
+                            .position()
+                            .map(|pos| Fen::from_position(&pos, EnPassantMode::Legal).to_string())
+                            .unwrap_or_default(),
+                        result: s.result,
+                        eval: c.eval,
+                        coefficient: c.coefficient,
+                        contribution: c.contribution,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    ParamReport {
+        name: p.name.clone(),
+        value: w[j],
+        start: p.init,
+        touched: tally.touched[j] as usize,
+        gradient,
+        pulled: if gradient < 0.0 {
+            "higher"
+        } else if gradient > 0.0 {
+            "lower"
+        } else {
+            "nowhere"
         }
-    };
-    let positions = tally.n;
-    if let Some(j) = wanted {
-        return Ok(Explanation {
-            model: model.kind().to_string(),
-            positions,
-            skipped,
-            k,
-            k_fitted,
-            params: vec![report(j, None)],
-            mean_residual: None,
-            residuals: Vec::new(),
-        });
+        .to_string(),
+        odd,
+        positions,
     }
-    let touched: Vec<usize> = tally.touched.iter().map(|&t| t as usize).collect();
-    let mut odd: Vec<(usize, Oddness)> = oddness(model, w, &touched)
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, o)| Some((i, o?)))
-        .collect();
-    odd.sort_by(|a, b| b.1.z.abs().total_cmp(&a.1.z.abs()).then(a.0.cmp(&b.0)));
-    let params = odd
-        .into_iter()
-        .take(opts.top)
-        .map(|(j, o)| report(j, Some(o)))
-        .collect();
+}
+
+/// The residuals' correlations with the properties, strongest first, the [`BUCKETED`]
+/// strongest with their buckets; and the mean residual.
+fn residual_report(tally: &Tally) -> (Vec<Correlation>, f64) {
+    let n = tally.n as f64;
     let mean_r = tally.r / n;
     let var_r = tally.rr / n - mean_r * mean_r;
     let mut residuals: Vec<Correlation> = PROPERTIES
@@ -426,6 +394,75 @@ pub fn explain(
             .collect();
     }
     let residuals = order.into_iter().map(|b| residuals[b].clone()).collect();
+    (residuals, mean_r)
+}
+
+/// Explains `w` of `model` on `samples`: with [`ExplainOptions::param`], that parameter's top
+/// positions; otherwise the most odd parameters with theirs and the residual report. Two
+/// parallel passes (the evaluations to fit `K`, then the coefficients and residuals).
+pub fn explain(
+    model: &Model,
+    w: &[f64],
+    samples: &[Sample],
+    opts: &ExplainOptions,
+) -> Result<Explanation, TexelError> {
+    let wanted = match &opts.param {
+        Some(name) => Some(find_param(model, name)?),
+        None => None,
+    };
+    if let Some(k) = opts.k {
+        if !(k > 0.0 && k.is_finite()) {
+            return Err(TexelError::Config(format!("K must be positive, not {k}")));
+        }
+    }
+    let (scored, skipped) = judge::score_samples(model, w, samples);
+    if scored.is_empty() {
+        return Err(TexelError::Config(
+            "no positions to explain (none of the samples decodes)".to_string(),
+        ));
+    }
+    let k_fitted = opts.k.is_none();
+    let k = opts.k.unwrap_or_else(|| judge::fit_k(&scored));
+    let mse = link(k, LossKind::Mse);
+    // Positions to keep per tracked parameter; with a name only that one is tracked.
+    let (m, slot): (usize, Vec<Option<usize>>) = match wanted {
+        Some(j) => (
+            opts.top,
+            (0..model.len()).map(|i| (i == j).then_some(0)).collect(),
+        ),
+        None => (opts.positions, (0..model.len()).map(Some).collect()),
+    };
+    let tracked = slot.iter().flatten().count();
+    let tally = tally_samples(model, w, samples, mse, &slot, (m, tracked));
+    let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
+        param_report((model, w, samples), &tally, &slot, j, odd)
+    };
+    let positions = tally.n;
+    if let Some(j) = wanted {
+        return Ok(Explanation {
+            model: model.kind().to_string(),
+            positions,
+            skipped,
+            k,
+            k_fitted,
+            params: vec![report(j, None)],
+            mean_residual: None,
+            residuals: Vec::new(),
+        });
+    }
+    let touched: Vec<usize> = tally.touched.iter().map(|&t| t as usize).collect();
+    let mut odd: Vec<(usize, Oddness)> = oddness(model, w, &touched)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, o)| Some((i, o?)))
+        .collect();
+    odd.sort_by(|a, b| b.1.z.abs().total_cmp(&a.1.z.abs()).then(a.0.cmp(&b.0)));
+    let params = odd
+        .into_iter()
+        .take(opts.top)
+        .map(|(j, o)| report(j, Some(o)))
+        .collect();
+    let (residuals, mean_r) = residual_report(&tally);
     Ok(Explanation {
         model: model.kind().to_string(),
         positions,

@@ -1,5 +1,5 @@
 //! [`tune`]: one whole tuning run into a directory, as `tune lbfgs` (and every other tuning
-//! subcommand) does it: [`prepare_until`](crate::setup::prepare_until), [`run`](optim::run) or
+//! subcommand) does it: [`prepare`](crate::setup::prepare), [`run`](optim::run) or
 //! [`run_resolving`](optim::run_resolving), then [`write_run`]. Shared by the `tune` binary
 //! and by libraries that tune as one step of something larger (the `bootstrap` crate).
 
@@ -9,11 +9,12 @@ use std::sync::Arc;
 use eval::Model;
 
 use crate::output::{write_run, Summary};
-use crate::setup::{prepare_until, Setup, SetupOptions};
+use crate::setup::{prepare, Setup, SetupOptions};
 use crate::TexelError;
 use optim::regularise::run_l2_path;
 use optim::Control;
 use optim::ObjectiveConfig;
+use optim::Stop;
 use optim::{RunConfig, RunOutcome};
 
 /// A tuning run: the problem, how to optimise it, and where its files go.
@@ -87,7 +88,7 @@ pub fn tune(
     // Bad options fail before the data is loaded.
     job.config.check()?;
     std::fs::create_dir_all(out).map_err(|e| TexelError::io(out, e))?;
-    let mut setup = prepare_until(&job.setup, &|| control.interrupted())?;
+    let mut setup = prepare(&job.setup, Stop::When(&|| control.interrupted()))?;
     let log_path = out.join("log.jsonl");
     let mut cfg = job.config.clone();
     cfg.names = setup

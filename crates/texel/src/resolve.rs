@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use eval::Model;
-use indicatif::ProgressBar;
-use optim::{CompiledSet, HookError, Label, Recorded, Rerecord};
+use optim::Progress;
+use optim::{CompiledSet, HookError, Recorded, Rerecord, Target};
 use rayon::prelude::*;
 use shakmaty::{Chess, Position};
 
@@ -102,7 +102,7 @@ impl Resolver {
     pub fn resolve(
         &mut self,
         w: &[f64],
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> Result<Recorded, TexelError> {
         if w.len() != self.model.len() {
             return Err(TexelError::Config(format!(
@@ -149,7 +149,7 @@ impl Rerecord for Resolver {
     }
 
     /// [`Resolver::resolve`].
-    fn record(&mut self, w: &[f64], progress: Option<&ProgressBar>) -> Result<Recorded, HookError> {
+    fn record(&mut self, w: &[f64], progress: Option<&Progress>) -> Result<Recorded, HookError> {
         Ok(self.resolve(w, progress)?)
     }
 
@@ -164,11 +164,11 @@ fn resolve_roots(
     model: &Model,
     roots: &mut Roots,
     w: &[f64],
-    progress: Option<&ProgressBar>,
+    progress: Option<&Progress>,
     stop: &AtomicBool,
 ) -> Result<(CompiledSet, usize), TexelError> {
     let interrupted = || TexelError::Config("interrupted".to_string());
-    let leaves: Vec<Option<(Chess, Label)>> = roots
+    let leaves: Vec<Option<(Chess, Target)>> = roots
         .samples
         .par_iter()
         .map(|s| {
@@ -178,14 +178,14 @@ fn resolve_roots(
             let pos = s.position().ok()?;
             let leaf = leaf_position(model, &pos, w, Leaf::Qsearch);
             if let Some(pb) = progress {
-                pb.inc(1);
+                pb.advance(1);
             }
             Some((
                 leaf,
-                Label {
-                    result: s.result,
+                Target {
+                    value: s.result,
                     score: s.score,
-                    game: s.game,
+                    group: s.game,
                 },
             ))
         })
@@ -193,7 +193,7 @@ fn resolve_roots(
     if stop.load(Ordering::Relaxed) {
         return Err(interrupted());
     }
-    let leaves: Vec<(Chess, Label)> =
+    let leaves: Vec<(Chess, Target)> =
         leaves.into_iter().collect::<Option<_>>().ok_or_else(|| {
             TexelError::Config("a position that decoded once no longer decodes".to_string())
         })?;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use eval::{Model, ModelKind};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::chess::{param_specs, Leaf};
 use crate::resolve::Resolver;
@@ -16,8 +15,10 @@ pub mod stream;
 use optim::fit_k;
 use optim::free_indices;
 use optim::CompiledSet;
+use optim::Stop;
 use optim::{Link, LossKind, Sigmoid};
 use optim::{Objective, ObjectiveConfig};
+use optim::{Progress, ProgressEvent};
 
 /// The dataset used when no data is given: made by `tune datagen` / `tune bootstrap` (the
 /// engine's self-play) and committed as `data/default.gtc.zst` (see `data/README.md`).
@@ -100,8 +101,9 @@ pub struct SetupOptions {
     /// Use only the first this many positions read (before the split), as `tune bench
     /// --positions` does. Not with [`resolvable`](Self::resolvable).
     pub first: Option<usize>,
-    /// Show progress bars.
-    pub progress: bool,
+    /// Where loading, recording and resolving report their progress (none by default; the
+    /// program draws it).
+    pub progress: Progress,
 }
 
 impl Default for SetupOptions {
@@ -126,7 +128,7 @@ impl Default for SetupOptions {
             extract: data::ExtractOptions::recommended(),
             limit: None,
             first: None,
-            progress: false,
+            progress: Progress::none(),
         }
     }
 }
@@ -153,17 +155,11 @@ pub struct Setup {
     pub seconds: f64,
 }
 
-fn bar(progress: bool, len: u64, what: &str) -> ProgressBar {
-    if !progress {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    pb.set_style(
-        ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    pb.set_prefix(what.to_string());
-    pb
+/// Reports the start of a task of `len` steps named `what`; the steps and its end go to the
+/// returned [`Progress`].
+fn bar(progress: &Progress, len: u64, what: &str) -> Progress {
+    progress.send(ProgressEvent::Begin { what, len });
+    progress.clone()
 }
 
 /// Loads every data file (EPD, PGN taken by `extract`, or cache), keeping the games of
@@ -224,10 +220,10 @@ fn load_resolver(
     notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
     let total = (train_s.len() + valid_s.len()) as u64;
     // Search each root (one step), then record its leaf (another).
-    let pb = bar(opts.progress, 2 * total, "resolving");
+    let pb = bar(&opts.progress, 2 * total, "resolving");
     let mut resolver = Resolver::new(model.clone(), train_s, valid_s);
     let rec = resolver.resolve(start, Some(&pb))?;
-    pb.finish_and_clear();
+    pb.end();
     Ok((
         Arc::new(rec.train),
         Arc::new(rec.valid),
@@ -236,20 +232,13 @@ fn load_resolver(
     ))
 }
 
-/// Loads the data, splits it by game, records every position and builds the objectives:
-/// [`prepare_until`] that is never stopped.
-pub fn prepare(opts: &SetupOptions) -> Result<Setup, TexelError> {
-    prepare_until(opts, &|| false)
-}
-
-/// [`prepare`], asking `stop` between batches of positions while loading and recording (a
-/// Ctrl-C handler's flag): once it says yes, the error says the load was interrupted. The
-/// positions are streamed from the files into the stores ([`stream`]); with
+/// Loads the data, splits it by game, records every position and builds the objectives,
+/// asking `stop` between batches of positions while loading and recording (a Ctrl-C
+/// handler's flag; `Stop::Never` for none): once it says yes, the error says the load was
+/// interrupted. The positions are streamed from the files into the stores ([`stream`]); with
 /// [`SetupOptions::resolvable`] every root position is kept as well.
-pub fn prepare_until(
-    opts: &SetupOptions,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<Setup, TexelError> {
+pub fn prepare(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup, TexelError> {
+    let stop = &|| stop.now();
     let t0 = Instant::now();
     if opts.resolvable && opts.first.is_some() {
         return Err(TexelError::Config(
@@ -279,7 +268,7 @@ pub fn prepare_until(
     let (train_set, valid_set, resolver, mut notes) = if opts.resolvable {
         load_resolver(opts, &model, &start)?
     } else {
-        let bar = |len| bar(opts.progress, len, "recording");
+        let bar = |len| bar(&opts.progress, len, "recording");
         let s = stream::stream(opts, &model, &start, stop, &bar)?;
         (Arc::new(s.train), Arc::new(s.valid), None, s.notes)
     };

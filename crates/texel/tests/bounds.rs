@@ -8,10 +8,11 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
+use optim::Stop;
 use optim::{
-    fit_k, free_indices, projected_gradient, run, Budget, CompiledSet, Control, Coords,
-    GaussNewtonModel, Label, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
-    RunOutcome, Selection, Sigmoid, TexelProblem,
+    fit_k, free_indices, projected_gradient, run, Budget, CompiledSet, Control, Coords, FitProblem,
+    GaussNewtonModel, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome,
+    Selection, Sigmoid, Target,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,14 +20,14 @@ use shakmaty::Chess;
 use texel::chess::{param_specs, record_positions, Leaf};
 
 /// The first `n` positions of the shared TCEC games, with their game results.
-fn tcec(n: usize) -> Vec<(Chess, Label)> {
+fn tcec(n: usize) -> Vec<(Chess, Target)> {
     common::tcec_samples(n, 2_000_000)
         .into_iter()
         .map(|s| {
-            let label = Label {
-                result: s.result,
+            let label = Target {
+                value: s.result,
                 score: s.score,
-                game: s.game,
+                group: s.game,
             };
             (s.position().expect("decodes"), label)
         })
@@ -36,7 +37,7 @@ fn tcec(n: usize) -> Vec<(Chess, Label)> {
 /// `full` on `positions` with the model's bounds, `K` fitted and `l2 = 1e-8`; the training objective (nine
 /// positions in ten) and the validation one, with only the parameters outside `freeze` free.
 fn objectives(
-    positions: &[(Chess, Label)],
+    positions: &[(Chess, Target)],
     freeze: &[&str],
 ) -> (Model, Arc<Objective>, Arc<Objective>) {
     let model = Model::new(ModelKind::Full);
@@ -93,7 +94,7 @@ fn the_gradient_through_the_bounds_map_matches_differences() {
     for round in 0..3 {
         let scale: Vec<f64> = (0..bounds.len()).map(|_| rng.gen_range(0.5..2.0)).collect();
         let coords = Coords::new(&bounds).scaled(Some(scale));
-        let problem = TexelProblem::new(obj.clone()).coords(coords.clone());
+        let problem = FitProblem::new(obj.clone()).coords(coords.clone());
         // Random weights: away from the default ones, where every king-danger sum is zero and
         // every position sits on the kink of the penalty's d |d|, and the middlegame and
         // endgame values agree (the phase weights would have no effect).
@@ -137,10 +138,11 @@ fn the_mapped_gauss_newton_matrix_is_one_matrix() {
     let x = obj.reduce(obj.base());
     let z = coords.to_z(&x);
     let lin = obj
-        .linearise(&coords.to_x(&z))
+        .linearise(&coords.to_x(&z), None, Stop::Never)
+        .unwrap()
         .with_columns(coords.jacobian(&z));
     let m = obj.dim();
-    let dense = lin.dense();
+    let dense = lin.dense(Stop::Never).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let v: Vec<f64> = (0..m).map(|_| rng.gen_range(-1.0..1.0)).collect();
     let hv = lin.apply(&v);
@@ -148,7 +150,7 @@ fn the_mapped_gauss_newton_matrix_is_one_matrix() {
     for a in 0..m {
         let dv: f64 = (0..m).map(|b| dense[a * m + b] * v[b]).sum();
         assert!((dv - hv[a]).abs() <= 1e-9 * top, "{a}: {dv} vs {}", hv[a]);
-        assert_eq!(dense[a * m + a], lin.diagonal()[a]);
+        assert_eq!(dense[a * m + a], lin.diagonal(Stop::Never).unwrap()[a]);
     }
 }
 
@@ -162,25 +164,28 @@ fn the_gauss_newton_matrix_build_answers_a_stop() {
     let (_, obj, _) = objectives(&common::quiet_1k(), &["pst"]);
     let x = obj.reduce(obj.base());
     assert!(obj
-        .linearise_sampled_until(&x, None, &AtomicBool::new(true))
+        .linearise(&x, None, Stop::from(&AtomicBool::new(true)))
         .is_none());
     let lin = obj
-        .linearise_sampled_until(&x, None, &AtomicBool::new(false))
+        .linearise(&x, None, Stop::from(&AtomicBool::new(false)))
         .expect("not stopped");
-    assert_eq!(lin.dense_until(&|| false), Some(lin.dense()));
-    assert_eq!(lin.diagonal_until(&|| false), Some(lin.diagonal()));
+    assert_eq!(lin.dense(Stop::When(&|| false)), lin.dense(Stop::Never));
+    assert_eq!(
+        lin.diagonal(Stop::When(&|| false)),
+        lin.diagonal(Stop::Never)
+    );
     let asked = AtomicUsize::new(0);
     let after_two = || asked.fetch_add(1, Ordering::SeqCst) >= 2;
-    assert!(lin.dense_until(&after_two).is_none());
+    assert!(lin.dense(Stop::When(&after_two)).is_none());
     let asked_dense = asked.swap(0, Ordering::SeqCst);
-    assert!(lin.diagonal_until(&after_two).is_none());
+    assert!(lin.diagonal(Stop::When(&after_two)).is_none());
     let asked_diagonal = asked.load(Ordering::SeqCst);
     let never = AtomicUsize::new(0);
     let counting = || {
         never.fetch_add(1, Ordering::SeqCst);
         false
     };
-    assert!(lin.diagonal_until(&counting).is_some());
+    assert!(lin.diagonal(Stop::When(&counting)).is_some());
     let n = 1000usize.min(obj.set().len());
     assert!(
         never.load(Ordering::SeqCst) >= n.div_ceil(256),

@@ -5,7 +5,7 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::{Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig, Sigmoid};
+use optim::{Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, Sigmoid, Target};
 use texel::chess::{record_positions, Leaf};
 use texel::compare::{compare, CompareConfig};
 
@@ -27,10 +27,10 @@ fn compare_writes_table_json_and_plots() {
             let q: f64 = model.evaluate(&p, &truth);
             (
                 p,
-                Label {
-                    result: link.expect(q),
+                Target {
+                    value: link.expect(q),
                     score: None,
-                    game: 0,
+                    group: 0,
                 },
             )
         })
@@ -57,7 +57,7 @@ fn compare_writes_table_json_and_plots() {
         stopping: Default::default(),
         solvers: Default::default(),
         selection: Default::default(),
-        progress: false,
+        progress: optim::Progress::none(),
         title: "test".to_string(),
     };
     let cmp = compare(

@@ -14,7 +14,7 @@ use texel::judge::{judge, score_samples, JudgeOptions};
 fn samples() -> Vec<Sample> {
     common::quiet_1k()
         .iter()
-        .map(|(p, l)| Sample::from_position(p, l.result, l.score, l.game))
+        .map(|(p, l)| Sample::from_position(p, l.value, l.score, l.group))
         .collect()
 }
 

@@ -17,6 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 use eval::ModelKind;
+use optim::Stop;
 use texel::setup::{prepare, SetupOptions};
 
 /// The environment variable that makes this test a child that measures one load.
@@ -26,11 +27,14 @@ const CHILD: &str = "GRADTUNE_MEMORY_CHILD";
 fn measure(path: &Path, model: ModelKind) {
     texel::memory::reset_peak();
     let before = texel::memory::rss().expect("VmRSS from /proc/self/status");
-    let setup = prepare(&SetupOptions {
-        data: vec![path.to_path_buf()],
-        model: Some(model),
-        ..SetupOptions::default()
-    })
+    let setup = prepare(
+        &SetupOptions {
+            data: vec![path.to_path_buf()],
+            model: Some(model),
+            ..SetupOptions::default()
+        },
+        Stop::Never,
+    )
     .expect("prepare");
     let peak = texel::memory::peak_rss().expect("VmHWM from /proc/self/status");
     let n = setup.train.set().len() + setup.valid.as_ref().map_or(0, |v| v.set().len());

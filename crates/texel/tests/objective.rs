@@ -6,9 +6,10 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
+use optim::Stop;
 use optim::{
-    fit_k, run, Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig,
-    RunConfig, Sigmoid, SolverOptions,
+    fit_k, run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
+    Sigmoid, SolverOptions, Target,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -52,7 +53,7 @@ fn gradient_matches_central_differences() {
             let s = rng.gen_range(-300.0..300.0f32);
             (
                 p,
-                Label {
+                Target {
                     score: Some(s),
                     ..l
                 },
@@ -92,7 +93,9 @@ fn gradient_matches_central_differences() {
                 let mut b = w.clone();
                 a[i] += h;
                 b[i] -= h;
-                let fd = (obj.value(&a) - obj.value(&b)) / (2.0 * h);
+                let fd = (obj.value(&a, Stop::Never).unwrap()
+                    - obj.value(&b, Stop::Never).unwrap())
+                    / (2.0 * h);
                 assert!(
                     (g[i] - fd).abs() <= 1e-6 * gmax + 1e-12,
                     "{sigmoid:?} {loss:?} {}: gradient {} vs {fd}",
@@ -121,10 +124,10 @@ fn k_fit_finds_the_minimum() {
             let q: f64 = model.evaluate(&p, &w);
             (
                 p,
-                Label {
-                    result: truth.expect(q),
+                Target {
+                    value: truth.expect(q),
                     score: None,
-                    game: 0,
+                    group: 0,
                 },
             )
         })
@@ -214,10 +217,10 @@ fn best_weights_are_chosen_by_validation_and_patience_stops() {
                 let q: f64 = model.evaluate(p, &w);
                 (
                     p.clone(),
-                    Label {
-                        result: link.expect(q),
+                    Target {
+                        value: link.expect(q),
                         score: None,
-                        game: 0,
+                        group: 0,
                     },
                 )
             })
@@ -338,7 +341,7 @@ fn bounds_are_the_solvers_business() {
     assert!(obj.out_of_bounds(&w).is_empty());
     let (e, g) = obj.value_and_gradient(&x);
     assert_ne!(g[i], 0.0);
-    assert_ne!(e, obj.value(&at));
+    assert_ne!(e, obj.value(&at, Stop::Never).unwrap());
     // Its copies keep the bounds.
     assert_eq!(
         obj.with_set(obj.set().clone()).unwrap().bounds(),
@@ -371,7 +374,7 @@ fn regularisation_is_invariant_under_repeated_data() {
         l2: 1e-6,
         ..ObjectiveConfig::new(link)
     };
-    let objective = |positions: &[(shakmaty::Chess, Label)]| {
+    let objective = |positions: &[(shakmaty::Chess, Target)]| {
         let set = Arc::new(record_positions(&model, positions, &w, Leaf::Static, None));
         Arc::new(Objective::new(set, cfg, w.clone(), None).unwrap())
     };
@@ -419,7 +422,7 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
         k: 1.0,
         loss: LossKind::Mse,
     };
-    let set = |p: &[(shakmaty::Chess, Label)]| {
+    let set = |p: &[(shakmaty::Chess, Target)]| {
         Arc::new(record_positions(&model, p, &w, Leaf::Static, None))
     };
     let train = Arc::new(

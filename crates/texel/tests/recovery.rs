@@ -19,8 +19,8 @@ use std::sync::{Arc, OnceLock};
 
 use eval::{Model, ModelKind};
 use optim::{
-    run, Budget, Control, Label, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
-    Sigmoid, SolverOptions,
+    run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, Sigmoid,
+    SolverOptions, Target,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -103,16 +103,16 @@ fn case() -> &'static Case {
 fn soft_objective(n: usize, free: &[usize]) -> Arc<Objective> {
     let c = case();
     let link = link();
-    let labelled: Vec<(Chess, Label)> = c.positions[..n]
+    let labelled: Vec<(Chess, Target)> = c.positions[..n]
         .iter()
         .map(|p| {
             let q: f64 = c.model.evaluate(p, &c.truth);
             (
                 p.clone(),
-                Label {
-                    result: link.expect(q),
+                Target {
+                    value: link.expect(q),
                     score: None,
-                    game: 0,
+                    group: 0,
                 },
             )
         })
@@ -213,7 +213,7 @@ fn drawn_objective(n: usize, free: &[usize], seed: u64) -> (Arc<Objective>, Vec<
         truth[i] = c.truth[i];
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let labelled: Vec<(Chess, Label)> = c.positions[..n]
+    let labelled: Vec<(Chess, Target)> = c.positions[..n]
         .iter()
         .map(|p| {
             let q: f64 = c.model.evaluate(p, &truth);
@@ -224,10 +224,10 @@ fn drawn_objective(n: usize, free: &[usize], seed: u64) -> (Arc<Objective>, Vec<
             };
             (
                 p.clone(),
-                Label {
-                    result: r,
+                Target {
+                    value: r,
                     score: None,
-                    game: 0,
+                    group: 0,
                 },
             )
         })

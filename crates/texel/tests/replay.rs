@@ -9,7 +9,8 @@ use std::io::Read;
 use eval::{Model, ModelKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use optim::{CompiledSet, Fallback, Label, Reason, SplitSpec, StoreKind};
+use optim::Stop;
+use optim::{CompiledSet, Fallback, Reason, SplitSpec, StoreKind, Target};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
@@ -36,11 +37,11 @@ fn positions() -> Vec<Chess> {
 }
 
 /// Position `i`'s label: the score carries its number through the set's renumbering.
-fn label(i: usize) -> Label {
-    Label {
-        result: 0.5,
+fn label(i: usize) -> Target {
+    Target {
+        value: 0.5,
         score: Some(i as f32),
-        game: 0,
+        group: 0,
     }
 }
 
@@ -48,7 +49,7 @@ fn check(kind: ModelKind) {
     let model = Model::new(kind);
     let w0 = model.default_weights();
     let pos = positions();
-    let labelled: Vec<(Chess, Label)> = pos
+    let labelled: Vec<(Chess, Target)> = pos
         .iter()
         .enumerate()
         .map(|(i, p)| (p.clone(), label(i)))
@@ -87,7 +88,7 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     let mut want_sum = 0.0;
     let mut want_grad = vec![0.0; n];
     for i in 0..set.len() {
-        let p = set.labels()[i].score.expect("score") as usize;
+        let p = set.targets()[i].score.expect("score") as usize;
         let (q, g) = fresh(model, &pos[p], w);
         let r = set.score(i, w, &mut scratch);
         assert!(
@@ -112,11 +113,20 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     }
     // The parallel pass (per-chunk gradient buffers) agrees with the sum of fresh recordings.
     let mut grad = vec![0.0; n];
-    let labels = set.labels();
-    let sum = set.pass(w, 0..set.len(), None, Some(&mut grad), |i, q| {
-        let s = seed(labels[i].score.unwrap_or(0.0) as usize);
-        (s * q, s)
-    });
+    let labels = set.targets();
+    let sum = set
+        .pass(
+            w,
+            0..set.len(),
+            None,
+            Some(&mut grad),
+            |i, q| {
+                let s = seed(labels[i].score.unwrap_or(0.0) as usize);
+                (s * q, s)
+            },
+            Stop::Never,
+        )
+        .unwrap();
     let scale = want_grad.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let agree = |sum: f64, grad: &[f64], what: &str| {
         assert!(
@@ -139,20 +149,24 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
     let mut parts = 0.0;
     let mut pgrad = vec![0.0; n];
     for r in cuts.windows(2) {
-        parts += set.pass(w, r[0]..r[1], None, Some(&mut pgrad), loss);
+        parts += set
+            .pass(w, r[0]..r[1], None, Some(&mut pgrad), loss, Stop::Never)
+            .unwrap();
     }
     agree(parts, &pgrad, "ranged pass");
     // A pass in another order (as mini-batches visit positions) agrees too.
     let order: Vec<usize> = (0..len).rev().collect();
     let mut ograd = vec![0.0; n];
-    let osum = set.pass(w, 0..len, Some(&order), Some(&mut ograd), loss);
+    let osum = set
+        .pass(w, 0..len, Some(&order), Some(&mut ograd), loss, Stop::Never)
+        .unwrap();
     agree(osum, &ograd, "ordered pass");
     // A subset keeps the store and the labels together.
     let keep: Vec<usize> = (0..set.len()).rev().step_by(3).collect();
     let sub = set.subset(&keep);
     for &i in &keep {
         let k2 = (0..sub.len())
-            .find(|&m| sub.labels()[m] == set.labels()[i])
+            .find(|&m| sub.targets()[m] == set.targets()[i])
             .expect("kept");
         assert!(close(
             sub.score(k2, w, &mut scratch),

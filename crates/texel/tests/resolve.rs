@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
+use optim::Stop;
 use optim::{run_resolving, Budget, Control, Method, Rerecord, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -67,7 +68,7 @@ fn check_replay(
     w: &[f64],
 ) {
     let n = set.len();
-    let labels = set.labels();
+    let labels = set.targets();
     let mut q = vec![0.0; n];
     set.scores(w, &mut q);
     for i in 0..n {
@@ -80,13 +81,22 @@ fn check_replay(
         );
         // The gradient of position i alone: a pass with a one-hot seed.
         let mut rg = vec![0.0; w.len()];
-        let s = set.pass(w, 0..n, None, Some(&mut rg), |k, q| {
-            if k == i {
-                (q, 1.0)
-            } else {
-                (0.0, 0.0)
-            }
-        });
+        let s = set
+            .pass(
+                w,
+                0..n,
+                None,
+                Some(&mut rg),
+                |k, q| {
+                    if k == i {
+                        (q, 1.0)
+                    } else {
+                        (0.0, 0.0)
+                    }
+                },
+                Stop::Never,
+            )
+            .unwrap();
         assert!(close(s, v, v.abs()), "{kind} position {p}: pass value {s}");
         let gmax = g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         for j in 0..w.len() {
@@ -117,7 +127,7 @@ fn check(kind: ModelKind) {
         let mut q = vec![0.0; set.len()];
         set.scores(w, &mut q);
         let mut out = vec![f64::NAN; all.len()];
-        for (l, v) in set.labels().iter().zip(q) {
+        for (l, v) in set.targets().iter().zip(q) {
             out[l.score.expect("numbered") as usize] = v;
         }
         out
@@ -187,7 +197,7 @@ fn epd() -> PathBuf {
             common::quiet_1k()
                 .into_iter()
                 .take(300)
-                .map(|(p, l)| data::Sample::from_position(&p, l.result, l.score, 0)),
+                .map(|(p, l)| data::Sample::from_position(&p, l.value, l.score, 0)),
         );
         for (i, x) in s.iter_mut().enumerate() {
             x.game = i as u32;
@@ -217,7 +227,7 @@ fn options(data: PathBuf) -> SetupOptions {
 fn run_resolves_every_n_iterations() {
     let data = epd();
     let go = |log: Option<PathBuf>| {
-        let mut setup = prepare(&options(data.clone())).expect("prepare");
+        let mut setup = prepare(&options(data.clone()), Stop::Never).expect("prepare");
         let positions = (
             setup.train.set().len(),
             setup.valid.as_ref().map_or(0, |v| v.set().len()),
@@ -312,7 +322,7 @@ fn run_resolves_every_n_iterations() {
 
 #[test]
 fn interrupted_run_keeps_the_best_weights() {
-    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let control = Arc::new(Control::new());
     control.interrupt();
     let mut resolver = setup.resolver.take().expect("a resolver");
@@ -363,7 +373,7 @@ fn a_set_stop_flag_ends_a_resolution_and_keeps_the_leaves() {
 /// than the patience would otherwise never exhaust it).
 #[test]
 fn patience_counts_across_rounds() {
-    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let cfg = RunConfig {
         method: Method::Lbfgs,
         budget: Budget {
@@ -404,7 +414,7 @@ fn patience_counts_across_rounds() {
 
 #[test]
 fn resolving_needs_a_budget() {
-    let mut setup = prepare(&options(epd())).expect("prepare");
+    let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let mut resolver = setup.resolver.take().expect("a resolver");
     let e = run_resolving(
         setup.train.clone(),
@@ -425,6 +435,6 @@ fn resolving_needs_the_quiescence_leaf() {
         leaf: Leaf::Static,
         ..options(epd())
     };
-    let e = prepare(&opts).expect_err("static leaves cannot be re-resolved");
+    let e = prepare(&opts, Stop::Never).expect_err("static leaves cannot be re-resolved");
     assert!(e.to_string().contains("qsearch"), "{e}");
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use eval::{Model, ModelKind};
+use optim::Stop;
 use texel::setup::{default_l2, prepare, SetupOptions};
 
 fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions {
@@ -35,12 +36,13 @@ fn the_model_is_read_from_the_weights_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = weights_file(&dir, ModelKind::Full, |_, _| {});
 
-    let setup = prepare(&options(None, &path)).expect("the file's model");
+    let setup = prepare(&options(None, &path), Stop::Never).expect("the file's model");
     assert_eq!(setup.model.kind(), ModelKind::Full);
-    let same = prepare(&options(Some(ModelKind::Full), &path)).expect("the same model");
+    let same =
+        prepare(&options(Some(ModelKind::Full), &path), Stop::Never).expect("the same model");
     assert_eq!(same.model.kind(), ModelKind::Full);
 
-    let err = prepare(&options(Some(ModelKind::Psqt), &path))
+    let err = prepare(&options(Some(ModelKind::Psqt), &path), Stop::Never)
         .expect_err("a clash")
         .to_string();
     assert!(
@@ -58,7 +60,7 @@ fn psqt_weights_start_a_full_run() {
     let (psqt, w) = eval::load_weights(&path).unwrap();
     assert_eq!(w[psqt.index_of("pst.queen.eg.d5").unwrap()], 42.0);
 
-    let setup = prepare(&options(Some(ModelKind::Full), &path)).expect("carried over");
+    let setup = prepare(&options(Some(ModelKind::Full), &path), Stop::Never).expect("carried over");
     assert_eq!(setup.model.kind(), ModelKind::Full);
     assert_eq!(setup.start, setup.model.carry_over(&psqt, &w).unwrap());
 }
@@ -74,7 +76,11 @@ fn the_default_pull_is_the_models() {
             l2,
             ..options(model, &path)
         };
-        prepare(&opts).expect("set up").train.config().l2
+        prepare(&opts, Stop::Never)
+            .expect("set up")
+            .train
+            .config()
+            .l2
     };
     assert_eq!(l2(None, None), default_l2(ModelKind::Psqt));
     assert_eq!(l2(Some(ModelKind::Full), None), default_l2(ModelKind::Full));

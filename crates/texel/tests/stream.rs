@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use eval::{Model, ModelKind};
 use optim::CompiledSet;
+use optim::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use texel::chess::{record_samples, Leaf};
@@ -32,7 +33,7 @@ fn at_once(opts: &SetupOptions, model: &Model) -> (CompiledSet, CompiledSet) {
 
 fn assert_same(a: &CompiledSet, b: &CompiledSet, w: &[f64]) {
     assert_eq!(a.len(), b.len());
-    assert_eq!(a.labels(), b.labels());
+    assert_eq!(a.targets(), b.targets());
     assert_eq!(a.layout(), b.layout());
     let (mut qa, mut qb) = (vec![0.0; a.len()], vec![0.0; b.len()]);
     a.scores(w, &mut qa);
@@ -66,7 +67,7 @@ fn streaming_gives_the_sets_of_loading_at_once() {
             k: Some(1.0),
             ..SetupOptions::default()
         };
-        let setup = prepare(&opts).unwrap();
+        let setup = prepare(&opts, Stop::Never).unwrap();
         let (train, valid) = at_once(&opts, &setup.model);
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let w: Vec<f64> = setup
@@ -91,7 +92,7 @@ fn first_takes_the_first_positions_read() {
         k: Some(1.0),
         ..SetupOptions::default()
     };
-    let setup = prepare(&opts).unwrap();
+    let setup = prepare(&opts, Stop::Never).unwrap();
     assert_eq!(setup.train.set().len(), 3_200);
     let (samples, _) = load_samples(&data, false, &opts.extract).unwrap();
     let model = Model::new(ModelKind::Psqt);
@@ -113,6 +114,6 @@ fn a_stop_between_batches_ends_the_load() {
         k: Some(1.0),
         ..SetupOptions::default()
     };
-    let err = texel::setup::prepare_until(&opts, &|| true).unwrap_err();
+    let err = texel::setup::prepare(&opts, Stop::When(&|| true)).unwrap_err();
     assert!(err.to_string().contains("interrupted"), "{err}");
 }

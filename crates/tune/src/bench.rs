@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use eval::{Model, ModelKind};
-use optim::{Budget, Control, Method, Objective, RunConfig};
+use optim::{Budget, Control, Method, Objective, RunConfig, Stop};
 use serde_json::{json, Value};
 use texel::setup::SetupOptions;
 
@@ -117,15 +117,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let peak_reset = texel::memory::reset_peak();
         let before = texel::memory::rss();
         eprintln!("{kind}: loading and recording {}", path.display());
-        let setup = texel::setup::prepare(&SetupOptions {
-            data: vec![path.clone(); copies],
-            model: Some(kind),
-            valid_fraction: args.valid_fraction,
-            seed: 1,
-            l2: Some(1e-8),
-            first: Some(args.positions),
-            ..SetupOptions::default()
-        })?;
+        let setup = texel::setup::prepare(
+            &SetupOptions {
+                data: vec![path.clone(); copies],
+                model: Some(kind),
+                valid_fraction: args.valid_fraction,
+                seed: 1,
+                l2: Some(1e-8),
+                first: Some(args.positions),
+                ..SetupOptions::default()
+            },
+            Stop::Never,
+        )?;
         let peak = texel::memory::peak_rss();
         let (train, valid, start) = (setup.train.clone(), setup.valid.clone(), setup.start);
         let set = train.set();

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::bail;
+use optim::Stop;
 use optim::{Control, Method};
-use texel::setup::prepare_until;
+use texel::setup::prepare;
 
 use crate::tuning;
 
@@ -62,7 +63,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
     let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
-    let setup = match prepare_until(&common.setup_options()?, &|| control.interrupted()) {
+    let setup = match prepare(
+        &common.setup_options()?,
+        Stop::When(&|| control.interrupted()),
+    ) {
         Err(texel::TexelError::Interrupted) => {
             eprintln!("interrupted while loading the data: nothing was compared or written");
             std::process::exit(130);
@@ -93,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             stopping: cfg.stopping,
             solvers: cfg.solvers,
             selection: cfg.selection,
-            progress: !common.quiet,
+            progress: crate::progress::bars(!common.quiet),
             title: title.clone(),
         },
         &control,

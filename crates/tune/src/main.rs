@@ -15,6 +15,7 @@ mod explain;
 mod extract;
 mod label;
 mod matches;
+mod progress;
 mod stats;
 mod trace;
 mod tuning;

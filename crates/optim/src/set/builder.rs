@@ -1,7 +1,7 @@
 //! [`SetBuilder`]: one [`CompiledSet`] made from sets recorded batch by batch, so that a caller
 //! can stream positions from a file into the compact stores without keeping them all at once.
 
-use super::{CompiledSet, Label};
+use super::{CompiledSet, Target};
 use crate::store::{AnyStore, StoreKind};
 
 /// Concatenates sets recorded one batch at a time into one set, store by store: the positions
@@ -11,7 +11,7 @@ use crate::store::{AnyStore, StoreKind};
 /// batch's stores are moved or copied in and dropped.
 ///
 /// ```
-/// use optim::{CompiledSet, Label, SetBuilder};
+/// use optim::{CompiledSet, Target, SetBuilder};
 /// use tape::Scalar;
 ///
 /// let items: Vec<Vec<(u32, f64)>> = (0..10).map(|i| vec![(0, i as f64), (1, 1.0)]).collect();
@@ -19,7 +19,7 @@ use crate::store::{AnyStore, StoreKind};
 ///     CompiledSet::record(
 ///         &[1.0, 2.0],
 ///         items,
-///         |_, t| Label { result: t[0].1 / 10.0, score: None, game: 0 },
+///         |_, t| Target { value: t[0].1 / 10.0, score: None, group: 0 },
 ///         |_, t, w| Some(tape::Var::dot(w, t)),
 ///         None,
 ///     )
@@ -29,7 +29,7 @@ use crate::store::{AnyStore, StoreKind};
 ///     builder.push(record(batch));
 /// }
 /// let (whole, built) = (record(&items), builder.finish());
-/// assert_eq!(built.labels(), whole.labels());
+/// assert_eq!(built.targets(), whole.targets());
 /// let (mut a, mut b) = (vec![0.0; 10], vec![0.0; 10]);
 /// whole.scores(&[3.0, 4.0], &mut a);
 /// built.scores(&[3.0, 4.0], &mut b);
@@ -40,7 +40,7 @@ pub struct SetBuilder {
     params: usize,
     /// Per section (in [`StoreKind`] order), the stores and their positions' labels: one store,
     /// or more when one filled its 32-bit offsets.
-    sections: [Vec<(AnyStore, Vec<Label>)>; 4],
+    sections: [Vec<(AnyStore, Vec<Target>)>; 4],
 }
 
 /// A section's place in the set.
@@ -102,7 +102,7 @@ impl SetBuilder {
     /// The set of every position pushed, its stores' spare capacity released.
     pub fn finish(self) -> CompiledSet {
         let mut stores = Vec::new();
-        let mut labels: Vec<Label> = Vec::new();
+        let mut labels: Vec<Target> = Vec::new();
         for (mut store, l) in self.sections.into_iter().flatten() {
             store.shrink();
             if labels.is_empty() {

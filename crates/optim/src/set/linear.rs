@@ -1,10 +1,10 @@
 //! [`CompiledSet::record_linear`]: linear evaluations stored straight from their sparse terms,
 //! without a tape.
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 
-use super::{CompiledSet, Label, SetBuilder, CHUNK};
+use super::{CompiledSet, SetBuilder, Target, CHUNK};
 use crate::store::{AnyStore, Phased, Sparse};
 
 /// Items recorded in parallel before their stores join the set: the transient memory of a
@@ -22,7 +22,7 @@ impl CompiledSet {
     /// stores plus a constant. Parallel; `progress` advances by one per item.
     ///
     /// ```
-    /// use optim::{CompiledSet, Label};
+    /// use optim::{CompiledSet, Target};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2: no twin.
     /// let eg_of = [Some(1), None, None];
@@ -30,7 +30,7 @@ impl CompiledSet {
     /// let set = CompiledSet::record_linear(
     ///     3,
     ///     &items,
-    ///     |_, _| Label { result: 0.5, score: None, game: 0 },
+    ///     |_, _| Target { value: 0.5, score: None, group: 0 },
     ///     |_, t, out| { out.extend_from_slice(t); true },
     ///     &eg_of,
     ///     None,
@@ -46,11 +46,11 @@ impl CompiledSet {
         label: L,
         terms: R,
         eg_of: &[Option<usize>],
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> CompiledSet
     where
         T: Sync,
-        L: Fn(usize, &T) -> Label + Sync,
+        L: Fn(usize, &T) -> Target + Sync,
         R: Fn(usize, &T, &mut Vec<(u32, f64)>) -> bool + Sync,
     {
         let template = if eg_of.len() == params {
@@ -92,7 +92,7 @@ impl CompiledSet {
                         }
                     }
                     if let Some(pb) = progress {
-                        pb.inc(chunk.len() as u64);
+                        pb.advance(chunk.len() as u64);
                     }
                     labels.extend(rest_labels);
                     let mut stores = vec![AnyStore::Sparse(rest)];

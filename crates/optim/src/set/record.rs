@@ -3,16 +3,16 @@
 //! [`CompiledSet::compact_phased`]. The rules for which store a position enters are in
 //! [`crate::store`].
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 use rayon::prelude::*;
 use tape::{Program, Scalar, Tape, Var};
 
-use super::{CompiledSet, Label, CHUNK};
+use super::{CompiledSet, Target, CHUNK};
 use crate::store::{AnyStore, Headed, Phased, Programs, Reason, Sparse, Store};
 
 /// One work item of [`CompiledSet::record_split`]: its compact rows with their labels, and
 /// the positions that did not fit, as programs with the reason.
-type SplitChunk = (Headed, Vec<Label>, Vec<(Label, Program, Reason)>);
+type SplitChunk = (Headed, Vec<Target>, Vec<(Target, Program, Reason)>);
 
 /// One recorded position, before it is stored.
 enum Recorded {
@@ -34,14 +34,14 @@ impl CompiledSet {
         items: &[T],
         label: L,
         eval: E,
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> CompiledSet
     where
         T: Sync,
-        L: Fn(usize, &T) -> Label + Sync,
+        L: Fn(usize, &T) -> Target + Sync,
         E: Fn(usize, &T, &[Var]) -> Option<Var> + Sync,
     {
-        let chunks: Vec<Vec<(Label, Recorded)>> = items
+        let chunks: Vec<Vec<(Target, Recorded)>> = items
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, chunk)| {
@@ -66,7 +66,7 @@ impl CompiledSet {
                         rec.rewind(mark);
                     }
                     if let Some(pb) = progress {
-                        pb.inc(chunk.len() as u64);
+                        pb.advance(chunk.len() as u64);
                     }
                     out
                 })
@@ -101,7 +101,7 @@ impl CompiledSet {
     /// memory; [`layout`](Self::layout) counts them by [`Reason`].
     ///
     /// ```
-    /// use optim::{CompiledSet, Label, Reason, SplitSpec, StoreKind};
+    /// use optim::{CompiledSet, Target, Reason, SplitSpec, StoreKind};
     /// use tape::{Scalar, Var};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2: a danger input; 3: a head weight.
@@ -112,7 +112,7 @@ impl CompiledSet {
     /// let set = CompiledSet::record_split(
     ///     &[10.0, 20.0, 1.0, 0.5],
     ///     &items,
-    ///     |_, _| Label { result: 0.5, score: None, game: 0 },
+    ///     |_, _| Target { value: 0.5, score: None, group: 0 },
     ///     |_, &(c, d), out| {
     ///         *out = vec![vec![(0, c)], vec![(1, c)], vec![(2, d)]];
     ///         true
@@ -137,11 +137,11 @@ impl CompiledSet {
         sums: S,
         spec: &SplitSpec,
         head: H,
-        progress: Option<&ProgressBar>,
+        progress: Option<&Progress>,
     ) -> CompiledSet
     where
         T: Sync,
-        L: Fn(usize, &T) -> Label + Sync,
+        L: Fn(usize, &T) -> Target + Sync,
         S: Fn(usize, &T, &mut Vec<Vec<(u32, f64)>>) -> bool + Sync,
         H: Fn(&[Var], &[Var]) -> Var + Sync,
     {
@@ -207,7 +207,7 @@ impl CompiledSet {
                         }
                     }
                     if let Some(pb) = progress {
-                        pb.inc(chunk.len() as u64);
+                        pb.advance(chunk.len() as u64);
                     }
                     (local, labels, programs)
                 })

@@ -5,11 +5,11 @@ use tape::{Scalar, Var};
 use super::*;
 use crate::{Reason, SplitSpec};
 
-fn label(i: usize) -> Label {
-    Label {
-        result: 0.5,
+fn label(i: usize) -> Target {
+    Target {
+        value: 0.5,
         score: Some(i as f32),
-        game: 0,
+        group: 0,
     }
 }
 
@@ -84,10 +84,10 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     let w = [3.0, -2.0, 5.0, 7.0, 0.5];
     let mut scratch = Scratch::default();
     let mut tape = tape::Tape::new();
-    let jac = set.jacobian(&w);
+    let jac = set.jacobian(&w, Stop::Never).unwrap();
     let (mut want_sum, mut want_grad) = (0.0, [0.0; 5]);
     for i in 0..set.len() {
-        let k = set.labels()[i].score.unwrap() as usize;
+        let k = set.targets()[i].score.unwrap() as usize;
         tape.record(|rec| {
             let x = rec.inputs(&w);
             let q = eval(k, &x);
@@ -112,7 +112,7 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
             }
         })
     }
-    let labels = set.labels();
+    let labels = set.targets();
     let f = |i: usize, q: f64| {
         let k = labels[i].score.unwrap() as f64;
         (k * q, k)
@@ -120,7 +120,9 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     let order: Vec<usize> = (0..set.len()).rev().collect();
     for order in [None, Some(&order[..])] {
         let mut grad = [0.0; 5];
-        let sum = set.pass(&w, 0..set.len(), order, Some(&mut grad), f);
+        let sum = set
+            .pass(&w, 0..set.len(), order, Some(&mut grad), f, Stop::Never)
+            .unwrap();
         assert!((sum - want_sum).abs() < 1e-9 * want_sum.abs());
         for j in 0..5 {
             assert!((grad[j] - want_grad[j]).abs() < 1e-9 * want_grad[j].abs().max(1.0));
@@ -129,7 +131,9 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     // Ranges that start and end inside segments.
     let (mut parts, mut pgrad) = (0.0, [0.0; 5]);
     for r in [0..7, 7..25, 25..33, 33..40] {
-        parts += set.pass(&w, r, None, Some(&mut pgrad), f);
+        parts += set
+            .pass(&w, r, None, Some(&mut pgrad), f, Stop::Never)
+            .unwrap();
     }
     assert!((parts - want_sum).abs() < 1e-9 * want_sum.abs());
     // A subset keeps positions, labels and reasons together, the stores in section order.
@@ -139,7 +143,7 @@ fn passes_rows_and_subsets_agree_with_fresh_recordings() {
     for m in 0..sub.len() {
         let i = keep
             .iter()
-            .position(|&i| set.labels()[i] == sub.labels()[m])
+            .position(|&i| set.targets()[i] == sub.targets()[m])
             .unwrap();
         let a = sub.score(m, &w, &mut scratch);
         assert_eq!(a, set.score(keep[i], &w, &mut scratch));

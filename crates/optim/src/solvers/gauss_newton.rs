@@ -9,6 +9,7 @@ use crate::control::Control;
 use crate::linearise::Linearisation;
 use crate::observer::GradState;
 use crate::problem::GaussNewtonModel;
+use crate::stop::Stop;
 
 /// Options of Gauss-Newton.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,8 +112,9 @@ impl<'a> Prepared<'a> {
         control: Option<&Control>,
     ) -> Option<Self> {
         let stop = || stopped(control);
+        let stop = Stop::When(&stop);
         Some(if m <= opts.dense_max {
-            let h = lin.dense_until(&stop)?;
+            let h = lin.dense(stop)?;
             let diag = (0..m).map(|k| h[k * m + k]).collect();
             Prepared {
                 lin,
@@ -120,7 +122,7 @@ impl<'a> Prepared<'a> {
                 diag,
             }
         } else {
-            let diag = lin.diagonal_until(&stop)?;
+            let diag = lin.diagonal(stop)?;
             Prepared {
                 lin,
                 dense: None,

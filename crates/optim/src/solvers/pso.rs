@@ -2,15 +2,16 @@
 
 use std::sync::Arc;
 
-use argmin::core::{CostFunction, Executor, State};
+use argmin::core::{CostFunction, State};
 use argmin::solver::particleswarm::{Particle, ParticleSwarm};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::control::{Controlled, StallGuard};
+use crate::control::StallGuard;
+use crate::execute::execute;
 use crate::observer::{Monitor, RunShared, SwarmState};
-use crate::problem::TexelProblem;
+use crate::problem::FitProblem;
 use crate::stage::{remaining, Stage, StageEnd};
 use crate::OptimError;
 
@@ -80,7 +81,7 @@ impl Stage for Swarm {
 
 fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>) -> StageEnd {
     let obj = shared.train.clone();
-    let problem_for_costs = TexelProblem::new(obj.clone())
+    let problem_for_costs = FitProblem::new(obj.clone())
         .value_only(true)
         .interruptible(shared.control.interrupt_flag());
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
@@ -156,20 +157,12 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
             Ok(p) => p,
             Err(e) => return (best, format!("pso stopped: {e}")),
         };
-        let solver = Controlled::new(
-            StallGuard::new(pso, o.stall.max(1), 1e-9),
-            shared.control.clone(),
-        );
-        let problem = TexelProblem::new(obj.clone())
-            .value_only(true)
-            .interruptible(shared.control.interrupt_flag());
-        let result = Executor::new(problem, solver)
-            .configure(|s: SwarmState| s.population(population).max_iters(iters))
-            .add_observer(
-                Monitor::new(shared.clone(), "pso"),
-                argmin::core::observers::ObserverMode::Always,
-            )
-            .run();
+        let solver = StallGuard::new(pso, o.stall.max(1), 1e-9);
+        let problem = FitProblem::new(obj.clone()).value_only(true);
+        let monitor = Monitor::new(shared.clone(), "pso");
+        let result = execute(shared, problem, solver, monitor, iters, |s: SwarmState| {
+            s.population(population)
+        });
         let improved = match result {
             Ok(res) => match res.state().get_best_param() {
                 Some(p) if p.cost < best_cost => {

@@ -16,7 +16,7 @@ use data::cache::CacheReader;
 use data::check::Tally;
 use data::{Format, Sample};
 use eval::Model;
-use indicatif::ProgressBar;
+use optim::Progress;
 use optim::{CompiledSet, SetBuilder};
 
 use super::SetupOptions;
@@ -55,7 +55,7 @@ pub(crate) fn stream(
     model: &Model,
     start: &[f64],
     stop: &(dyn Fn() -> bool + Sync),
-    progress: &dyn Fn(u64) -> ProgressBar,
+    progress: &dyn Fn(u64) -> Progress,
 ) -> Result<Streamed, TexelError> {
     let load_opts = data::LoadOptions {
         strict: opts.strict,
@@ -188,7 +188,7 @@ pub(crate) fn stream(
             }
         }
     }
-    pb.finish_and_clear();
+    pb.end();
     let [train_t, valid_t] = &tallies;
     notes.extend(data::check::tally_warnings(
         train_t,

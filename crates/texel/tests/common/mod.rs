@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use optim::Label;
+use optim::Target;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
@@ -111,7 +111,7 @@ pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
 }
 
 /// The 1000 labelled quiet positions of the fixtures.
-pub fn quiet_1k() -> Vec<(Chess, Label)> {
+pub fn quiet_1k() -> Vec<(Chess, Target)> {
     let path = fixture("quiet-labeled-1k.epd");
     let (samples, _) = data::load(&path, &data::LoadOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -120,10 +120,10 @@ pub fn quiet_1k() -> Vec<(Chess, Label)> {
         .map(|s| {
             (
                 s.position().expect("valid position"),
-                Label {
-                    result: s.result,
+                Target {
+                    value: s.result,
                     score: s.score,
-                    game: s.game,
+                    group: s.game,
                 },
             )
         })

@@ -1,0 +1,90 @@
+//! The progress bars of the libraries' long work: `optim` and `texel` report through an
+//! [`optim::Progress`] callback ([`ProgressEvent`]s), and this draws them with indicatif, one
+//! bar at a time, on standard error.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use optim::{Progress, ProgressEvent};
+
+/// The callback that draws the events as bars; [`Progress::none`] when `show` is false.
+pub fn bars(show: bool) -> Progress {
+    if !show {
+        return Progress::none();
+    }
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    Progress::new(move |e| {
+        let Ok(mut bar) = bar.lock() else {
+            return;
+        };
+        draw(&mut bar, e);
+    })
+}
+
+/// One event on the bar under way (`None`: no bar).
+fn draw(bar: &mut Option<ProgressBar>, e: ProgressEvent<'_>) {
+    match e {
+        ProgressEvent::Run { name, max_iters } => {
+            let pb = match max_iters {
+                Some(m) => ProgressBar::new(m),
+                None => ProgressBar::new_spinner(),
+            };
+            pb.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {prefix} iter {pos}: {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            pb.set_prefix(name.to_string());
+            pb.enable_steady_tick(Duration::from_millis(200));
+            *bar = Some(pb);
+        }
+        ProgressEvent::Begin { what, len } => {
+            let pb = ProgressBar::new(len);
+            pb.set_style(
+                ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            pb.set_prefix(what.to_string());
+            *bar = Some(pb);
+        }
+        ProgressEvent::Advance(n) => {
+            if let Some(pb) = bar {
+                pb.inc(n);
+            }
+        }
+        ProgressEvent::Iteration { iter, message } => {
+            if let Some(pb) = bar {
+                pb.set_position(iter);
+                pb.set_message(message.to_string());
+            }
+        }
+        ProgressEvent::Message(message) => {
+            if let Some(pb) = bar {
+                pb.set_message(message.to_string());
+            }
+        }
+        ProgressEvent::Note(text) => match bar {
+            // Above the bar; on standard error when the bar is not drawn (not a terminal).
+            Some(pb) if !pb.is_hidden() => pb.println(text),
+            _ => eprintln!("{text}"),
+        },
+        ProgressEvent::End => {
+            if let Some(pb) = bar.take() {
+                pb.finish_and_clear();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A progress bar counting games.
+pub fn games_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
