@@ -15,19 +15,20 @@ use eval::{Model, Split};
 use optim::LossKind;
 use rayon::prelude::*;
 use serde::Serialize;
-use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode};
+use shakmaty::Chess;
 
 use crate::judge::{self, link, CHUNK};
 use crate::TexelError;
 
 mod odd;
 mod properties;
+mod subject;
 mod text;
 mod top;
 
-pub use odd::oddness;
+pub use odd::{oddness, oddness_by_pairs};
 pub use properties::properties;
+pub(crate) use subject::Subject;
 
 use properties::{BUCKETED, PROPERTIES};
 use top::{keep_top, Candidate, Tally};
@@ -223,20 +224,29 @@ pub fn explain(
     samples: &[Sample],
     opts: &ExplainOptions,
 ) -> Result<Explanation, TexelError> {
+    explain_subject(&subject::Samples { model, samples }, w, opts)
+}
+
+/// [`explain`] for any [`Subject`].
+pub(crate) fn explain_subject<S: Subject>(
+    subject: &S,
+    w: &[f64],
+    opts: &ExplainOptions,
+) -> Result<Explanation, TexelError> {
+    let params = subject.params();
     let wanted = match &opts.param {
-        Some(name) => Some(model.index_of(name).ok_or_else(|| {
-            let close: Vec<&str> = model
-                .params()
+        Some(name) => Some(params.iter().position(|p| p.0 == *name).ok_or_else(|| {
+            let close: Vec<&str> = params
                 .iter()
-                .map(|p| p.name.as_str())
+                .map(|p| p.0.as_str())
                 .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
                 .take(5)
                 .collect();
             TexelError::Config(format!(
                 "no parameter {name:?} in the {} model (names look like {})",
-                model.kind(),
+                subject.model_name(),
                 if close.is_empty() {
-                    "material.pawn.mg, pst.knight.eg.e4".to_string()
+                    subject.example_names()
                 } else {
                     close.join(", ")
                 }
@@ -249,7 +259,7 @@ pub fn explain(
             return Err(TexelError::Config(format!("K must be positive, not {k}")));
         }
     }
-    let (scored, skipped) = judge::score_samples(model, w, samples);
+    let (scored, skipped) = subject.scored(w);
     if scored.is_empty() {
         return Err(TexelError::Config(
             "no positions to explain (none of the samples decodes)".to_string(),
@@ -262,22 +272,24 @@ pub fn explain(
     let (m, slot): (usize, Vec<Option<usize>>) = match wanted {
         Some(j) => (
             opts.top,
-            (0..model.len()).map(|i| (i == j).then_some(0)).collect(),
+            (0..params.len()).map(|i| (i == j).then_some(0)).collect(),
         ),
-        None => (opts.positions, (0..model.len()).map(Some).collect()),
+        None => (opts.positions, (0..params.len()).map(Some).collect()),
     };
     let tracked = slot.iter().flatten().count();
-    let tally = samples
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let mut t = Tally::new(model.len(), tracked);
-            let mut coef = Coefficients::new(model);
+    let n_params = params.len();
+    let items = subject.len();
+    let tally = (0..items.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut t = Tally::new(n_params, tracked);
+            let mut scratch = subject.scratch();
             let mut row = Vec::new();
-            for (j, s) in chunk.iter().enumerate() {
-                let Ok(pos) = s.position() else { continue };
-                let q = coef.of(&pos, w, &mut row);
-                let (_, dl) = mse.loss(q, s.result);
+            for i in c * CHUNK..items.min((c + 1) * CHUNK) {
+                let Some((pos, result, q)) = subject.item(&mut scratch, i, w, &mut row) else {
+                    continue;
+                };
+                let (_, dl) = mse.loss(q, result);
                 for &(p, a) in &row {
                     let p = p as usize;
                     let contribution = dl * a;
@@ -285,7 +297,7 @@ pub fn explain(
                     t.touched[p] += 1;
                     if let Some(sl) = slot[p] {
                         let cand = Candidate {
-                            index: (c * CHUNK + j) as u32,
+                            index: i as u32,
                             coefficient: a,
                             contribution,
                             eval: q,
@@ -293,7 +305,7 @@ pub fn explain(
                         keep_top(&mut t.top[sl], cand, m);
                     }
                 }
-                let r = s.result - mse.expect(q);
+                let r = result - mse.expect(q);
                 t.n += 1;
                 t.r += r;
                 t.rr += r * r;
@@ -311,10 +323,10 @@ pub fn explain(
         })
         .collect::<Vec<Tally>>()
         .into_iter()
-        .fold(Tally::new(model.len(), tracked), |a, b| a.merge(b, m));
+        .fold(Tally::new(n_params, tracked), |a, b| a.merge(b, m));
     let n = tally.n as f64;
     let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
-        let p = &model.params()[j];
+        let (name, init) = &params[j];
         let gradient = tally.gradient[j] / n;
         let positions = slot[j]
             .map(|sl| {
@@ -324,15 +336,10 @@ pub fn explain(
                     .into_sorted_vec()
                     .into_iter()
                     .map(|Reverse(c)| {
-                        let s = &samples[c.index as usize];
+                        let (fen, result) = subject.fen_result(c.index as usize);
                         Pull {
-                            fen: s
-                                .position()
-                                .map(|pos| {
-                                    Fen::from_position(&pos, EnPassantMode::Legal).to_string()
-                                })
-                                .unwrap_or_default(),
-                            result: s.result,
+                            fen,
+                            result,
                             eval: c.eval,
                             coefficient: c.coefficient,
                             contribution: c.contribution,
@@ -342,9 +349,9 @@ pub fn explain(
             })
             .unwrap_or_default();
         ParamReport {
-            name: p.name.clone(),
+            name: name.clone(),
             value: w[j],
-            start: p.init,
+            start: *init,
             touched: tally.touched[j] as usize,
             gradient,
             pulled: if gradient < 0.0 {
@@ -362,7 +369,7 @@ pub fn explain(
     let positions = tally.n;
     if let Some(j) = wanted {
         return Ok(Explanation {
-            model: model.kind().to_string(),
+            model: subject.model_name(),
             positions,
             skipped,
             k,
@@ -373,7 +380,8 @@ pub fn explain(
         });
     }
     let touched: Vec<usize> = tally.touched.iter().map(|&t| t as usize).collect();
-    let mut odd: Vec<(usize, Oddness)> = oddness(model, w, &touched)
+    let mut odd: Vec<(usize, Oddness)> = subject
+        .oddness(w, &touched)
         .into_iter()
         .enumerate()
         .filter_map(|(i, o)| Some((i, o?)))
@@ -427,7 +435,7 @@ pub fn explain(
     }
     let residuals = order.into_iter().map(|b| residuals[b].clone()).collect();
     Ok(Explanation {
-        model: model.kind().to_string(),
+        model: subject.model_name(),
         positions,
         skipped,
         k,
