@@ -1,0 +1,266 @@
+//! A manifest evaluating a trace: generic over [`tape::Scalar`] (exact gradients through the
+//! declared terms), the linear case as sparse terms, and the contributions of each part.
+
+use tape::Scalar;
+
+use crate::expr::{self, index_value, Component, Node};
+use crate::manifest::{resolve_component, Manifest, Ref};
+use crate::{EvalError, Trace};
+
+/// What the leaves of an expression are worth for one position.
+struct Env<'a, S> {
+    m: &'a Manifest,
+    t: &'a Trace,
+    w: &'a [S],
+    s: S,
+    mg: S,
+    eg: S,
+    /// The phase a term's expression computes (`None` in the evaluation formula).
+    phase: Option<Component>,
+    /// The side of a per-side term (0 White, 1 Black); `None`: White minus Black.
+    side: Option<usize>,
+}
+
+impl<S: Scalar> Env<'_, S> {
+    fn feature(&self, k: u16) -> f64 {
+        let (w, b) = self.t.feature(k);
+        match self.side {
+            Some(0) => w,
+            Some(_) => b,
+            None => w - b,
+        }
+    }
+
+    fn param(
+        &self,
+        param: usize,
+        index: &[Node<Ref>],
+        component: Option<Component>,
+    ) -> Result<S, EvalError> {
+        let p = &self.m.params[param];
+        let mut offset = 0;
+        for (dim, node) in index.iter().enumerate() {
+            let x = node.eval::<f64>(&|r: &Ref| match r {
+                Ref::Feature(k) => Ok(self.feature(*k)),
+                _ => Err(EvalError::Unknown {
+                    name: format!("{r:?}"),
+                }),
+            })?;
+            let i = index_value(&p.name, x)?;
+            if i >= p.shape[dim] {
+                return Err(EvalError::IndexOutOfRange {
+                    name: p.name.clone(),
+                    index: i,
+                    dim,
+                    len: p.shape[dim],
+                });
+            }
+            offset = offset * p.shape[dim] + i;
+        }
+        let mut k = p.first_weight + offset * p.per_element();
+        if p.tapered && resolve_component(component, self.phase) == Component::Eg {
+            k += 1;
+        }
+        Ok(self.w[k])
+    }
+}
+
+impl<S: Scalar> expr::Env<Ref, S> for Env<'_, S> {
+    fn leaf(&self, r: &Ref) -> Result<S, EvalError> {
+        let t = self.t;
+        Ok(match r {
+            Ref::S => self.s,
+            Ref::Mg => self.mg,
+            Ref::Eg => self.eg,
+            Ref::Phase => S::constant(f64::from(t.phase)),
+            Ref::PhaseMax => S::constant(f64::from(self.m.phase_max)),
+            Ref::Scale => S::constant(self.m.scale_of(t)),
+            Ref::ScaleMax => S::constant(self.m.scale_max_f64()),
+            Ref::Feature(k) => S::constant(self.feature(*k)),
+            Ref::Param {
+                param,
+                index,
+                component,
+            } => self.param(*param, index, *component)?,
+        })
+    }
+}
+
+/// The sums of one position: `[slot][side][phase]`.
+type Sums<S> = Vec<[[S; 2]; 2]>;
+
+impl Manifest {
+    /// The scale of a trace (its `scale`, or `scale_max`; 1 without a declared scale).
+    pub(crate) fn scale_of(&self, t: &Trace) -> f64 {
+        match self.scale_max {
+            Some(max) => t.scale.map_or(f64::from(max), f64::from),
+            None => 1.0,
+        }
+    }
+
+    /// `scale_max` (1 without a declared scale).
+    pub(crate) fn scale_max_f64(&self) -> f64 {
+        self.scale_max.map_or(1.0, f64::from)
+    }
+
+    /// The evaluation of a trace with weights `w`, White's view: the linear part, the
+    /// declared terms, the evaluation formula and the constant (see `docs/trace-format.md`).
+    /// An index out of range, a non-finite value or weights of the wrong length are errors
+    /// (callers skip the position and count it).
+    pub fn evaluate<S: Scalar>(&self, t: &Trace, w: &[S]) -> Result<S, EvalError> {
+        let (mg, eg) = self.totals(t, w, &mut |_, _, _| {})?;
+        self.finish(t, w, mg, eg)
+    }
+
+    /// `mg` and `eg` after the linear part and every term; `on_term(k, mg, eg)` sees what term
+    /// `k` adds.
+    pub(crate) fn totals<S: Scalar>(
+        &self,
+        t: &Trace,
+        w: &[S],
+        on_term: &mut dyn FnMut(usize, S, S),
+    ) -> Result<(S, S), EvalError> {
+        if w.len() != self.weights.len() {
+            return Err(EvalError::WeightCount {
+                expected: self.weights.len(),
+                got: w.len(),
+            });
+        }
+        let mut mg_terms = Vec::with_capacity(t.coeffs.len());
+        let mut eg_terms = Vec::with_capacity(t.coeffs.len());
+        let mut sum_terms: Vec<Vec<(u32, f64)>> = vec![Vec::new(); self.sums.len() * 4];
+        for &(i, white, black) in &t.coeffs {
+            let Some(e) = self.elements.get(i as usize) else {
+                continue; // readers reject such indices
+            };
+            let (wm, we) = if e.tapered {
+                (e.weight, e.weight + 1)
+            } else {
+                (e.weight, e.weight)
+            };
+            match e.sum {
+                None => {
+                    let d = f64::from(white) - f64::from(black);
+                    mg_terms.push((wm, d));
+                    eg_terms.push((we, d));
+                }
+                Some(k) => {
+                    for (side, c) in [(0, white), (1, black)] {
+                        if c != 0.0 {
+                            let base = usize::from(k) * 4 + side * 2;
+                            sum_terms[base].push((wm, f64::from(c)));
+                            sum_terms[base + 1].push((we, f64::from(c)));
+                        }
+                    }
+                }
+            }
+        }
+        let mut mg = S::dot(w, &mg_terms);
+        let mut eg = S::dot(w, &eg_terms);
+        let sums: Sums<S> = (0..self.sums.len())
+            .map(|k| {
+                let v = |side: usize, ph: usize| S::dot(w, &sum_terms[k * 4 + side * 2 + ph]);
+                [[v(0, 0), v(0, 1)], [v(1, 0), v(1, 1)]]
+            })
+            .collect();
+        for (k, term) in self.terms.iter().enumerate() {
+            let mut inc = [S::zero(); 2];
+            for (ph, expr) in [&term.mg, &term.eg].into_iter().enumerate() {
+                let Some(expr) = expr else { continue };
+                let sum = |side: usize| term.sum.map_or(S::zero(), |slot| sums[slot][side][ph]);
+                let mut env = Env {
+                    m: self,
+                    t,
+                    w,
+                    s: S::zero(),
+                    mg,
+                    eg,
+                    phase: Some(if ph == 0 {
+                        Component::Mg
+                    } else {
+                        Component::Eg
+                    }),
+                    side: None,
+                };
+                inc[ph] = if term.per_side {
+                    env.s = sum(0);
+                    env.side = Some(0);
+                    let white = expr.eval(&env)?;
+                    env.s = sum(1);
+                    env.side = Some(1);
+                    white - expr.eval(&env)?
+                } else {
+                    env.s = sum(0) - sum(1);
+                    expr.eval(&env)?
+                };
+                let v = inc[ph].value();
+                if !v.is_finite() {
+                    return Err(EvalError::NotFinite {
+                        value: v,
+                        in_term: Some(term.name.clone()),
+                    });
+                }
+            }
+            on_term(k, inc[0], inc[1]);
+            mg += inc[0];
+            eg += inc[1];
+        }
+        Ok((mg, eg))
+    }
+
+    /// The evaluation formula applied to the totals, plus the constant.
+    pub(crate) fn finish<S: Scalar>(
+        &self,
+        t: &Trace,
+        w: &[S],
+        mg: S,
+        eg: S,
+    ) -> Result<S, EvalError> {
+        let v = self.formula(t, w, mg, eg)? + f64::from(t.constant);
+        let x = v.value();
+        if !x.is_finite() {
+            return Err(EvalError::NotFinite {
+                value: x,
+                in_term: None,
+            });
+        }
+        Ok(v)
+    }
+
+    /// The evaluation formula alone (no constant).
+    pub(crate) fn formula<S: Scalar>(
+        &self,
+        t: &Trace,
+        w: &[S],
+        mg: S,
+        eg: S,
+    ) -> Result<S, EvalError> {
+        match &self.eval {
+            None => {
+                let (a, b) = self.phase_factors(t);
+                Ok(mg * a + eg * b)
+            }
+            Some(node) => node.eval(&Env {
+                m: self,
+                t,
+                w,
+                s: S::zero(),
+                mg,
+                eg,
+                phase: None,
+                side: None,
+            }),
+        }
+    }
+
+    /// The default formula's factors of `mg` and `eg`: `phase / phase_max` and
+    /// `(phase_max - phase) * scale / (scale_max * phase_max)`.
+    pub(crate) fn phase_factors(&self, t: &Trace) -> (f64, f64) {
+        let max = f64::from(self.phase_max);
+        let phase = f64::from(t.phase);
+        (
+            phase / max,
+            (max - phase) * self.scale_of(t) / (self.scale_max_f64() * max),
+        )
+    }
+}
