@@ -36,6 +36,7 @@ mod manifest;
 mod read;
 mod text;
 mod trace;
+mod verify;
 
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
@@ -43,6 +44,7 @@ pub use manifest::{Manifest, ParamDecl, ScoreConvention, WeightInfo};
 pub use read::{read_traces, write_text, ReadOptions, ReadReport, MAX_MESSAGES};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
+pub use verify::{verify, Diagnosis, Mismatch, VerifyOptions, VerifyReport};
 
 /// The default evaluation formula (the one used when a manifest gives no `eval`).
 pub use manifest::DEFAULT_EVAL;

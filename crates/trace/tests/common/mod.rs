@@ -1,7 +1,9 @@
 //! Fixtures shared by the trace tests.
 #![allow(dead_code)]
 
-use trace::Manifest;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use trace::{parse_line, Manifest, Trace};
 
 /// An Ethereal-style manifest: material, a small table, a king-safety sum with a quadratic
 /// middlegame and linear endgame term weighted by a head parameter indexed by a feature
@@ -51,3 +53,36 @@ pub const LINEAR: &str = r#"{
     { "name": "tempo", "shape": [], "value": [20, 10] }
   ]
 }"#;
+
+/// Traces with random coefficients over `indices`, features from `features`.
+pub fn random_traces(
+    m: &Manifest,
+    seed: u64,
+    indices: &[u32],
+    features: &[(&str, u32)],
+    n: usize,
+) -> Vec<Trace> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|k| {
+            let side = if k % 2 == 0 { "w" } else { "b" };
+            let mut line = format!(
+                "4k3/8/8/8/8/8/3P4/4K3 {side} - - [0.5]; phase {}; const {};",
+                rng.gen_range(1..24),
+                rng.gen_range(-20..20)
+            );
+            if m.scale_max().is_some() {
+                line += &format!(" scale {};", rng.gen_range(16..=128));
+            }
+            line += " t";
+            for &i in indices {
+                line += &format!(" {i}:{}:{}", rng.gen_range(0..4), rng.gen_range(0..4));
+            }
+            line += "; f";
+            for &(f, hi) in features {
+                line += &format!(" {f}:{}:{}", rng.gen_range(0..hi), rng.gen_range(0..hi));
+            }
+            parse_line(&line, m).unwrap().unwrap()
+        })
+        .collect()
+}

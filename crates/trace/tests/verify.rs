@@ -1,0 +1,133 @@
+//! `verify`: a correct trace set passes; the classic mix-ups are recognised and named.
+
+mod common;
+
+use common::{fixture, random_traces};
+use trace::{verify, Diagnosis, Manifest, Trace, VerifyOptions};
+
+/// Traces of the fixture with the engine's `eval` set by `engine(trace, rebuilt)`.
+fn traces_with(m: &Manifest, engine: impl Fn(&Trace, f64) -> f64) -> Vec<Trace> {
+    let w = m.initial_weights();
+    let mut traces = random_traces(
+        m,
+        11,
+        &[0, 1, 3, 4, 7, 9, 12, 14, 15, 16, 17, 26, 27, 28],
+        &[("king_attackers", 8), ("pawns", 8)],
+        200,
+    );
+    for t in &mut traces {
+        let v: f64 = m.evaluate(t, &w).unwrap();
+        t.eval = Some(engine(t, v) as f32);
+    }
+    traces
+}
+
+#[test]
+fn a_correct_set_passes() {
+    let m = fixture();
+    // The engine rounds (or truncates) its evaluation: within 1 cp after rounding.
+    let traces = traces_with(&m, |_, v| v.trunc());
+    let r = verify(&m, &traces, &m.initial_weights(), &VerifyOptions::default());
+    assert_eq!(
+        (r.checked, r.failed, r.without_eval, r.unevaluable),
+        (200, 0, 0, 0),
+        "{r}"
+    );
+    assert!(r.passed());
+    assert!(r.diagnosis.is_empty());
+    assert!(
+        r.to_string().contains("all match within 1 after rounding"),
+        "{r}"
+    );
+}
+
+#[test]
+fn black_to_move_negated_is_diagnosed() {
+    let m = fixture();
+    let traces = traces_with(&m, |t, v| {
+        if t.white_to_move {
+            v.round()
+        } else {
+            -v.round()
+        }
+    });
+    let r = verify(&m, &traces, &m.initial_weights(), &VerifyOptions::default());
+    assert!(r.failed > 50, "{r}");
+    assert_eq!(r.diagnosis, vec![Diagnosis::SideToMoveNegated], "{r}");
+    assert_eq!(r.first.len(), 10);
+    let first = &r.first[0];
+    assert!(!traces[first.index].white_to_move);
+    assert_eq!(first.fen, traces[first.index].fen());
+    assert!(
+        first.terms.iter().any(|(n, _)| n == "king_safety"),
+        "{:?}",
+        first.terms
+    );
+    let text = r.to_string();
+    assert!(
+        text.contains(
+            "diagnosis: the Black-to-move positions match when their evaluations are negated"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\"side_to_move\""), "{text}");
+    let worst = r.worst.as_ref().unwrap();
+    let worst_diff = (worst.engine.round() - worst.rebuilt.round()).abs();
+    assert!(r
+        .first
+        .iter()
+        .all(|m| (m.engine.round() - m.rebuilt.round()).abs() <= worst_diff));
+}
+
+#[test]
+fn inverted_phase_is_diagnosed() {
+    let m = fixture();
+    let w = m.initial_weights();
+    let traces = traces_with(&m, |t, _| {
+        let inverted = Trace {
+            phase: 24.0 - t.phase,
+            ..t.clone()
+        };
+        m.evaluate::<f64>(&inverted, &w).unwrap().round()
+    });
+    let r = verify(&m, &traces, &w, &VerifyOptions::default());
+    assert!(r.failed > 50, "{r}");
+    assert_eq!(r.diagnosis, vec![Diagnosis::PhaseInverted], "{r}");
+    assert!(r.to_string().contains("phase_max - phase"), "{r}");
+}
+
+#[test]
+fn offset_and_unit_are_diagnosed() {
+    let m = fixture();
+    let traces = traces_with(&m, |_, v| v.round() + 25.0);
+    let r = verify(&m, &traces, &m.initial_weights(), &VerifyOptions::default());
+    assert!(
+        matches!(r.diagnosis.as_slice(), [Diagnosis::ConstantOffset(c)] if (*c - 25.0).abs() <= 1.0),
+        "{r}"
+    );
+    let traces = traces_with(&m, |_, v| (v * 2.0).round());
+    let r = verify(&m, &traces, &m.initial_weights(), &VerifyOptions::default());
+    assert!(
+        matches!(r.diagnosis.as_slice(), [Diagnosis::ScaleFactor(k)] if (*k - 2.0).abs() < 0.01),
+        "{r}"
+    );
+}
+
+#[test]
+fn positions_without_eval_or_unevaluable_are_counted() {
+    let m = fixture();
+    let mut traces = traces_with(&m, |_, v| v.round());
+    traces[0].eval = None;
+    traces[1].features = vec![(0, 9.0, 0.0)]; // ks_weight[9]: out of range
+    traces[1].coeffs.push((17, 1.0, 0.0));
+    traces[1].coeffs.sort_by_key(|c| c.0);
+    traces[1].coeffs.dedup_by_key(|c| c.0);
+    let r = verify(&m, &traces, &m.initial_weights(), &VerifyOptions::default());
+    assert_eq!(
+        (r.without_eval, r.unevaluable, r.checked),
+        (1, 1, 198),
+        "{r}"
+    );
+    assert!(r.errors[0].starts_with("#1 ("), "{:?}", r.errors);
+    assert!(!r.passed());
+}
