@@ -29,6 +29,7 @@ pub mod output;
 pub mod plot;
 mod resolve;
 pub mod setup;
+pub mod traced;
 pub mod tunable;
 
 pub use resolve::{leaf_key, Resolver};
@@ -60,6 +61,10 @@ pub enum TexelError {
     /// A weights file could not be read (the error names the file).
     #[error(transparent)]
     Weights(#[from] eval::ParamError),
+    /// A manifest or trace file could not be read (the error names the file, and the line or
+    /// JSON path).
+    #[error(transparent)]
+    Trace(#[from] trace::TraceError),
     /// JSON (de)serialisation failed.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),

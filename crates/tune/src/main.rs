@@ -16,7 +16,9 @@ mod extract;
 mod label;
 mod matches;
 mod stats;
+mod traced;
 mod tuning;
+mod verify_traces;
 
 /// Tune chess evaluation weights by Texel's method with exact gradients.
 #[derive(Parser)]
@@ -59,6 +61,9 @@ enum Command {
     /// Explain odd parameter values by the positions that pull them, and mine the residuals
     /// for the knowledge the evaluation lacks.
     Explain(explain::Args),
+    /// Rebuild an engine's traced evaluations from its manifest and compare them with the
+    /// engine's own (exit status 1 if any differs beyond --tolerance).
+    Verify(verify_traces::Args),
 }
 
 /// The command line: the subcommands above, and one tuning subcommand per optimiser of
@@ -98,6 +103,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Label(a) => label::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Verify(a) => verify_traces::run(a),
     }
 }
 
