@@ -6,6 +6,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use optim::Method;
 
 mod bench;
+mod bench_traced;
 mod bootstrap;
 mod compare;
 mod datagen;

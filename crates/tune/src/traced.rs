@@ -2,7 +2,8 @@
 //! instead of a built-in model, shared by every tuning subcommand, `compare`, `eval` and
 //! `explain`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use texel::setup::TraceOptions;
 
@@ -50,4 +51,32 @@ impl TraceArgs {
             ..TraceOptions::new(manifest, self.files.trace.clone())
         })
     }
+}
+
+/// `tune extract --manifest M.json TRACES -o OUT`: the traces read (malformed ones skipped and
+/// counted, or the error with `strict`) and written as the binary cache, or as text when
+/// `output`'s name has `.txt` in it; atomically.
+pub fn extract(
+    manifest: &Path,
+    inputs: &[PathBuf],
+    output: &Path,
+    strict: bool,
+) -> anyhow::Result<()> {
+    let t0 = Instant::now();
+    let m = trace::Manifest::load(manifest)?;
+    let (traces, report) = trace::read_traces(inputs, &m, &trace::ReadOptions { strict })?;
+    eprintln!("{report}");
+    let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
+    if name.is_some_and(|n| n.contains(".txt")) {
+        trace::write_text(output, &traces, &m)?;
+    } else {
+        trace::write_binary(output, &traces)?;
+    }
+    println!(
+        "{} traces written to {} in {:.1} s",
+        traces.len(),
+        output.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
