@@ -113,7 +113,10 @@ fn compare_as<M: Tunable>(args: &Args, common: &tuning::RunArgs) -> anyhow::Resu
         .clone()
         .or(common.out.clone())
         .unwrap_or_else(|| {
-            PathBuf::from("runs").join(format!("compare-{}", setup.model.model_name()))
+            // `psqt`, `full`, `traced` (not the engine's name in brackets).
+            let name = setup.model.model_name();
+            let kind = name.split(' ').next().unwrap_or("model");
+            PathBuf::from("runs").join(format!("compare-{kind}"))
         });
     let files = cmp.write(&dir, &args.stem)?;
     println!("{title}\n\n{}", cmp.markdown());
