@@ -20,6 +20,8 @@
 
 mod parse;
 
+pub use parse::MAX_LEN;
+
 use std::fmt;
 
 use tape::Scalar;

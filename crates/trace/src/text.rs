@@ -83,6 +83,12 @@ pub(crate) fn parse_line_game(
     };
     ops.coeffs.sort_unstable_by_key(|c| c.0);
     ops.features.sort_unstable_by_key(|c| c.0);
+    let (coeffs, features) = (merge(ops.coeffs), merge(ops.features));
+    let finite = coeffs.iter().all(|c| c.1.is_finite() && c.2.is_finite())
+        && features.iter().all(|c| c.1.is_finite() && c.2.is_finite());
+    if !finite {
+        return Err("a repeated `t` index or `f` feature adds up to more than f32 holds".into());
+    }
     let trace = Trace {
         board,
         result: rec.result,
@@ -93,8 +99,8 @@ pub(crate) fn parse_line_game(
         scale: ops.scale,
         constant: flip(ops.constant.unwrap_or(0.0)),
         eval: ops.eval.map(flip),
-        coeffs: merge(ops.coeffs),
-        features: merge(ops.features),
+        coeffs,
+        features,
     };
     Ok(Some((trace, rec.game)))
 }

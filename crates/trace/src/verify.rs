@@ -246,7 +246,8 @@ impl fmt::Display for VerifyReport {
         let tol = self.tolerance;
         write!(
             f,
-            "verify: {} positions compared with the engine's own evaluation ({} without `eval`, {} not evaluable)",
+            "verify: {} positions compared with the engine's own evaluation ({} without `eval`, \
+             {} not evaluable; values below are White's view)",
             self.checked, self.without_eval, self.unevaluable
         )?;
         if self.failed == 0 {

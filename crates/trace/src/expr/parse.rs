@@ -90,8 +90,18 @@ struct Parser {
     depth: usize,
 }
 
+/// The longest expression accepted, in characters (this bounds the depth of the tree that
+/// chains such as `a + b + c + ...` build, and so the evaluation's recursion).
+pub const MAX_LEN: usize = 2000;
+
 /// Parses a whole expression.
 pub(super) fn parse(src: &str) -> Result<Node<Name>, ExprError> {
+    if src.chars().count() > MAX_LEN {
+        return Err(ExprError {
+            column: MAX_LEN + 1,
+            message: format!("longer than {MAX_LEN} characters"),
+        });
+    }
     let mut p = Parser {
         toks: tokenize(src)?,
         pos: 0,
