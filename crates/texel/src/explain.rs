@@ -277,53 +277,7 @@ pub(crate) fn explain_subject<S: Subject>(
         None => (opts.positions, (0..params.len()).map(Some).collect()),
     };
     let tracked = slot.iter().flatten().count();
-    let n_params = params.len();
-    let items = subject.len();
-    let tally = (0..items.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let mut t = Tally::new(n_params, tracked);
-            let mut scratch = subject.scratch();
-            let mut row = Vec::new();
-            for i in c * CHUNK..items.min((c + 1) * CHUNK) {
-                let Some((pos, result, q)) = subject.item(&mut scratch, i, w, &mut row) else {
-                    continue;
-                };
-                let (_, dl) = mse.loss(q, result);
-                for &(p, a) in &row {
-                    let p = p as usize;
-                    let contribution = dl * a;
-                    t.gradient[p] += contribution;
-                    t.touched[p] += 1;
-                    if let Some(sl) = slot[p] {
-                        let cand = Candidate {
-                            index: i as u32,
-                            coefficient: a,
-                            contribution,
-                            eval: q,
-                        };
-                        keep_top(&mut t.top[sl], cand, m);
-                    }
-                }
-                let r = result - mse.expect(q);
-                t.n += 1;
-                t.r += r;
-                t.rr += r * r;
-                for (b, (&x, prop)) in properties(&pos).iter().zip(&PROPERTIES).enumerate() {
-                    let xf = x as f64;
-                    t.x[b] += xf;
-                    t.xx[b] += xf * xf;
-                    t.xr[b] += xf * r;
-                    let bucket = &mut t.buckets[b][prop.bucket(x)];
-                    bucket.0 += 1;
-                    bucket.1 += r;
-                }
-            }
-            t
-        })
-        .collect::<Vec<Tally>>()
-        .into_iter()
-        .fold(Tally::new(n_params, tracked), |a, b| a.merge(b, m));
+    let tally = pass(subject, w, mse, &slot, tracked, m);
     let n = tally.n as f64;
     let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
         let (name, init) = &params[j];
@@ -392,6 +346,24 @@ pub(crate) fn explain_subject<S: Subject>(
         .take(opts.top)
         .map(|(j, o)| report(j, Some(o)))
         .collect();
+    let (mean_r, residuals) = residual_report(&tally);
+    Ok(Explanation {
+        model: subject.model_name(),
+        positions,
+        skipped,
+        k,
+        k_fitted,
+        params,
+        mean_residual: Some(mean_r),
+        residuals,
+    })
+}
+
+/// The residual report of a pass: the mean residual, and the correlation of the residuals
+/// with each position property, strongest first, the strongest [`BUCKETED`] with their
+/// buckets.
+fn residual_report(tally: &Tally) -> (f64, Vec<Correlation>) {
+    let n = tally.n as f64;
     let mean_r = tally.r / n;
     let var_r = tally.rr / n - mean_r * mean_r;
     let mut residuals: Vec<Correlation> = PROPERTIES
@@ -434,14 +406,65 @@ pub(crate) fn explain_subject<S: Subject>(
             .collect();
     }
     let residuals = order.into_iter().map(|b| residuals[b].clone()).collect();
-    Ok(Explanation {
-        model: subject.model_name(),
-        positions,
-        skipped,
-        k,
-        k_fitted,
-        params,
-        mean_residual: Some(mean_r),
-        residuals,
-    })
+    (mean_r, residuals)
+}
+
+/// The data pass of [`explain_subject`]: every item's contributions to the gradient (the
+/// top `m` kept for each parameter with a `slot`), its residual and its properties; chunks in
+/// parallel, added in order.
+fn pass<S: Subject>(
+    subject: &S,
+    w: &[f64],
+    mse: optim::Link,
+    slot: &[Option<usize>],
+    tracked: usize,
+    m: usize,
+) -> Tally {
+    let n_params = slot.len();
+    let items = subject.len();
+    (0..items.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut t = Tally::new(n_params, tracked);
+            let mut scratch = subject.scratch();
+            let mut row = Vec::new();
+            for i in c * CHUNK..items.min((c + 1) * CHUNK) {
+                let Some((pos, result, q)) = subject.item(&mut scratch, i, w, &mut row) else {
+                    continue;
+                };
+                let (_, dl) = mse.loss(q, result);
+                for &(p, a) in &row {
+                    let p = p as usize;
+                    let contribution = dl * a;
+                    t.gradient[p] += contribution;
+                    t.touched[p] += 1;
+                    if let Some(sl) = slot[p] {
+                        let cand = Candidate {
+                            index: i as u32,
+                            coefficient: a,
+                            contribution,
+                            eval: q,
+                        };
+                        keep_top(&mut t.top[sl], cand, m);
+                    }
+                }
+                let r = result - mse.expect(q);
+                t.n += 1;
+                t.r += r;
+                t.rr += r * r;
+                for (b, (&x, prop)) in properties(&pos).iter().zip(&PROPERTIES).enumerate() {
+                    let xf = x as f64;
+                    t.x[b] += xf;
+                    t.xx[b] += xf * xf;
+                    t.xr[b] += xf * r;
+                    let bucket = &mut t.buckets[b][prop.bucket(x)];
+                    bucket.0 += 1;
+                    bucket.1 += r;
+                }
+            }
+            t
+        })
+        .collect::<Vec<Tally>>()
+        .into_iter()
+        .fold(Tally::new(n_params, tracked), |a, b| a.merge(b, m))
 }
