@@ -4,7 +4,8 @@
 //! * [`chess`]: parameter descriptions from [`eval::Model`], and positions recorded (as
 //!   sparse rows, the phased store or the sums-and-head split) with their labels.
 //! * [`Tunable`]: what a run tunes: a built-in model ([`eval::Model`]) or an engine's traced
-//!   evaluation; every path below takes either.
+//!   evaluation ([`traced::Traced`]: its manifest and traces, verified before tuning); every
+//!   path below takes either.
 //! * [`setup`]: data files loaded, split by game, recorded; `K` fitted; the objectives built
 //!   ([`setup::prepare`]).
 //! * [`Resolver`]: the quiescence leaves searched again as the weights move, the

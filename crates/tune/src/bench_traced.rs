@@ -87,7 +87,7 @@ fn to_trace(
 }
 
 /// Writes the manifest (`psqt.json`) and the first `first` positions of `data` as a binary
-/// trace cache (`psqt.trace`) into `dir`; their paths.
+/// trace cache (`psqt.trace.zst`) into `dir`; their paths.
 pub fn psqt_as_traces(
     data: &[PathBuf],
     first: usize,
@@ -124,7 +124,7 @@ pub fn psqt_as_traces(
     drop(samples);
     let m = dir.join("psqt.json");
     std::fs::write(&m, manifest(&model, &pairs))?;
-    let t = dir.join("psqt.trace");
+    let t = dir.join("psqt.trace.zst");
     trace::write_binary(&t, &traces)?;
     Ok((m, t))
 }
