@@ -12,22 +12,23 @@ use std::cmp::Reverse;
 
 use data::Sample;
 use eval::{Model, Split};
-use optim::{Link, LossKind};
+use optim::LossKind;
 use rayon::prelude::*;
 use serde::Serialize;
-use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode};
+use shakmaty::Chess;
 
 use crate::judge::{self, link, CHUNK};
 use crate::TexelError;
 
 mod odd;
 mod properties;
+mod subject;
 mod text;
 mod top;
 
-pub use odd::oddness;
+pub use odd::{oddness, oddness_by_pairs};
 pub use properties::properties;
+pub(crate) use subject::Subject;
 
 use properties::{BUCKETED, PROPERTIES};
 use top::{keep_top, Candidate, Tally};
@@ -214,143 +215,154 @@ impl<'a> Coefficients<'a> {
     }
 }
 
-/// The index of the parameter `name` of `model`, or an error naming a few close names.
-fn find_param(model: &Model, name: &str) -> Result<usize, TexelError> {
-    model.index_of(name).ok_or_else(|| {
-        let close: Vec<&str> = model
-            .params()
-            .iter()
-            .map(|p| p.name.as_str())
-            .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
-            .take(5)
-            .collect();
-        TexelError::Config(format!(
-            "no parameter {name:?} in the {} model (names look like {})",
-            model.kind(),
-            if close.is_empty() {
-                "material.pawn.mg, pst.knight.eg.e4".to_string()
-            } else {
-                close.join(", ")
-            }
-        ))
-    })
-}
-
-/// The pass over `samples` at `w`: every parameter's gradient and touch count, the `m`
-/// strongest positions of each tracked parameter (`slot`: its place among the `tracked`
-/// ones), and the residuals' sums against the properties; chunks in parallel, merged in order.
-fn tally_samples(
+/// Explains `w` of `model` on `samples`: with [`ExplainOptions::param`], that parameter's top
+/// positions; otherwise the most odd parameters with theirs and the residual report. Two
+/// parallel passes (the evaluations to fit `K`, then the coefficients and residuals).
+pub fn explain(
     model: &Model,
     w: &[f64],
     samples: &[Sample],
-    mse: Link,
-    slot: &[Option<usize>],
-    (m, tracked): (usize, usize),
-) -> Tally {
-    samples
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let mut t = Tally::new(model.len(), tracked);
-            let mut coef = Coefficients::new(model);
-            let mut row = Vec::new();
-            for (j, s) in chunk.iter().enumerate() {
-                let Ok(pos) = s.position() else { continue };
-                let q = coef.of(&pos, w, &mut row);
-                let (_, dl) = mse.loss(q, s.result);
-                for &(p, a) in &row {
-                    let p = p as usize;
-                    let contribution = dl * a;
-                    t.gradient[p] += contribution;
-                    t.touched[p] += 1;
-                    if let Some(sl) = slot[p] {
-                        let cand = Candidate {
-                            index: (c * CHUNK + j) as u32,
-                            coefficient: a,
-                            contribution,
-                            eval: q,
-                        };
-                        keep_top(&mut t.top[sl], cand, m);
-                    }
-                }
-                let r = s.result - mse.expect(q);
-                t.n += 1;
-                t.r += r;
-                t.rr += r * r;
-                for (b, (&x, prop)) in properties(&pos).iter().zip(&PROPERTIES).enumerate() {
-                    let xf = x as f64;
-                    t.x[b] += xf;
-                    t.xx[b] += xf * xf;
-                    t.xr[b] += xf * r;
-                    let bucket = &mut t.buckets[b][prop.bucket(x)];
-                    bucket.0 += 1;
-                    bucket.1 += r;
-                }
-            }
-            t
-        })
-        .collect::<Vec<Tally>>()
-        .into_iter()
-        .fold(Tally::new(model.len(), tracked), |a, b| a.merge(b, m))
+    opts: &ExplainOptions,
+) -> Result<Explanation, TexelError> {
+    explain_subject(&subject::Samples { model, samples }, w, opts)
 }
 
-/// Parameter `j`'s report from the tally: its mean gradient, where the data pulls it, and its
-/// strongest positions (if tracked, `slot[j]`).
-fn param_report(
-    (model, w, samples): (&Model, &[f64], &[Sample]),
-    tally: &Tally,
-    slot: &[Option<usize>],
-    j: usize,
-    odd: Option<Oddness>,
-) -> ParamReport {
-    let n = tally.n as f64;
-    let p = &model.params()[j];
-    let gradient = tally.gradient[j] / n;
-    let positions = slot[j]
-        .map(|sl| {
-            // Ascending in `Reverse`: the strongest first.
-            tally.top[sl]
-                .clone()
-                .into_sorted_vec()
-                .into_iter()
-                .map(|Reverse(c)| {
-                    let s = &samples[c.index as usize];
-                    Pull {
-                        fen: s
-                            .position()
-                            .map(|pos| Fen::from_position(&pos, EnPassantMode::Legal).to_string())
-                            .unwrap_or_default(),
-                        result: s.result,
-                        eval: c.eval,
-                        coefficient: c.coefficient,
-                        contribution: c.contribution,
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    ParamReport {
-        name: p.name.clone(),
-        value: w[j],
-        start: p.init,
-        touched: tally.touched[j] as usize,
-        gradient,
-        pulled: if gradient < 0.0 {
-            "higher"
-        } else if gradient > 0.0 {
-            "lower"
-        } else {
-            "nowhere"
+/// [`explain`] for any [`Subject`].
+pub(crate) fn explain_subject<S: Subject>(
+    subject: &S,
+    w: &[f64],
+    opts: &ExplainOptions,
+) -> Result<Explanation, TexelError> {
+    let params = subject.params();
+    let wanted = match &opts.param {
+        Some(name) => Some(params.iter().position(|p| p.0 == *name).ok_or_else(|| {
+            let close: Vec<&str> = params
+                .iter()
+                .map(|p| p.0.as_str())
+                .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
+                .take(5)
+                .collect();
+            TexelError::Config(format!(
+                "no parameter {name:?} in the {} model (names look like {})",
+                subject.model_name(),
+                if close.is_empty() {
+                    subject.example_names()
+                } else {
+                    close.join(", ")
+                }
+            ))
+        })?),
+        None => None,
+    };
+    if let Some(k) = opts.k {
+        if !(k > 0.0 && k.is_finite()) {
+            return Err(TexelError::Config(format!("K must be positive, not {k}")));
         }
-        .to_string(),
-        odd,
-        positions,
     }
+    let (scored, skipped) = subject.scored(w);
+    if scored.is_empty() {
+        return Err(TexelError::Config(
+            "no positions to explain (none of the samples decodes)".to_string(),
+        ));
+    }
+    let k_fitted = opts.k.is_none();
+    let k = opts.k.unwrap_or_else(|| judge::fit_k(&scored));
+    let mse = link(k, LossKind::Mse);
+    // Positions to keep per tracked parameter; with a name only that one is tracked.
+    let (m, slot): (usize, Vec<Option<usize>>) = match wanted {
+        Some(j) => (
+            opts.top,
+            (0..params.len()).map(|i| (i == j).then_some(0)).collect(),
+        ),
+        None => (opts.positions, (0..params.len()).map(Some).collect()),
+    };
+    let tracked = slot.iter().flatten().count();
+    let tally = pass(subject, w, mse, &slot, tracked, m);
+    let n = tally.n as f64;
+    let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
+        let (name, init) = &params[j];
+        let gradient = tally.gradient[j] / n;
+        let positions = slot[j]
+            .map(|sl| {
+                // Ascending in `Reverse`: the strongest first.
+                tally.top[sl]
+                    .clone()
+                    .into_sorted_vec()
+                    .into_iter()
+                    .map(|Reverse(c)| {
+                        let (fen, result) = subject.fen_result(c.index as usize);
+                        Pull {
+                            fen,
+                            result,
+                            eval: c.eval,
+                            coefficient: c.coefficient,
+                            contribution: c.contribution,
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        ParamReport {
+            name: name.clone(),
+            value: w[j],
+            start: *init,
+            touched: tally.touched[j] as usize,
+            gradient,
+            pulled: if gradient < 0.0 {
+                "higher"
+            } else if gradient > 0.0 {
+                "lower"
+            } else {
+                "nowhere"
+            }
+            .to_string(),
+            odd,
+            positions,
+        }
+    };
+    let positions = tally.n;
+    if let Some(j) = wanted {
+        return Ok(Explanation {
+            model: subject.model_name(),
+            positions,
+            skipped,
+            k,
+            k_fitted,
+            params: vec![report(j, None)],
+            mean_residual: None,
+            residuals: Vec::new(),
+        });
+    }
+    let touched: Vec<usize> = tally.touched.iter().map(|&t| t as usize).collect();
+    let mut odd: Vec<(usize, Oddness)> = subject
+        .oddness(w, &touched)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, o)| Some((i, o?)))
+        .collect();
+    odd.sort_by(|a, b| b.1.z.abs().total_cmp(&a.1.z.abs()).then(a.0.cmp(&b.0)));
+    let params = odd
+        .into_iter()
+        .take(opts.top)
+        .map(|(j, o)| report(j, Some(o)))
+        .collect();
+    let (mean_r, residuals) = residual_report(&tally);
+    Ok(Explanation {
+        model: subject.model_name(),
+        positions,
+        skipped,
+        k,
+        k_fitted,
+        params,
+        mean_residual: Some(mean_r),
+        residuals,
+    })
 }
 
-/// The residuals' correlations with the properties, strongest first, the [`BUCKETED`]
-/// strongest with their buckets; and the mean residual.
-fn residual_report(tally: &Tally) -> (Vec<Correlation>, f64) {
+/// The residual report of a pass: the mean residual, and the correlation of the residuals
+/// with each position property, strongest first, the strongest [`BUCKETED`] with their
+/// buckets.
+fn residual_report(tally: &Tally) -> (f64, Vec<Correlation>) {
     let n = tally.n as f64;
     let mean_r = tally.r / n;
     let var_r = tally.rr / n - mean_r * mean_r;
@@ -394,83 +406,65 @@ fn residual_report(tally: &Tally) -> (Vec<Correlation>, f64) {
             .collect();
     }
     let residuals = order.into_iter().map(|b| residuals[b].clone()).collect();
-    (residuals, mean_r)
+    (mean_r, residuals)
 }
 
-/// Explains `w` of `model` on `samples`: with [`ExplainOptions::param`], that parameter's top
-/// positions; otherwise the most odd parameters with theirs and the residual report. Two
-/// parallel passes (the evaluations to fit `K`, then the coefficients and residuals).
-pub fn explain(
-    model: &Model,
+/// The data pass of [`explain_subject`]: every item's contributions to the gradient (the
+/// top `m` kept for each parameter with a `slot`), its residual and its properties; chunks in
+/// parallel, added in order.
+fn pass<S: Subject>(
+    subject: &S,
     w: &[f64],
-    samples: &[Sample],
-    opts: &ExplainOptions,
-) -> Result<Explanation, TexelError> {
-    let wanted = match &opts.param {
-        Some(name) => Some(find_param(model, name)?),
-        None => None,
-    };
-    if let Some(k) = opts.k {
-        if !(k > 0.0 && k.is_finite()) {
-            return Err(TexelError::Config(format!("K must be positive, not {k}")));
-        }
-    }
-    let (scored, skipped) = judge::score_samples(model, w, samples);
-    if scored.is_empty() {
-        return Err(TexelError::Config(
-            "no positions to explain (none of the samples decodes)".to_string(),
-        ));
-    }
-    let k_fitted = opts.k.is_none();
-    let k = opts.k.unwrap_or_else(|| judge::fit_k(&scored));
-    let mse = link(k, LossKind::Mse);
-    // Positions to keep per tracked parameter; with a name only that one is tracked.
-    let (m, slot): (usize, Vec<Option<usize>>) = match wanted {
-        Some(j) => (
-            opts.top,
-            (0..model.len()).map(|i| (i == j).then_some(0)).collect(),
-        ),
-        None => (opts.positions, (0..model.len()).map(Some).collect()),
-    };
-    let tracked = slot.iter().flatten().count();
-    let tally = tally_samples(model, w, samples, mse, &slot, (m, tracked));
-    let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
-        param_report((model, w, samples), &tally, &slot, j, odd)
-    };
-    let positions = tally.n;
-    if let Some(j) = wanted {
-        return Ok(Explanation {
-            model: model.kind().to_string(),
-            positions,
-            skipped,
-            k,
-            k_fitted,
-            params: vec![report(j, None)],
-            mean_residual: None,
-            residuals: Vec::new(),
-        });
-    }
-    let touched: Vec<usize> = tally.touched.iter().map(|&t| t as usize).collect();
-    let mut odd: Vec<(usize, Oddness)> = oddness(model, w, &touched)
+    mse: optim::Link,
+    slot: &[Option<usize>],
+    tracked: usize,
+    m: usize,
+) -> Tally {
+    let n_params = slot.len();
+    let items = subject.len();
+    (0..items.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut t = Tally::new(n_params, tracked);
+            let mut scratch = subject.scratch();
+            let mut row = Vec::new();
+            for i in c * CHUNK..items.min((c + 1) * CHUNK) {
+                let Some((pos, result, q)) = subject.item(&mut scratch, i, w, &mut row) else {
+                    continue;
+                };
+                let (_, dl) = mse.loss(q, result);
+                for &(p, a) in &row {
+                    let p = p as usize;
+                    let contribution = dl * a;
+                    t.gradient[p] += contribution;
+                    t.touched[p] += 1;
+                    if let Some(sl) = slot[p] {
+                        let cand = Candidate {
+                            index: i as u32,
+                            coefficient: a,
+                            contribution,
+                            eval: q,
+                        };
+                        keep_top(&mut t.top[sl], cand, m);
+                    }
+                }
+                let r = result - mse.expect(q);
+                t.n += 1;
+                t.r += r;
+                t.rr += r * r;
+                for (b, (&x, prop)) in properties(&pos).iter().zip(&PROPERTIES).enumerate() {
+                    let xf = x as f64;
+                    t.x[b] += xf;
+                    t.xx[b] += xf * xf;
+                    t.xr[b] += xf * r;
+                    let bucket = &mut t.buckets[b][prop.bucket(x)];
+                    bucket.0 += 1;
+                    bucket.1 += r;
+                }
+            }
+            t
+        })
+        .collect::<Vec<Tally>>()
         .into_iter()
-        .enumerate()
-        .filter_map(|(i, o)| Some((i, o?)))
-        .collect();
-    odd.sort_by(|a, b| b.1.z.abs().total_cmp(&a.1.z.abs()).then(a.0.cmp(&b.0)));
-    let params = odd
-        .into_iter()
-        .take(opts.top)
-        .map(|(j, o)| report(j, Some(o)))
-        .collect();
-    let (residuals, mean_r) = residual_report(&tally);
-    Ok(Explanation {
-        model: model.kind().to_string(),
-        positions,
-        skipped,
-        k,
-        k_fitted,
-        params,
-        mean_residual: Some(mean_r),
-        residuals,
-    })
+        .fold(Tally::new(n_params, tracked), |a, b| a.merge(b, m))
 }

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use eval::Model;
 
 use crate::output::{write_run, Summary};
-use crate::setup::{prepare, Setup, SetupOptions};
+use crate::setup::{prepare_as, Setup, SetupOptions};
+use crate::tunable::Tunable;
 use crate::TexelError;
 use optim::regularise::run_l2_path;
 use optim::Control;
@@ -66,37 +67,42 @@ pub fn resume_weights(out: &Path) -> Result<PathBuf, TexelError> {
 
 /// A finished tuning run.
 #[derive(Debug)]
-pub struct Tuned {
+pub struct Tuned<M: Tunable = Model> {
     /// What was written to `summary.json`.
     pub summary: Summary,
     /// The run itself (best weights, losses, why it stopped).
     pub outcome: RunOutcome,
     /// The model.
-    pub model: Model,
+    pub model: M,
     /// The starting weights.
     pub start: Vec<f64>,
 }
 
-/// Runs `job`: prepares the problem (calling `on_prepared` once it is recorded, e.g. to print
-/// its notes), optimises under `control`, and writes the run's files into `job.out`.
+/// Runs `job` on a built-in model ([`tune_as`] for [`Model`]).
 pub fn tune(
     job: &Job,
     control: Arc<Control>,
     on_prepared: &mut dyn FnMut(&Setup),
 ) -> Result<Tuned, TexelError> {
+    tune_as::<Model>(job, control, on_prepared)
+}
+
+/// Runs `job` on a model of type `M`: prepares the problem (calling `on_prepared` once it is
+/// recorded, e.g. to print its notes), optimises under `control`, and writes the run's files
+/// into `job.out`.
+pub fn tune_as<M: Tunable>(
+    job: &Job,
+    control: Arc<Control>,
+    on_prepared: &mut dyn FnMut(&Setup<M>),
+) -> Result<Tuned<M>, TexelError> {
     let out = &job.out;
     // Bad options fail before the data is loaded.
     job.config.check()?;
     std::fs::create_dir_all(out).map_err(|e| TexelError::io(out, e))?;
-    let mut setup = prepare(&job.setup, Stop::When(&|| control.interrupted()))?;
+    let mut setup = prepare_as::<M>(&job.setup, Stop::When(&|| control.interrupted()))?;
     let log_path = out.join("log.jsonl");
     let mut cfg = job.config.clone();
-    cfg.names = setup
-        .model
-        .params()
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    cfg.names = setup.model.names();
     // Continuing a run keeps the earlier log: write this run's beside it, then append.
     let part = out.join("log-resume.jsonl");
     cfg.log = Some(if job.append_log {
@@ -113,7 +119,7 @@ pub fn tune(
         } else {
             "the leaves are re-resolved"
         };
-        let l2 = crate::setup::default_l2(setup.model.kind());
+        let l2 = setup.model.default_l2();
         setup.notes.push(format!(
             "--l2 auto: {why}, so the strength is the model's default, {l2:e}"
         ));

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use shakmaty::{Chess, Color, Position, Role};
 
+use crate::tunable::Tunable;
 use crate::TexelError;
 
 mod text;
@@ -370,8 +371,8 @@ impl Tally {
 
 /// Judges `w` of `model` on the scored positions (from [`score_samples`]; `skipped` is
 /// reported as it is): fits `K`, then one parallel pass for every table.
-pub fn judge_scored(
-    model: &Model,
+pub fn judge_scored<M: Tunable>(
+    model: &M,
     scored: &[Scored],
     skipped: usize,
     opts: &JudgeOptions,
@@ -417,7 +418,7 @@ pub fn judge_scored(
         xent: s.mean(s.xent),
     };
     Ok(Judgement {
-        model: model.kind().to_string(),
+        model: model.model_name(),
         positions: scored.len(),
         skipped,
         fitted: losses(&tally.fitted, k_fit),

@@ -3,6 +3,9 @@
 //!
 //! * [`chess`]: parameter descriptions from [`eval::Model`], and positions recorded (as
 //!   sparse rows, the phased store or the sums-and-head split) with their labels.
+//! * [`Tunable`]: what a run tunes: a built-in model ([`eval::Model`]) or an engine's traced
+//!   evaluation ([`traced::Traced`]: its manifest and traces, verified before tuning); every
+//!   path below takes either.
 //! * [`setup`]: data files loaded, split by game, recorded; `K` fitted; the objectives built
 //!   ([`setup::prepare`]).
 //! * [`Resolver`]: the quiescence leaves searched again as the weights move, the
@@ -27,8 +30,11 @@ pub mod output;
 pub mod plot;
 mod resolve;
 pub mod setup;
+pub mod traced;
+pub mod tunable;
 
 pub use resolve::{leaf_key, Resolver};
+pub use tunable::Tunable;
 
 use optim::OptimError;
 
@@ -56,6 +62,10 @@ pub enum TexelError {
     /// A weights file could not be read (the error names the file).
     #[error(transparent)]
     Weights(#[from] eval::ParamError),
+    /// A manifest or trace file could not be read (the error names the file, and the line or
+    /// JSON path).
+    #[error(transparent)]
+    Trace(#[from] trace::TraceError),
     /// JSON (de)serialisation failed.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),

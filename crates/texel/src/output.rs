@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use eval::Model;
+use crate::tunable::Tunable;
 use serde::{Deserialize, Serialize};
 
 use crate::TexelError;
@@ -32,7 +32,7 @@ pub struct Summary {
     /// Validation loss before and after.
     pub valid_loss: Option<(f64, f64)>,
     /// Training and validation loss of the integer weights (`weights-int.json`: integer
-    /// parameters rounded, the others to fixed point, [`eval::round_weights`]).
+    /// parameters rounded, the others to fixed point, [`Tunable::round`]).
     pub rounded_loss: (f64, Option<f64>),
     /// Seconds spent optimising.
     pub seconds: f64,
@@ -160,14 +160,15 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
     eval::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
 }
 
-/// Writes `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` (and the source of
-/// every other language in `emit`, e.g. `weights.h`) and `summary.json`
-/// into `dir` (the log, `log.jsonl`, is written during the run) and returns the summary. Each
-/// file is replaced atomically: an interrupted write leaves the previous file whole.
+/// Writes the model's weight files ([`Tunable::weight_files`]: for a built-in model
+/// `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and the source of every
+/// other language in `emit`, e.g. `weights.h`) and `summary.json` into `dir` (the log,
+/// `log.jsonl`, is written during the run) and returns the summary. Each file is replaced
+/// atomically: an interrupted write leaves the previous file whole.
 #[allow(clippy::too_many_arguments)]
-pub fn write_run(
+pub fn write_run<M: Tunable>(
     dir: &Path,
-    model: &Model,
+    model: &M,
     outcome: &RunOutcome,
     train: &Objective,
     valid: Option<&Objective>,
@@ -177,30 +178,12 @@ pub fn write_run(
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     let w = &outcome.weights;
-    let wi = eval::round_weights(model, w);
+    let wi = model.round(w);
     let mut files = Vec::new();
-    let mut put = |name: &str, what: &str, text: String| -> Result<(), TexelError> {
+    for (name, what, text) in model.weight_files(w, &wi, emit)? {
         let p = dir.join(name);
         write(&p, &text)?;
-        files.push((what.to_string(), p));
-        Ok(())
-    };
-    put("weights.json", "weights", eval::weights_to_json(model, w))?;
-    put(
-        "weights-int.json",
-        "integers",
-        eval::weights_to_json(model, &wi),
-    )?;
-    put("tables.txt", "tables", eval::tables(model, &wi))?;
-    // Rust source always (`weights.rs`), and every other language asked for.
-    let rust = eval::emit::Lang::Rust;
-    let others = emit.iter().copied().filter(|&l| l != rust);
-    for lang in std::iter::once(rust).chain(others) {
-        put(
-            lang.file_name(),
-            lang.name(),
-            eval::emit::source(model, &wi, lang),
-        )?;
+        files.push((what, p));
     }
     if let Some(l) = log {
         files.push(("log".to_string(), l.to_path_buf()));
@@ -210,7 +193,7 @@ pub fn write_run(
     let cfg = train.config();
     let summary = Summary {
         method: outcome.method.name().to_string(),
-        model: model.kind().name().to_string(),
+        model: model.model_name(),
         k: cfg.link.k,
         k_fitted,
         positions: (train.set().len(), valid.map_or(0, |v| v.set().len())),

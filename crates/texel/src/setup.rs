@@ -7,13 +7,13 @@ use std::time::Instant;
 
 use eval::{Model, ModelKind};
 
-use crate::chess::{param_specs, Leaf};
+use crate::chess::Leaf;
 use crate::resolve::Resolver;
+use crate::tunable::Tunable;
 use crate::TexelError;
 
 pub mod stream;
 use optim::fit_k;
-use optim::free_indices;
 use optim::CompiledSet;
 use optim::Stop;
 use optim::{Link, LossKind, Sigmoid};
@@ -104,6 +104,35 @@ pub struct SetupOptions {
     /// Where loading, recording and resolving report their progress (none by default; the
     /// program draws it).
     pub progress: Progress,
+    /// Tune an engine's traced evaluation instead of a built-in model (`data` and `model`
+    /// are then unused; `weights`, if given, is a manifest whose values start the run).
+    pub traced: Option<TraceOptions>,
+}
+
+/// Where a traced evaluation comes from, and whether it is verified before tuning.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceOptions {
+    /// The manifest (JSON): the engine's parameters, terms and current values.
+    pub manifest: PathBuf,
+    /// Trace files (text or binary cache; plain, gzip or zstd).
+    pub files: Vec<PathBuf>,
+    /// Rebuild every traced position's evaluation first and refuse a set that does not match
+    /// the engine's own (`false`: tune without checking).
+    pub verify: bool,
+    /// The verification's tolerance in centipawns, after rounding.
+    pub tolerance: f64,
+}
+
+impl TraceOptions {
+    /// Traces of `files` under `manifest`, verified at a tolerance of 1 cp.
+    pub fn new(manifest: PathBuf, files: Vec<PathBuf>) -> Self {
+        TraceOptions {
+            manifest,
+            files,
+            verify: true,
+            tolerance: 1.0,
+        }
+    }
 }
 
 impl Default for SetupOptions {
@@ -129,15 +158,16 @@ impl Default for SetupOptions {
             limit: None,
             first: None,
             progress: Progress::none(),
+            traced: None,
         }
     }
 }
 
 /// The prepared problem.
 #[derive(Debug)]
-pub struct Setup {
+pub struct Setup<M: Tunable = Model> {
     /// The model.
-    pub model: Model,
+    pub model: M,
     /// Full starting weights.
     pub start: Vec<f64>,
     /// The training objective.
@@ -157,7 +187,7 @@ pub struct Setup {
 
 /// Reports the start of a task of `len` steps named `what`; the steps and its end go to the
 /// returned [`Progress`].
-fn bar(progress: &Progress, len: u64, what: &str) -> Progress {
+pub(crate) fn bar(progress: &Progress, len: u64, what: &str) -> Progress {
     progress.send(ProgressEvent::Begin { what, len });
     progress.clone()
 }
@@ -186,7 +216,7 @@ pub fn load_samples(
     Ok((samples, notes))
 }
 
-/// The sets, the resolver (if any) and the notes of [`prepare_until`].
+/// The sets, the resolver (if any) and the notes of [`prepare`].
 type Recorded = (
     Arc<CompiledSet>,
     Arc<CompiledSet>,
@@ -232,14 +262,45 @@ fn load_resolver(
     ))
 }
 
+/// What [`Tunable::load`] gives [`prepare_as`]: the model, its start weights and the data
+/// split by game and recorded.
+#[derive(Debug)]
+pub struct Loaded<M> {
+    /// The model.
+    pub model: M,
+    /// Full starting weights.
+    pub start: Vec<f64>,
+    /// The training positions, recorded.
+    pub train: Arc<CompiledSet>,
+    /// The validation positions, recorded (empty without a split).
+    pub valid: Arc<CompiledSet>,
+    /// The resolver of [`SetupOptions::resolvable`] (built-in models only).
+    pub resolver: Option<Resolver>,
+    /// Messages for the user (data reports, skipped records).
+    pub notes: Vec<String>,
+}
+
 /// Loads the data, splits it by game, records every position and builds the objectives,
 /// asking `stop` between batches of positions while loading and recording (a Ctrl-C
 /// handler's flag; `Stop::Never` for none): once it says yes, the error says the load was
 /// interrupted. The positions are streamed from the files into the stores ([`stream`]); with
-/// [`SetupOptions::resolvable`] every root position is kept as well.
+/// [`SetupOptions::resolvable`] every root position is kept as well. A built-in model
+/// ([`prepare_as`] for [`Model`]).
 pub fn prepare(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup, TexelError> {
-    let stop = &|| stop.now();
-    let t0 = Instant::now();
+    prepare_as::<Model>(opts, stop)
+}
+/// [`Tunable::load`] for the built-in models: the model and start weights from
+/// [`SetupOptions::model`] and [`SetupOptions::weights`], the data streamed (or kept for the
+/// resolver).
+pub(crate) fn load_builtin(
+    opts: &SetupOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Loaded<Model>, TexelError> {
+    if opts.traced.is_some() {
+        return Err(TexelError::Config(
+            "traces are tuned as the traced model, not a built-in one".to_string(),
+        ));
+    }
     if opts.resolvable && opts.first.is_some() {
         return Err(TexelError::Config(
             "re-resolving leaves reads every position (no first-N option)".to_string(),
@@ -265,13 +326,37 @@ pub fn prepare(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup, TexelError>
     if opts.data.is_empty() {
         return Err(TexelError::Config("no data files given".to_string()));
     }
-    let (train_set, valid_set, resolver, mut notes) = if opts.resolvable {
+    let (train, valid, resolver, notes) = if opts.resolvable {
         load_resolver(opts, &model, &start)?
     } else {
         let bar = |len| bar(&opts.progress, len, "recording");
         let s = stream::stream(opts, &model, &start, stop, &bar)?;
         (Arc::new(s.train), Arc::new(s.valid), None, s.notes)
     };
+    Ok(Loaded {
+        model,
+        start,
+        train,
+        valid,
+        resolver,
+        notes,
+    })
+}
+
+/// Loads `M`'s data ([`Tunable::load`]), fits `K` and builds the objectives: the training
+/// objective with the free parameters ([`Tunable::free_indices`]), the bounds and the
+/// smoothness pairs of the model, and the validation one beside it. The same for every model.
+pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup<M>, TexelError> {
+    let stop = &|| stop.now();
+    let t0 = Instant::now();
+    let Loaded {
+        model,
+        start,
+        train: train_set,
+        valid: valid_set,
+        resolver,
+        mut notes,
+    } = M::load(opts, stop)?;
     if train_set.is_empty() {
         return Err(TexelError::Config(
             "no training positions after the split".to_string(),
@@ -296,12 +381,12 @@ pub fn prepare(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup, TexelError>
     let cfg = ObjectiveConfig {
         link: Link { k, ..link0 },
         l1: opts.l1,
-        l2: opts.l2.unwrap_or_else(|| default_l2(model.kind())),
+        l2: opts.l2.unwrap_or_else(|| model.default_l2()),
         lambda: opts.lambda,
         smooth: opts.smooth,
     };
-    let specs = param_specs(&model);
-    let free = free_indices(&specs, &opts.freeze);
+    let specs = model.param_specs();
+    let free = model.free_indices(&opts.freeze);
     if free.is_empty() {
         return Err(TexelError::Config("every parameter is frozen".to_string()));
     }

@@ -35,6 +35,113 @@ pub struct Args {
     /// Skip the L-BFGS convergence run.
     #[arg(long)]
     pub no_lbfgs: bool,
+    /// Also measure psqt's evaluation of the same positions as an engine's traces (a manifest
+    /// of psqt's tapered pairs; the same nonzeros a position), as `psqt_as_traces`, through
+    /// the traced model's path (read, record, pass).
+    #[arg(long)]
+    pub traced: bool,
+}
+
+/// A fresh temporary directory for the bench's trace files.
+fn tempfile_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("tune-bench-traces-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// Loads and records `opts` as model `M` (time and peak resident memory), then measures the
+/// value-and-gradient pass and, with `lbfgs`, L-BFGS to convergence; the figures, and the
+/// recorded set's bytes a position.
+fn measure<M: texel::Tunable>(
+    name: &str,
+    opts: &SetupOptions,
+    passes: usize,
+    lbfgs: bool,
+) -> anyhow::Result<(serde_json::Map<String, Value>, f64)> {
+    let peak_reset = texel::memory::reset_peak();
+    let before = texel::memory::rss();
+    let setup = texel::setup::prepare_as::<M>(opts, Stop::Never)?;
+    let peak = texel::memory::peak_rss();
+    let (train, valid, start) = (setup.train.clone(), setup.valid.clone(), setup.start);
+    let set = train.set();
+    let valid_len = valid.as_ref().map_or(0, |v| v.set().len());
+    let n = set.len() + valid_len;
+    eprintln!(
+        "{name}: {n} positions ({} training, {valid_len} validation) loaded and recorded in \
+         {:.1} s",
+        set.len(),
+        setup.seconds,
+    );
+    let mut m = serde_json::Map::new();
+    m.insert("positions".into(), json!(n));
+    m.insert("train_positions".into(), json!(set.len()));
+    m.insert("valid_positions".into(), json!(valid_len));
+    m.insert("load_record_seconds".into(), json!(setup.seconds));
+    m.insert("k".into(), json!(train.config().link.k));
+    m.insert("start_train_loss".into(), json!(train.data_loss(&start)));
+    if let (Some(peak), Some(before)) = (peak, before) {
+        // Without a reset the peak is the process's since its start (an earlier model's).
+        let growth = peak.saturating_sub(before);
+        eprintln!(
+            "{name}: peak resident memory {:.1} MB, {:.1} MB above the start of the load \
+             ({:.0} bytes a position){}",
+            mb(peak),
+            mb(growth),
+            growth as f64 / n.max(1) as f64,
+            if peak_reset {
+                ""
+            } else {
+                " (peak not reset: an upper bound)"
+            },
+        );
+        m.insert("peak_rss_bytes".into(), json!(peak));
+        m.insert("peak_rss_growth_bytes".into(), json!(growth));
+        m.insert(
+            "peak_rss_growth_bytes_per_position".into(),
+            json!(growth as f64 / n.max(1) as f64),
+        );
+        m.insert("peak_rss_reset".into(), json!(peak_reset));
+    }
+    let x0 = train.reduce(&start);
+    let (pps, best) = throughput(&train, &x0, passes);
+    eprintln!(
+        "{name}: best pass {best:.4} s, {:.2} M positions/s",
+        pps / 1e6
+    );
+    m.insert("params".into(), json!(setup.model.len()));
+    m.insert("linear_positions".into(), json!(set.linear_len()));
+    // Positions in the compact stores: tapered linear rows, and sums plus a shared head.
+    m.insert("phased_positions".into(), json!(set.phased_len()));
+    m.insert("sums_and_head_positions".into(), json!(set.headed_len()));
+    let bpp = set.heap_bytes() as f64 / set.len().max(1) as f64;
+    m.insert("bytes_per_position".into(), json!(bpp));
+    m.insert("gradient_pass_seconds".into(), json!(best));
+    m.insert("gradient_positions_per_second".into(), json!(pps));
+    if lbfgs {
+        eprintln!("{name}: L-BFGS to convergence");
+        let cfg = RunConfig {
+            method: Method::Lbfgs,
+            budget: Budget {
+                max_iters: Some(5000),
+                ..Budget::default()
+            },
+            ..RunConfig::default()
+        };
+        let o = optim::run(train.clone(), valid, &start, &cfg, Arc::new(Control::new()))?;
+        m.insert("lbfgs_seconds_to_converge".into(), json!(o.seconds));
+        m.insert("lbfgs_passes".into(), json!(o.passes));
+        m.insert("lbfgs_iterations".into(), json!(o.iterations));
+        m.insert("lbfgs_best_iteration".into(), json!(o.best_iter));
+        m.insert("lbfgs_reason".into(), json!(o.reason));
+        m.insert(
+            "lbfgs_train_loss".into(),
+            json!([o.train_loss.0, o.train_loss.1]),
+        );
+        if let Some((a, b)) = o.valid_loss {
+            m.insert("lbfgs_valid_loss".into(), json!([a, b]));
+        }
+    }
+    Ok((m, bpp))
 }
 
 fn default_data() -> anyhow::Result<PathBuf> {
@@ -113,109 +220,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out.insert("rss_before_bytes".into(), json!(base));
     let mut bytes_per_position = Vec::new();
     for &kind in &args.models {
-        let model = Model::new(kind);
-        let peak_reset = texel::memory::reset_peak();
-        let before = texel::memory::rss();
+        let opts = SetupOptions {
+            data: vec![path.clone(); copies],
+            model: Some(kind),
+            valid_fraction: args.valid_fraction,
+            seed: 1,
+            l2: Some(1e-8),
+            first: Some(args.positions),
+            ..SetupOptions::default()
+        };
+        let lbfgs = kind == ModelKind::Psqt && !args.no_lbfgs;
+        let name = kind.to_string();
         eprintln!("{kind}: loading and recording {}", path.display());
-        let setup = texel::setup::prepare(
-            &SetupOptions {
-                data: vec![path.clone(); copies],
-                model: Some(kind),
-                valid_fraction: args.valid_fraction,
-                seed: 1,
-                l2: Some(1e-8),
-                first: Some(args.positions),
-                ..SetupOptions::default()
-            },
-            Stop::Never,
-        )?;
-        let peak = texel::memory::peak_rss();
-        let (train, valid, start) = (setup.train.clone(), setup.valid.clone(), setup.start);
-        let set = train.set();
-        let valid_len = valid.as_ref().map_or(0, |v| v.set().len());
-        let n = set.len() + valid_len;
-        eprintln!(
-            "{kind}: {n} positions ({} training, {valid_len} validation) loaded and recorded in \
-             {:.1} s",
-            set.len(),
-            setup.seconds,
-        );
-        let mut m = serde_json::Map::new();
-        m.insert("positions".into(), json!(n));
-        m.insert("train_positions".into(), json!(set.len()));
-        m.insert("valid_positions".into(), json!(valid_len));
-        m.insert("load_record_seconds".into(), json!(setup.seconds));
-        if let (Some(peak), Some(before)) = (peak, before) {
-            // Without a reset the peak is the process's since its start (an earlier model's).
-            let growth = peak.saturating_sub(before);
-            eprintln!(
-                "{kind}: peak resident memory {:.1} MB, {:.1} MB above the start of the load \
-                 ({:.0} bytes a position){}",
-                mb(peak),
-                mb(growth),
-                growth as f64 / n.max(1) as f64,
-                if peak_reset {
-                    ""
-                } else {
-                    " (peak not reset: an upper bound)"
-                },
-            );
-            m.insert("peak_rss_bytes".into(), json!(peak));
-            m.insert("peak_rss_growth_bytes".into(), json!(growth));
-            m.insert(
-                "peak_rss_growth_bytes_per_position".into(),
-                json!(growth as f64 / n.max(1) as f64),
-            );
-            m.insert("peak_rss_reset".into(), json!(peak_reset));
-        }
-        let x0 = train.reduce(&start);
-        let (pps, best) = throughput(&train, &x0, args.passes);
-        eprintln!(
-            "{kind}: best pass {best:.4} s, {:.2} M positions/s",
-            pps / 1e6
-        );
-        m.insert("params".into(), json!(model.len()));
-        m.insert("linear_positions".into(), json!(set.linear_len()));
-        // Positions in the compact stores: tapered linear rows, and sums plus a shared head.
-        m.insert("phased_positions".into(), json!(set.phased_len()));
-        m.insert("sums_and_head_positions".into(), json!(set.headed_len()));
-        let bpp = set.heap_bytes() as f64 / set.len().max(1) as f64;
-        m.insert("bytes_per_position".into(), json!(bpp));
-        bytes_per_position.push((kind, bpp));
-        m.insert("gradient_pass_seconds".into(), json!(best));
-        m.insert("gradient_positions_per_second".into(), json!(pps));
-        if kind == ModelKind::Psqt && !args.no_lbfgs {
-            eprintln!("{kind}: L-BFGS to convergence");
-            let cfg = RunConfig {
-                method: Method::Lbfgs,
-                budget: Budget {
-                    max_iters: Some(5000),
-                    ..Budget::default()
-                },
-                ..RunConfig::default()
-            };
-            let o = optim::run(train.clone(), valid, &start, &cfg, Arc::new(Control::new()))?;
-            m.insert("lbfgs_seconds_to_converge".into(), json!(o.seconds));
-            m.insert("lbfgs_passes".into(), json!(o.passes));
-            m.insert("lbfgs_iterations".into(), json!(o.iterations));
-            m.insert("lbfgs_best_iteration".into(), json!(o.best_iter));
-            m.insert("lbfgs_reason".into(), json!(o.reason));
-            m.insert(
-                "lbfgs_train_loss".into(),
-                json!([o.train_loss.0, o.train_loss.1]),
-            );
-            if let Some((a, b)) = o.valid_loss {
-                m.insert("lbfgs_valid_loss".into(), json!([a, b]));
-            }
-        }
-        out.insert(kind.to_string(), Value::Object(m));
+        let (m, bpp) = measure::<Model>(&name, &opts, args.passes, lbfgs)?;
+        bytes_per_position.push((name.clone(), bpp));
+        out.insert(name, Value::Object(m));
+    }
+    if args.traced {
+        // psqt's evaluation of the same positions as traces: the same nonzeros a position.
+        let dir = tempfile_dir()?;
+        let data = vec![path.clone(); copies];
+        let files = crate::bench_traced::psqt_as_traces(&data, args.positions, &dir)?;
+        let opts = SetupOptions {
+            valid_fraction: args.valid_fraction,
+            seed: 1,
+            l2: Some(1e-8),
+            traced: Some(texel::setup::TraceOptions {
+                verify: false,
+                ..texel::setup::TraceOptions::new(files.0, vec![files.1])
+            }),
+            ..SetupOptions::default()
+        };
+        let name = "psqt_as_traces".to_string();
+        eprintln!("{name}: loading and recording the traces");
+        let measured = measure::<texel::traced::Traced>(&name, &opts, args.passes, false);
+        std::fs::remove_dir_all(&dir).ok();
+        let (m, bpp) = measured?;
+        bytes_per_position.push((name.clone(), bpp));
+        out.insert(name, Value::Object(m));
     }
     // Last: its 1 GiB buffer would be every model's peak.
     let bw = read_bandwidth();
     eprintln!("memory read bandwidth {:.1} GB/s", bw / 1e9);
     out.insert("memory_read_bytes_per_second".into(), json!(bw));
-    for (kind, bpp) in bytes_per_position {
-        if let Some(Value::Object(m)) = out.get_mut(&kind.to_string()) {
+    for (name, bpp) in bytes_per_position {
+        if let Some(Value::Object(m)) = out.get_mut(&name) {
             m.insert(
                 "bandwidth_bound_positions_per_second".into(),
                 json!(bw / bpp),

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use anyhow::bail;
 use optim::Stop;
 use optim::{Control, Method};
-use texel::setup::prepare;
+use texel::setup::prepare_as;
+use texel::Tunable;
 
 use crate::tuning;
 
@@ -46,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let mut common = args.common;
+    let mut common = args.common.clone();
     if common.resume {
         bail!("--resume does not apply to compare");
     }
@@ -62,8 +63,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.l2 == Some(optim::regularise::L2::Auto) {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
+    if common.traced.files.is_traced() {
+        compare_as::<texel::traced::Traced>(&args, &common)
+    } else {
+        compare_as::<eval::Model>(&args, &common)
+    }
+}
+
+/// Compares the methods on `M` (a built-in model or traces), as `common` defines the problem.
+fn compare_as<M: Tunable>(args: &Args, common: &tuning::RunArgs) -> anyhow::Result<()> {
     let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
-    let setup = match prepare(
+    let setup = match prepare_as::<M>(
         &common.setup_options()?,
         Stop::When(&|| control.interrupted()),
     ) {
@@ -79,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let k = setup.train.config().link.k;
     let title = format!(
         "{} model, {} training / {} validation positions, K = {:.3}",
-        setup.model.kind(),
+        setup.model.model_name(),
         setup.train.set().len(),
         setup.valid.as_ref().map_or(0, |v| v.set().len()),
         k
@@ -104,8 +114,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     let dir = args
         .compare_out
-        .or(common.out)
-        .unwrap_or_else(|| PathBuf::from("runs").join(format!("compare-{}", setup.model.kind())));
+        .clone()
+        .or(common.out.clone())
+        .unwrap_or_else(|| {
+            // `psqt`, `full`, `traced` (not the engine's name in brackets).
+            let name = setup.model.model_name();
+            let kind = name.split(' ').next().unwrap_or("model");
+            PathBuf::from("runs").join(format!("compare-{kind}"))
+        });
     let files = cmp.write(&dir, &args.stem)?;
     println!("{title}\n\n{}", cmp.markdown());
     for f in files {

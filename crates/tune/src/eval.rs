@@ -10,12 +10,22 @@ use texel::judge::{self, JudgeOptions};
 /// What `tune eval` and `tune explain` share: the weights, the data, `K` and the output form.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Input {
-    /// The weights (JSON by name, as `tune` writes them); the model is the file's.
-    #[arg(value_name = "WEIGHTS.json")]
-    pub weights: PathBuf,
+    /// The weights (JSON by name, as `tune` writes them); the model is the file's. With
+    /// --trace: a manifest whose values are judged (a traced run's weights.json), by default
+    /// the --manifest's own.
+    #[arg(value_name = "WEIGHTS.json", required_unless_present = "manifest")]
+    pub weights: Option<PathBuf>,
     /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
-    #[arg(long, num_args = 1.., value_name = "FILE", required = true)]
+    #[arg(
+        long,
+        num_args = 1..,
+        value_name = "FILE",
+        required_unless_present = "manifest",
+        conflicts_with = "manifest"
+    )]
     pub data: Vec<PathBuf>,
+    #[command(flatten)]
+    pub traced: crate::traced::TraceFiles,
     #[command(flatten)]
     pub read: crate::tuning::ReadArgs,
     /// The sigmoid's scale K. eval: also report the losses at this K and draw the tables at
@@ -27,16 +37,40 @@ pub struct Input {
     pub json: bool,
 }
 
+/// The weights and data of `tune eval` and `tune explain`.
+pub enum Judged {
+    /// A built-in model's weights on `data` samples.
+    Builtin(eval::Model, Vec<f64>, Vec<data::Sample>),
+    /// An engine's traced evaluation at some weights on its traces.
+    Traced(texel::traced::Traced, Vec<f64>, Vec<trace::Trace>),
+}
+
 impl Input {
-    /// Reads the weights and loads the data, printing one note per file on stderr.
-    pub fn load(&self) -> anyhow::Result<(eval::Model, Vec<f64>, Vec<data::Sample>)> {
-        let (model, w) = eval::load_weights(&self.weights)?;
+    /// Reads the weights and loads the data (or the manifest, weights and traces), printing
+    /// one note per file on stderr.
+    pub fn load(&self) -> anyhow::Result<Judged> {
+        if let Some(manifest) = &self.traced.manifest {
+            let traced = texel::traced::Traced::load(manifest)?;
+            let w = match &self.weights {
+                Some(p) => texel::traced::start_weights(&traced.manifest, p)?,
+                None => traced.manifest.initial_weights(),
+            };
+            let files =
+                texel::setup::TraceOptions::new(manifest.clone(), self.traced.trace.clone());
+            let (traces, note) = texel::traced::read(&files, &traced.manifest, self.read.strict)?;
+            eprintln!("{note}");
+            return Ok(Judged::Traced(traced, w, traces));
+        }
+        let Some(weights) = &self.weights else {
+            anyhow::bail!("give the weights to judge (WEIGHTS.json)");
+        };
+        let (model, w) = eval::load_weights(weights)?;
         let (samples, notes) =
             texel::setup::load_samples(&self.data, self.read.strict, &self.read.extract())?;
         for n in notes {
             eprintln!("{n}");
         }
-        Ok((model, w, samples))
+        Ok(Judged::Builtin(model, w, samples))
     }
 }
 
@@ -58,14 +92,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
-    let (model, w, samples) = args.input.load()?;
+    let judged = args.input.load()?;
     let loaded = t0.elapsed().as_secs_f64();
     let opts = JudgeOptions {
         k: args.input.k,
         bin_width: args.bin_width,
         bin_limit: args.bin_limit,
     };
-    let j = judge::judge(&model, &w, &samples, &opts)?;
+    let j = match &judged {
+        Judged::Builtin(model, w, samples) => judge::judge(model, w, samples, &opts)?,
+        Judged::Traced(traced, w, traces) => texel::traced::judge_traces(traced, w, traces, &opts)?,
+    };
     if let Some(path) = &args.plot {
         texel::plot::write_svg(path, &j.calibration_svg()?)?;
     }

@@ -5,7 +5,7 @@ use std::io::Write as _;
 
 use texel::explain::{self, ExplainOptions};
 
-use crate::eval::Input;
+use crate::eval::{Input, Judged};
 
 /// Options of `tune explain`.
 #[derive(clap::Args)]
@@ -24,14 +24,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (model, w, samples) = args.input.load()?;
+    let judged = args.input.load()?;
     let opts = ExplainOptions {
         k: args.input.k,
         param: args.param,
         top: args.top,
         positions: args.positions,
     };
-    let e = explain::explain(&model, &w, &samples, &opts)?;
+    let e = match &judged {
+        Judged::Builtin(model, w, samples) => explain::explain(model, w, samples, &opts)?,
+        Judged::Traced(traced, w, traces) => {
+            texel::traced::explain_traces(traced, w, traces, &opts)?
+        }
+    };
     let out = if args.input.json {
         serde_json::to_string_pretty(&e)? + "\n"
     } else {

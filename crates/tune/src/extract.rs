@@ -65,9 +65,17 @@ pub struct Args {
     /// Stop at the first malformed line or game instead of reporting and skipping it.
     #[arg(long)]
     strict: bool,
+    /// The inputs are an engine's traces under this manifest (docs/trace-format.md): convert
+    /// them to the binary trace cache (`GTTRACE1`; `.zst`/`.gz` compress), or to text when the
+    /// output's name has `.txt` in it. The position options above do not apply.
+    #[arg(long, value_name = "M.json")]
+    manifest: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(manifest) = &args.manifest {
+        return crate::traced::extract(manifest, &args.games, &args.output, args.strict);
+    }
     let start = Instant::now();
     OutputKind::of(&args.output)?;
     if let Some(f) = args.valid_fraction {

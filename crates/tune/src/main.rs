@@ -6,6 +6,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use optim::Method;
 
 mod bench;
+mod bench_traced;
 mod bootstrap;
 mod compare;
 mod datagen;
@@ -18,7 +19,9 @@ mod matches;
 mod progress;
 mod stats;
 mod trace;
+mod traced;
 mod tuning;
+mod verify_traces;
 
 /// Tune chess evaluation weights by Texel's method with exact gradients.
 #[derive(Parser)]
@@ -66,6 +69,9 @@ enum Command {
     /// Explain odd parameter values by the positions that pull them, and mine the residuals
     /// for the knowledge the evaluation lacks.
     Explain(explain::Args),
+    /// Rebuild an engine's traced evaluations from its manifest and compare them with the
+    /// engine's own (exit status 1 if any differs beyond --tolerance).
+    Verify(verify_traces::Args),
 }
 
 /// The command line: the subcommands above, and one tuning subcommand per optimiser of
@@ -106,6 +112,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Trace(a) => trace::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Verify(a) => verify_traces::run(a),
     }
 }
 

@@ -10,9 +10,12 @@ use crate::progress::games_bar;
 use bootstrap::verify::{self, Verify};
 use engine::matches::MatchEvent;
 use indicatif::ProgressBar;
-use optim::{Budget, Control, RunConfig, SolverOptions};
-use texel::job::Job;
+use optim::{Budget, RunConfig, SolverOptions};
 use texel::setup::SetupOptions;
+
+mod run_as;
+
+use run_as::run_as;
 
 /// The iterations a tuning run gets when `--max-iters` is not given.
 pub const DEFAULT_MAX_ITERS: u64 = 200;
@@ -57,14 +60,17 @@ impl ReadArgs {
 pub struct RunArgs {
     /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
     /// Default: the dataset embedded in the repository (data/default.gtc.zst).
-    #[arg(long, num_args = 1.., value_name = "FILE")]
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "manifest")]
     pub data: Vec<PathBuf>,
     /// Evaluation model: psqt (material and piece-square tables) or full. Default: the
     /// model of --weights when given, else psqt; `--model full` with `psqt` weights starts from
     /// them, carried over by name (the other parameters at their defaults).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "manifest")]
     pub model: Option<eval::ModelKind>,
+    #[command(flatten)]
+    pub traced: crate::traced::TraceArgs,
     /// Starting weights (JSON by name, as written to weights.json); default: the model's.
+    /// With --trace: a manifest (as a traced run writes weights.json) whose values start.
     #[arg(long, value_name = "START.json")]
     pub weights: Option<PathBuf>,
     /// Continue from the weights saved in --out (OUT/weights.json), appending to its log.
@@ -167,8 +173,9 @@ pub struct RunArgs {
 impl RunArgs {
     /// The problem definition.
     pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
+        let traced = self.traced.options();
         Ok(SetupOptions {
-            data: if self.data.is_empty() {
+            data: if self.data.is_empty() && traced.is_none() {
                 texel::setup::default_data()?
             } else {
                 self.data.clone()
@@ -192,6 +199,7 @@ impl RunArgs {
             limit: self.limit,
             first: None,
             progress: crate::progress::bars(!self.quiet),
+            traced,
         })
     }
 
@@ -268,57 +276,35 @@ pub struct VerifyArgs {
     pub reference: Option<PathBuf>,
 }
 
+/// A tuning subcommand: a built-in model (then the optional `--verify` match) or, with
+/// `--trace`, an engine's traced evaluation, through the same run ([`run_as`]).
 pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
-    let TuneArgs { mut args, verify } = all;
-    let out = match (&args.out, args.resume) {
-        (Some(o), _) => o.clone(),
-        (None, true) => anyhow::bail!("--resume needs --out DIR (the run to continue)"),
-        (None, false) => texel::job::default_out(method),
-    };
-    if args.resume {
-        args.weights = Some(texel::job::resume_weights(&out)?);
+    if all.args.traced.files.is_traced() {
+        if all.verify.verify > 0 {
+            anyhow::bail!(
+                "--verify plays the built-in models' matches; an engine's traced evaluation is \
+                 played with its new weights by the engine itself (tune match uci:...)"
+            );
+        }
+        if !all.args.emit.is_empty() {
+            anyhow::bail!(
+                "--emit writes the built-in models' source; a traced run writes its weights as \
+                 a manifest (weights.json), which `tune emit --manifest` turns into source"
+            );
+        }
+        run_as::<texel::traced::Traced>(method, &all.args)?;
+        return Ok(());
     }
     // Read the reference first: a bad file should not cost a whole run.
+    let verify = &all.verify;
     let reference = match &verify.reference {
         Some(p) if verify.verify > 0 => Some(verify::reference(p)?),
         _ => None,
     };
-    let job = Job {
-        setup: args.setup_options()?,
-        config: args.run_config(method, Some(DEFAULT_MAX_ITERS)),
-        resolve_every: args.resolve_every,
-        out: out.clone(),
-        append_log: args.resume,
-        l2_path: args.l2.and_then(|l| l.grid()),
-        emit: args.emit.clone(),
-    };
-    let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
-    let tuned = texel::job::tune(&job, control, &mut |setup| {
-        for n in &setup.notes {
-            eprintln!("{n}");
-        }
-        eprintln!(
-            "recorded {} + {} positions in {:.1} s; K = {:.4}{}",
-            setup.train.set().len(),
-            setup.valid.as_ref().map_or(0, |v| v.set().len()),
-            setup.seconds,
-            setup.train.config().link.k,
-            if setup.k_fitted { " (fitted)" } else { "" }
-        );
-    });
-    let tuned = match tuned {
-        // Ctrl-C while loading: nothing to save; the exit code of an interrupted command.
-        Err(texel::TexelError::Interrupted) => {
-            eprintln!("interrupted while loading the data: nothing was tuned or written");
-            std::process::exit(130);
-        }
-        r => r?,
-    };
-    print!("{}", tuned.summary.to_text());
-    if tuned.outcome.interrupted {
-        eprintln!("(interrupted: the best weights so far were saved)");
+    let Some((tuned, out)) = run_as::<eval::Model>(method, &all.args)? else {
         return Ok(());
-    }
+    };
+    let args = &all.args;
     if verify.verify > 0 {
         let plan = Verify {
             openings: verify.verify,

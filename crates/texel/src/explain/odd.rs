@@ -99,3 +99,75 @@ pub fn oddness(model: &Model, w: &[f64], touched: &[usize]) -> Vec<Option<Oddnes
     }
     out
 }
+
+/// The family of a parameter for [`oddness_by_pairs`]: its group and its phase (`mg`, `eg` or
+/// none), from the name's last component.
+fn family(p: &optim::ParamSpec) -> String {
+    let phase = match p.name.rsplit_once('.') {
+        Some((_, last)) if last == "mg" || last == "eg" => last,
+        _ => "",
+    };
+    format!("{}.{phase}", p.group)
+}
+
+/// [`oddness`] for any model that declares its neighbours as pairs (a traced manifest's
+/// shapes, [`Tunable::smoothing_pairs`](crate::Tunable::smoothing_pairs)): a touched parameter
+/// with touched neighbours against their mean, scaled by the spread of those differences in
+/// its family (group and phase); the others against their start value, scaled by the spread
+/// of their family's changes.
+pub fn oddness_by_pairs(
+    specs: &[optim::ParamSpec],
+    pairs: &[(usize, usize)],
+    w: &[f64],
+    touched: &[usize],
+) -> Vec<Option<Oddness>> {
+    let n = specs.len();
+    let mut out: Vec<Option<Oddness>> = vec![None; n];
+    let mut nb: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in pairs {
+        if a < n && b < n && touched[a] > 0 && touched[b] > 0 {
+            nb[a].push(b);
+            nb[b].push(a);
+        }
+    }
+    let mut tables: HashMap<String, Vec<(usize, f64)>> = HashMap::new();
+    let mut families: HashMap<String, Vec<usize>> = HashMap::new();
+    for i in (0..n).filter(|&i| touched[i] > 0) {
+        if nb[i].is_empty() {
+            families.entry(family(&specs[i])).or_default().push(i);
+        } else {
+            let mean = nb[i].iter().map(|&j| w[j]).sum::<f64>() / nb[i].len() as f64;
+            tables.entry(family(&specs[i])).or_default().push((i, mean));
+        }
+    }
+    for members in tables.values() {
+        let devs: Vec<f64> = members.iter().map(|&(i, m)| w[i] - m).collect();
+        let sd = (devs.iter().map(|d| d * d).sum::<f64>() / devs.len().max(1) as f64).sqrt();
+        if devs.len() < 2 || sd <= 1e-9 {
+            continue;
+        }
+        for (&(i, m), d) in members.iter().zip(&devs) {
+            out[i] = Some(Oddness {
+                against: "neighbours".to_string(),
+                reference: m,
+                z: d / sd,
+            });
+        }
+    }
+    for members in families.values() {
+        if members.len() < 4 {
+            continue;
+        }
+        let changes: Vec<f64> = members.iter().map(|&i| w[i] - specs[i].init).collect();
+        if let Some(z) = standardise(&changes) {
+            for (&i, z) in members.iter().zip(z) {
+                out[i] = Some(Oddness {
+                    against: "start".to_string(),
+                    reference: specs[i].init,
+                    z,
+                });
+            }
+        }
+    }
+    out
+}

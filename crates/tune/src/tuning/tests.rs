@@ -78,8 +78,7 @@ fn resolve_every_reports_resolutions() {
     assert!(e.to_string().contains("--leaf qsearch"), "{e}");
     run(optim::Method::Lbfgs, argv(&["--leaf", "qsearch"])).unwrap();
     let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let res = summary["resolutions"].as_array().expect("resolutions");
     assert!(!res.is_empty(), "no re-resolution");
     assert_eq!(res[0]["iter"].as_u64(), Some(2));
@@ -119,8 +118,7 @@ fn verify_writes_the_match_into_the_summary() {
     );
     run(optim::Method::Lbfgs, args).unwrap();
     let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     for (key, opponent) in [
         ("verify", "start"),
         ("verify_reference", reference.as_str()),

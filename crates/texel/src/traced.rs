@@ -1,0 +1,229 @@
+//! [`Traced`]: an engine's own evaluation, as its manifest declares it and its traces record
+//! it, as the third [`Tunable`] model beside `psqt` and `full`. Loading reads the traces,
+//! verifies them against the engine's own evaluations (refusing a set that fails, unless told
+//! otherwise), splits them by game and records them: linear evaluations into the compact
+//! sparse and phased stores straight from their terms, declared non-linear terms through the
+//! tape ([`record_traces`]).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use optim::{CompiledSet, ParamSpec, Progress, SetBuilder, Target};
+use tape::Var;
+use trace::{Manifest, Trace};
+
+use crate::chess::{Leaf, RECORD_BATCH};
+use crate::setup::{Loaded, SetupOptions, TraceOptions};
+use crate::tunable::{RunFile, Tunable};
+use crate::TexelError;
+
+mod load;
+mod report;
+
+pub use load::{check_traces, read, start_weights};
+pub use report::{explain_traces, judge_traces, score_traces};
+
+/// An engine's traced evaluation: its manifest (parameters, shapes, terms, current values).
+#[derive(Clone, Debug)]
+pub struct Traced {
+    /// The manifest.
+    pub manifest: Arc<Manifest>,
+}
+
+impl Traced {
+    /// The manifest in `path`.
+    pub fn load(path: &Path) -> Result<Traced, TexelError> {
+        Ok(Traced {
+            manifest: Arc::new(Manifest::load(path)?),
+        })
+    }
+
+    /// A manifest already read.
+    pub fn new(manifest: Manifest) -> Traced {
+        Traced {
+            manifest: Arc::new(manifest),
+        }
+    }
+}
+
+/// The label of a trace, as the optimiser takes it.
+pub fn label(t: &Trace) -> Target {
+    Target {
+        value: t.result,
+        score: t.score,
+        group: t.game,
+    }
+}
+
+impl Tunable for Traced {
+    /// `traced (<engine>)`.
+    fn model_name(&self) -> String {
+        format!("traced ({})", self.manifest.engine())
+    }
+
+    fn len(&self) -> usize {
+        self.manifest.weights().len()
+    }
+
+    /// Every weight with its name (`pst[2][35].eg`), group (the parameter's name), start value
+    /// and bounds.
+    fn param_specs(&self) -> Vec<ParamSpec> {
+        self.manifest
+            .weights()
+            .iter()
+            .map(|w| ParamSpec {
+                name: w.name.clone(),
+                group: w.group.clone(),
+                init: w.init,
+                bounds: w.bounds,
+            })
+            .collect()
+    }
+
+    /// The weights of the parameters the manifest marks `frozen`.
+    fn frozen(&self) -> Vec<usize> {
+        let weights = self.manifest.weights().iter().enumerate();
+        weights.filter(|(_, w)| w.frozen).map(|(i, _)| i).collect()
+    }
+
+    /// Neighbours in each declared shape, per phase ([`Manifest::smoothing_pairs`]).
+    fn smoothing_pairs(&self) -> Vec<(usize, usize)> {
+        self.manifest.smoothing_pairs()
+    }
+
+    /// A tapered element's `.mg` weight and its `.eg` twin.
+    fn phase_pairs(&self) -> Vec<Option<usize>> {
+        self.manifest.weights().iter().map(|w| w.twin).collect()
+    }
+
+    /// No pull: nothing has measured a strength for an engine's own evaluation (`--l2` sets
+    /// one).
+    fn default_l2(&self) -> f64 {
+        0.0
+    }
+
+    /// `integer` weights rounded, the others to fixed point (multiples of
+    /// `1 / eval::FIXED_POINT_SCALE`), as for the built-in models.
+    fn round(&self, w: &[f64]) -> Vec<f64> {
+        let weights = self.manifest.weights();
+        let fixed = eval::FIXED_POINT_SCALE;
+        let one = |(p, &v): (&trace::WeightInfo, &f64)| {
+            if p.integer {
+                v.round()
+            } else {
+                (v * fixed).round() / fixed
+            }
+        };
+        weights.iter().zip(w).map(one).collect()
+    }
+
+    /// `weights.json`: the manifest with the tuned values (a valid manifest again, by name);
+    /// `weights-int.json`: with the integer weights. Source code is `tune emit`'s.
+    fn weight_files(
+        &self,
+        w: &[f64],
+        wi: &[f64],
+        emit: &[eval::emit::Lang],
+    ) -> Result<Vec<RunFile>, TexelError> {
+        if !emit.is_empty() {
+            return Err(TexelError::Config(
+                "a traced run writes its weights as a manifest; `tune emit` writes the source"
+                    .to_string(),
+            ));
+        }
+        let json = |w: &[f64]| -> Result<String, TexelError> {
+            Ok(serde_json::to_string_pretty(&self.manifest.to_json_with(w))? + "\n")
+        };
+        Ok(vec![
+            ("weights.json".into(), "weights".into(), json(w)?),
+            ("weights-int.json".into(), "integers".into(), json(wi)?),
+        ])
+    }
+
+    fn load(
+        opts: &SetupOptions,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Loaded<Self>, TexelError> {
+        let Some(t) = &opts.traced else {
+            return Err(TexelError::Config(
+                "the traced model needs traces and a manifest (--trace FILES --manifest M.json)"
+                    .to_string(),
+            ));
+        };
+        check_options(opts, t)?;
+        load::load(opts, t, stop)
+    }
+}
+
+/// The options a traced run cannot take, refused before anything is read.
+fn check_options(opts: &SetupOptions, t: &TraceOptions) -> Result<(), TexelError> {
+    let refuse = |what: &str| Err(TexelError::Config(format!("with traces, {what}")));
+    if opts.model.is_some() {
+        return refuse("the model is the manifest's (no --model)");
+    }
+    if !opts.data.is_empty() {
+        return refuse("the positions are the traces' (no --data)");
+    }
+    if opts.leaf != Leaf::Static || opts.resolvable {
+        return refuse("each position is evaluated as the engine traced it (--leaf static)");
+    }
+    if t.files.is_empty() {
+        return refuse("give at least one trace file");
+    }
+    Ok(())
+}
+
+/// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions
+/// without a constant from their sparse terms ([`Manifest::linear_terms`]) into the compact
+/// phased store where they decompose over the tapered pairs ([`CompiledSet::record_linear`]),
+/// every other position (a constant, or declared non-linear terms) through the tape
+/// ([`Manifest::evaluate`] over [`Var`]), its linear rows compacted alike. Positions whose
+/// evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
+/// ([`RECORD_BATCH`]); `progress` advances by one per position.
+pub fn record_traces(
+    traced: &Traced,
+    traces: &[Trace],
+    start: &[f64],
+    progress: Option<&Progress>,
+) -> CompiledSet {
+    let m = &*traced.manifest;
+    let eg_of = traced.phase_pairs();
+    let mut builder = SetBuilder::new(start.len());
+    for batch in traces.chunks(RECORD_BATCH) {
+        let (fast, slow): (Vec<&Trace>, Vec<&Trace>) = batch
+            .iter()
+            .partition(|t| m.is_linear() && t.constant == 0.0);
+        if !fast.is_empty() {
+            builder.push(CompiledSet::record_linear(
+                start.len(),
+                &fast,
+                |_, t| label(t),
+                |_, t, out| m.linear_terms(t, out).is_some(),
+                &eg_of,
+                progress,
+            ));
+        }
+        if !slow.is_empty() {
+            let mut set = CompiledSet::record(
+                start,
+                &slow,
+                |_, t| label(t),
+                |_, t, w: &[Var]| m.evaluate(t, w).ok(),
+                progress,
+            );
+            set.compact_phased(&eg_of);
+            builder.push(set);
+        }
+    }
+    builder.finish()
+}
+
+/// The first trace of `traces` whose evaluation at `w` fails, with the error, for a note on
+/// the positions [`record_traces`] left out.
+pub(crate) fn first_failure(m: &Manifest, traces: &[Trace], w: &[f64]) -> Option<String> {
+    traces.iter().find_map(|t| {
+        m.evaluate::<f64>(t, w)
+            .err()
+            .map(|e| format!("{e} ({})", t.fen()))
+    })
+}

@@ -1,0 +1,154 @@
+//! [`Tunable`]: what a tuning run tunes. The project's own models ([`eval::Model`]: `psqt`,
+//! `full`) and an engine's traced evaluation (`Traced`, from a manifest and traces) go
+//! through the same paths ([`setup::prepare_as`](crate::setup::prepare_as),
+//! [`job::tune_as`](crate::job::tune_as), [`output::write_run`](crate::output::write_run),
+//! `tune compare`): they differ only in what this trait says.
+
+use std::fmt::Debug;
+
+use eval::Model;
+use optim::ParamSpec;
+
+use crate::chess::{param_specs, phase_pairs};
+use crate::setup::{Loaded, SetupOptions};
+use crate::TexelError;
+
+/// A file a run writes: its name in the run directory, its kind (for the summary), its text.
+pub type RunFile = (String, String, String);
+
+/// What a tuning run tunes: its parameters for the optimiser, its neighbours and tapered
+/// pairs, how its data is loaded and recorded, and how its weights are written.
+pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
+    /// The model's name in summaries and titles (`psqt`, `full`, `traced`).
+    fn model_name(&self) -> String;
+
+    /// The number of parameters (weights).
+    fn len(&self) -> usize;
+
+    /// Whether there are no parameters.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The optimisers' view of the parameters, in index order.
+    fn param_specs(&self) -> Vec<ParamSpec>;
+
+    /// Parameters the model itself declares frozen (besides `--freeze`), ascending.
+    fn frozen(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// Neighbouring parameters for the smoothness prior.
+    fn smoothing_pairs(&self) -> Vec<(usize, usize)>;
+
+    /// `eg_of[i] = Some(e)`: parameter `e` is the endgame twin of middlegame parameter `i`
+    /// (the pairing [`optim::CompiledSet::compact_phased`] takes).
+    fn phase_pairs(&self) -> Vec<Option<usize>>;
+
+    /// The L2 strength of a run that does not name one.
+    fn default_l2(&self) -> f64;
+
+    /// The weights as an engine stores them (integers, or fixed point for the others).
+    fn round(&self, w: &[f64]) -> Vec<f64>;
+
+    /// The weight files of a run at weights `w` (integer weights `wi`), in the order they are
+    /// written; `emit` asks for source code too (the model may refuse languages it cannot
+    /// write).
+    fn weight_files(
+        &self,
+        w: &[f64],
+        wi: &[f64],
+        emit: &[eval::emit::Lang],
+    ) -> Result<Vec<RunFile>, TexelError>;
+
+    /// Loads the model, its start weights and the data of `opts`, split by game and recorded
+    /// (the part of [`prepare_as`](crate::setup::prepare_as) that depends on the model).
+    /// `stop` is asked between batches.
+    fn load(
+        opts: &SetupOptions,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Loaded<Self>, TexelError>;
+
+    /// The parameters' names, in index order.
+    fn names(&self) -> Vec<String> {
+        self.param_specs().into_iter().map(|p| p.name).collect()
+    }
+
+    /// The free parameters: every one but those `patterns` freeze (group names or globs on
+    /// names, [`optim::free_indices`]) and those the model declares [`frozen`](Self::frozen).
+    fn free_indices(&self, patterns: &[String]) -> Vec<usize> {
+        let frozen = self.frozen();
+        optim::free_indices(&self.param_specs(), patterns)
+            .into_iter()
+            .filter(|i| frozen.binary_search(i).is_err())
+            .collect()
+    }
+}
+
+impl Tunable for Model {
+    fn model_name(&self) -> String {
+        self.kind().name().to_string()
+    }
+
+    fn len(&self) -> usize {
+        Model::len(self)
+    }
+
+    fn param_specs(&self) -> Vec<ParamSpec> {
+        param_specs(self)
+    }
+
+    fn smoothing_pairs(&self) -> Vec<(usize, usize)> {
+        Model::smoothing_pairs(self)
+    }
+
+    fn phase_pairs(&self) -> Vec<Option<usize>> {
+        phase_pairs(self)
+    }
+
+    fn default_l2(&self) -> f64 {
+        crate::setup::default_l2(self.kind())
+    }
+
+    fn round(&self, w: &[f64]) -> Vec<f64> {
+        eval::round_weights(self, w)
+    }
+
+    /// `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and the source of
+    /// every other language in `emit` (e.g. `weights.h`).
+    fn weight_files(
+        &self,
+        w: &[f64],
+        wi: &[f64],
+        emit: &[eval::emit::Lang],
+    ) -> Result<Vec<RunFile>, TexelError> {
+        let file = |name: &str, what: &str, text: String| (name.into(), what.into(), text);
+        let mut files = vec![
+            file("weights.json", "weights", eval::weights_to_json(self, w)),
+            file(
+                "weights-int.json",
+                "integers",
+                eval::weights_to_json(self, wi),
+            ),
+            file("tables.txt", "tables", eval::tables(self, wi)),
+        ];
+        // Rust source always (`weights.rs`), and every other language asked for.
+        let rust = eval::emit::Lang::Rust;
+        let others = emit.iter().copied().filter(|&l| l != rust);
+        for lang in std::iter::once(rust).chain(others) {
+            files.push(file(
+                lang.file_name(),
+                lang.name(),
+                eval::emit::source(self, wi, lang),
+            ));
+        }
+        Ok(files)
+    }
+
+    fn load(
+        opts: &SetupOptions,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Loaded<Self>, TexelError> {
+        crate::setup::load_builtin(opts, stop)
+    }
+}

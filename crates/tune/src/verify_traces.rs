@@ -1,0 +1,61 @@
+//! `tune verify`: an engine's traced evaluations rebuilt from its manifest and compared with
+//! the engine's own; exits with an error (status 1) when any differs beyond the tolerance.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use crate::traced::TraceFiles;
+
+/// Options of `tune verify`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    files: TraceFiles,
+    /// The largest difference allowed, in centipawns after rounding.
+    #[arg(long, default_value_t = 1.0, value_name = "CP")]
+    tolerance: f64,
+    /// Rebuild the evaluations at these weights (a manifest of the same parameters, e.g. a
+    /// traced run's weights.json) instead of the manifest's own values.
+    #[arg(long, value_name = "W.json")]
+    weights: Option<PathBuf>,
+    /// Stop at the first malformed trace instead of skipping and counting it.
+    #[arg(long)]
+    strict: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let Some(manifest) = &args.files.manifest else {
+        anyhow::bail!("give the traces and their manifest: --trace FILES --manifest M.json");
+    };
+    let traced = texel::traced::Traced::load(manifest)?;
+    let m = &traced.manifest;
+    let w = match &args.weights {
+        Some(p) => texel::traced::start_weights(m, p)?,
+        None => m.initial_weights(),
+    };
+    let files = texel::setup::TraceOptions::new(manifest.clone(), args.files.trace.clone());
+    let (traces, note) = texel::traced::read(&files, m, args.strict)?;
+    eprintln!("{note}");
+    let opts = trace::VerifyOptions {
+        tolerance: args.tolerance,
+        ..trace::VerifyOptions::default()
+    };
+    let report = trace::verify(m, &traces, &w, &opts);
+    // Ignore a closed pipe (`tune verify ... | head`).
+    let _ = writeln!(std::io::stdout().lock(), "{report}");
+    if report.checked == 0 {
+        anyhow::bail!(
+            "nothing verified: none of the {} traces gives the engine's own evaluation (`eval`)",
+            traces.len()
+        );
+    }
+    if report.failed > 0 {
+        anyhow::bail!(
+            "{} of {} traced positions differ from the engine's own evaluation by more than {} cp",
+            report.failed,
+            report.checked,
+            args.tolerance
+        );
+    }
+    Ok(())
+}
