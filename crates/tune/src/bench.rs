@@ -49,15 +49,39 @@ fn tempfile_dir() -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
+/// A training objective and the point its passes are timed at.
+type Timed = (Arc<Objective>, Vec<f64>);
+
+/// psqt's and its traces' passes timed alternately (`passes` each, the best of each kept), so
+/// that both see the same machine: the figures of a shared machine, whose load changes
+/// between two sequential measurements.
+fn interleaved(psqt: &Timed, traced: &Timed, passes: usize) -> Value {
+    let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..passes.max(1) {
+        a = a.min(throughput(&psqt.0, &psqt.1, 1).1);
+        b = b.min(throughput(&traced.0, &traced.1, 1).1);
+    }
+    eprintln!(
+        "interleaved: psqt {a:.4} s, psqt_as_traces {b:.4} s a pass: the traces at {:.0}% of \
+         psqt's speed",
+        100.0 * a / b
+    );
+    json!({
+        "psqt_best_pass_seconds": a,
+        "traced_best_pass_seconds": b,
+        "traced_speed_relative_to_psqt": a / b,
+    })
+}
+
 /// Loads and records `opts` as model `M` (time and peak resident memory), then measures the
-/// value-and-gradient pass and, with `lbfgs`, L-BFGS to convergence; the figures, and the
-/// recorded set's bytes a position.
+/// value-and-gradient pass and, with `lbfgs`, L-BFGS to convergence; the figures, the
+/// recorded set's bytes a position, and the training objective with the start.
 fn measure<M: texel::Tunable>(
     name: &str,
     opts: &SetupOptions,
     passes: usize,
     lbfgs: bool,
-) -> anyhow::Result<(serde_json::Map<String, Value>, f64)> {
+) -> anyhow::Result<(serde_json::Map<String, Value>, f64, Timed)> {
     let peak_reset = texel::memory::reset_peak();
     let before = texel::memory::rss();
     let setup = texel::setup::prepare_as::<M>(opts, Stop::Never)?;
@@ -141,7 +165,7 @@ fn measure<M: texel::Tunable>(
             m.insert("lbfgs_valid_loss".into(), json!([a, b]));
         }
     }
-    Ok((m, bpp))
+    Ok((m, bpp, (train, x0)))
 }
 
 fn default_data() -> anyhow::Result<PathBuf> {
@@ -219,6 +243,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let base = texel::memory::rss();
     out.insert("rss_before_bytes".into(), json!(base));
     let mut bytes_per_position = Vec::new();
+    // psqt's objective and start, kept for the interleaved comparison with its traces.
+    let mut psqt = None;
     for &kind in &args.models {
         let opts = SetupOptions {
             data: vec![path.clone(); copies],
@@ -232,7 +258,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let lbfgs = kind == ModelKind::Psqt && !args.no_lbfgs;
         let name = kind.to_string();
         eprintln!("{kind}: loading and recording {}", path.display());
-        let (m, bpp) = measure::<Model>(&name, &opts, args.passes, lbfgs)?;
+        let (m, bpp, obj) = measure::<Model>(&name, &opts, args.passes, lbfgs)?;
+        if kind == ModelKind::Psqt && args.traced {
+            psqt = Some(obj);
+        }
         bytes_per_position.push((name.clone(), bpp));
         out.insert(name, Value::Object(m));
     }
@@ -255,9 +284,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         eprintln!("{name}: loading and recording the traces");
         let measured = measure::<texel::traced::Traced>(&name, &opts, args.passes, false);
         std::fs::remove_dir_all(&dir).ok();
-        let (m, bpp) = measured?;
+        let (m, bpp, traced) = measured?;
         bytes_per_position.push((name.clone(), bpp));
         out.insert(name, Value::Object(m));
+        if let Some(psqt) = &psqt {
+            out.insert(
+                "traced_vs_psqt".into(),
+                interleaved(psqt, &traced, args.passes),
+            );
+        }
     }
     // Last: its 1 GiB buffer would be every model's peak.
     let bw = read_bandwidth();
