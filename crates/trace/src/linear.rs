@@ -26,18 +26,7 @@ impl Manifest {
                 out.push((e.weight, d * (a + b)));
             }
         }
-        out.sort_unstable_by_key(|x| x.0);
-        let mut merged = 0;
-        for k in 0..out.len() {
-            if merged > 0 && out[merged - 1].0 == out[k].0 {
-                out[merged - 1].1 += out[k].1;
-            } else {
-                out[merged] = out[k];
-                merged += 1;
-            }
-        }
-        out.truncate(merged);
-        out.retain(|x| x.1 != 0.0);
+        eval::merge_terms(out);
         Some(f64::from(t.constant))
     }
 

@@ -9,10 +9,6 @@ use data::LoadOptions;
 use engine::label::{label, LabelEvent, LabelInput, LabelSettings};
 use engine::uci_client::{go_command, EngineSpec};
 use engine::SearchLimits;
-use indicatif::{ProgressBar, ProgressStyle};
-
-/// Skip messages printed in full; the rest are counted.
-const SHOWN: usize = 10;
 
 /// Options of `tune label`.
 #[derive(clap::Args)]
@@ -107,37 +103,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stop = crate::datagen::interrupt_flag(
         "stopping the engines; the finished labels are kept for a rerun",
     );
-    let bar = ProgressBar::hidden();
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let mut skipped = 0usize;
-    let mut on_event = |e: LabelEvent<'_>| match e {
-        LabelEvent::Started { remaining, done } => {
-            if done > 0 {
-                eprintln!(
-                    "continuing: {done} positions were labelled by an earlier run, {remaining} to go"
-                );
-            }
-            bar.set_length(remaining as u64);
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        LabelEvent::Answered { .. } => bar.inc(1),
-        LabelEvent::Skipped { location, error } => {
-            skipped += 1;
-            bar.inc(1);
-            bar.set_message(format!("({skipped} skipped)"));
-            if skipped <= SHOWN {
-                bar.suspend(|| eprintln!("skipped {location}: {error} (engine restarted)"));
-            }
-        }
-    };
+    let mut bar = crate::progress::EngineRunBar::new("labelled");
+    let mut on_event = |e: LabelEvent<'_>| bar.on_event(e);
     let out = label(&input, &settings, &args.output, &mut on_event, &stop)?;
-    bar.finish_and_clear();
-    if skipped > SHOWN {
-        eprintln!("... and {} more skipped positions", skipped - SHOWN);
-    }
+    bar.finish();
     let go = go_command(&settings.limits).unwrap_or_default();
     println!(
         "labelled {} position{} with `{}` ({go}) in {:.1} s: {:.1} positions/s with {} engine{}",

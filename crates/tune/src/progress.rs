@@ -88,3 +88,72 @@ pub fn games_bar(len: u64) -> ProgressBar {
     );
     bar
 }
+
+/// How many skipped positions an engine run names before it only counts them.
+const SKIPPED_SHOWN: usize = 10;
+
+/// The bar of an engine run over positions (`tune label`, `tune trace`): positions answered,
+/// the first [`SKIPPED_SHOWN`] skipped ones named, the rest counted.
+pub struct EngineRunBar {
+    bar: ProgressBar,
+    skipped: usize,
+    /// What the earlier run did to a position ("labelled", "traced").
+    done: &'static str,
+}
+
+impl EngineRunBar {
+    /// A hidden bar until the run starts; `done` says what a finished position was.
+    pub fn new(done: &'static str) -> Self {
+        let bar = ProgressBar::hidden();
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        EngineRunBar {
+            bar,
+            skipped: 0,
+            done,
+        }
+    }
+
+    /// Draws one event of the run.
+    pub fn on_event(&mut self, e: engine::runner::RunEvent<'_>) {
+        use engine::runner::RunEvent;
+        match e {
+            RunEvent::Started { remaining, done } => {
+                if done > 0 {
+                    eprintln!(
+                        "continuing: {done} positions were {} by an earlier run, {remaining} to go",
+                        self.done
+                    );
+                }
+                self.bar.set_length(remaining as u64);
+                self.bar
+                    .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+            RunEvent::Answered { .. } => self.bar.inc(1),
+            RunEvent::Skipped { location, error } => {
+                self.skipped += 1;
+                self.bar.inc(1);
+                self.bar.set_message(format!("({} skipped)", self.skipped));
+                if self.skipped <= SKIPPED_SHOWN {
+                    self.bar
+                        .suspend(|| eprintln!("skipped {location}: {error} (engine restarted)"));
+                }
+            }
+        }
+    }
+
+    /// Clears the bar and counts the skipped positions it did not name.
+    pub fn finish(self) {
+        self.bar.finish_and_clear();
+        if self.skipped > SKIPPED_SHOWN {
+            eprintln!(
+                "... and {} more skipped positions",
+                self.skipped - SKIPPED_SHOWN
+            );
+        }
+    }
+}

@@ -11,10 +11,6 @@ use engine::runner::{PositionInput, RunEvent};
 use engine::trace_run::{
     ask_manifest, load_manifest, trace_positions, write_manifest, EngineManifest, TraceSettings,
 };
-use indicatif::{ProgressBar, ProgressStyle};
-
-/// Skip messages printed in full; the rest are counted.
-const SHOWN: usize = 10;
 
 /// Options of `tune trace`.
 #[derive(clap::Args)]
@@ -81,32 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stop = crate::datagen::interrupt_flag(
         "stopping the engines; the finished traces are kept for a rerun",
     );
-    let bar = ProgressBar::hidden();
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let mut skipped = 0usize;
-    let mut on_event = |e: RunEvent<'_>| match e {
-        RunEvent::Started { remaining, done } => {
-            if done > 0 {
-                eprintln!(
-                    "continuing: {done} positions were traced by an earlier run, {remaining} to go"
-                );
-            }
-            bar.set_length(remaining as u64);
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        RunEvent::Answered { .. } => bar.inc(1),
-        RunEvent::Skipped { location, error } => {
-            skipped += 1;
-            bar.inc(1);
-            bar.set_message(format!("({skipped} skipped)"));
-            if skipped <= SHOWN {
-                bar.suspend(|| eprintln!("skipped {location}: {error} (engine restarted)"));
-            }
-        }
-    };
+    let mut bar = crate::progress::EngineRunBar::new("traced");
+    let mut on_event = |e: RunEvent<'_>| bar.on_event(e);
     let out = trace_positions(
         &input,
         &manifest.manifest,
@@ -116,11 +88,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &mut on_event,
         &stop,
     );
-    bar.finish_and_clear();
+    bar.finish();
     let out = out?;
-    if skipped > SHOWN {
-        eprintln!("... and {} more skipped positions", skipped - SHOWN);
-    }
     println!(
         "traced {} position{} with `{}` in {:.1} s: {:.1} positions/s with {} engine{}",
         out.answered,
