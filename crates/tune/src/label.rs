@@ -108,25 +108,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let out = label(&input, &settings, &args.output, &mut on_event, &stop)?;
     bar.finish();
     let go = go_command(&settings.limits).unwrap_or_default();
-    println!(
-        "labelled {} position{} with `{}` ({go}) in {:.1} s: {:.1} positions/s with {} engine{}",
-        out.answered,
-        if out.answered == 1 { "" } else { "s" },
-        args.engine,
-        out.elapsed.as_secs_f64(),
-        out.rate(),
-        settings.jobs.min(out.positions.max(1)),
-        if settings.jobs == 1 { "" } else { "s" }
+    crate::progress::engine_run_summary(
+        "labelled",
+        &format!("`{}` ({go})", args.engine),
+        &out,
+        settings.jobs,
     );
-    if out.resumed > 0 {
-        println!("{} positions were labelled by an earlier run", out.resumed);
-    }
-    if !out.skipped.is_empty() {
-        println!(
-            "skipped {} positions after an engine failure (left out of the output)",
-            out.skipped.len()
-        );
-    }
     if out.written {
         println!(
             "wrote {} ({} of {} positions, with the engine's scores from White's view)",

@@ -157,3 +157,26 @@ impl EngineRunBar {
         }
     }
 }
+
+/// The summary of a finished engine run: `done` what a position had done to it ("traced",
+/// "labelled"), `how` the engine's command and any detail (its `go` command).
+pub fn engine_run_summary(done: &str, how: &str, out: &engine::runner::RunOutcome, jobs: usize) {
+    println!(
+        "{done} {} position{} with {how} in {:.1} s: {:.1} positions/s with {} engine{}",
+        out.answered,
+        if out.answered == 1 { "" } else { "s" },
+        out.elapsed.as_secs_f64(),
+        out.rate(),
+        jobs.min(out.positions.max(1)),
+        if jobs == 1 { "" } else { "s" }
+    );
+    if out.resumed > 0 {
+        println!("{} positions were {done} by an earlier run", out.resumed);
+    }
+    if !out.skipped.is_empty() {
+        println!(
+            "skipped {} positions after an engine failure (left out of the output)",
+            out.skipped.len()
+        );
+    }
+}

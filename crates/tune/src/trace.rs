@@ -90,25 +90,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     bar.finish();
     let out = out?;
-    println!(
-        "traced {} position{} with `{}` in {:.1} s: {:.1} positions/s with {} engine{}",
-        out.answered,
-        if out.answered == 1 { "" } else { "s" },
-        args.engine,
-        out.elapsed.as_secs_f64(),
-        out.rate(),
-        settings.jobs.min(out.positions.max(1)),
-        if settings.jobs == 1 { "" } else { "s" }
+    crate::progress::engine_run_summary(
+        "traced",
+        &format!("`{}`", args.engine),
+        &out,
+        settings.jobs,
     );
-    if out.resumed > 0 {
-        println!("{} positions were traced by an earlier run", out.resumed);
-    }
-    if !out.skipped.is_empty() {
-        println!(
-            "skipped {} positions after an engine failure (left out of the output)",
-            out.skipped.len()
-        );
-    }
     if out.written {
         println!(
             "wrote {} ({} of {} positions)",
