@@ -113,30 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &format!("`{}` ({go})", args.engine),
         &out,
         settings.jobs,
+        (&args.output, ", with the engine's scores from White's view"),
     );
-    if out.written {
-        println!(
-            "wrote {} ({} of {} positions, with the engine's scores from White's view)",
-            args.output.display(),
-            out.positions - out.skipped.len(),
-            out.positions
-        );
-    } else {
-        println!(
-            "interrupted: nothing written to {}; run the same command to continue",
-            args.output.display()
-        );
-    }
-    if let Some(p) = &out.progress {
-        println!(
-            "progress kept in {}{}",
-            p.display(),
-            if out.written {
-                " (rerun the same command to retry the skipped positions)"
-            } else {
-                ""
-            }
-        );
-    }
     Ok(())
 }

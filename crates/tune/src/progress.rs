@@ -160,7 +160,16 @@ impl EngineRunBar {
 
 /// The summary of a finished engine run: `done` what a position had done to it ("traced",
 /// "labelled"), `how` the engine's command and any detail (its `go` command).
-pub fn engine_run_summary(done: &str, how: &str, out: &engine::runner::RunOutcome, jobs: usize) {
+///
+/// Then where the output went (`output`, `detail` said after its counts) or that nothing was
+/// written, and the progress file kept for a rerun.
+pub fn engine_run_summary(
+    done: &str,
+    how: &str,
+    out: &engine::runner::RunOutcome,
+    jobs: usize,
+    (output, detail): (&std::path::Path, &str),
+) {
     println!(
         "{done} {} position{} with {how} in {:.1} s: {:.1} positions/s with {} engine{}",
         out.answered,
@@ -177,6 +186,30 @@ pub fn engine_run_summary(done: &str, how: &str, out: &engine::runner::RunOutcom
         println!(
             "skipped {} positions after an engine failure (left out of the output)",
             out.skipped.len()
+        );
+    }
+    if out.written {
+        println!(
+            "wrote {} ({} of {} positions{detail})",
+            output.display(),
+            out.positions - out.skipped.len(),
+            out.positions
+        );
+    } else {
+        println!(
+            "interrupted: nothing written to {}; run the same command to continue",
+            output.display()
+        );
+    }
+    if let Some(p) = &out.progress {
+        println!(
+            "progress kept in {}{}",
+            p.display(),
+            if out.written {
+                " (rerun the same command to retry the skipped positions)"
+            } else {
+                ""
+            }
         );
     }
 }

@@ -95,31 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &format!("`{}`", args.engine),
         &out,
         settings.jobs,
+        (output, ""),
     );
-    if out.written {
-        println!(
-            "wrote {} ({} of {} positions)",
-            output.display(),
-            out.positions - out.skipped.len(),
-            out.positions
-        );
-    } else {
-        println!(
-            "interrupted: nothing written to {}; run the same command to continue",
-            output.display()
-        );
-    }
-    if let Some(p) = &out.progress {
-        println!(
-            "progress kept in {}{}",
-            p.display(),
-            if out.written {
-                " (rerun the same command to retry the skipped positions)"
-            } else {
-                ""
-            }
-        );
-    }
     Ok(())
 }
 
