@@ -17,6 +17,7 @@ mod extract;
 mod label;
 mod matches;
 mod progress;
+mod spsa;
 mod stats;
 mod trace;
 mod traced;
@@ -51,6 +52,10 @@ enum Command {
     /// the same command on the same --out to continue after the last finished generation;
     /// Ctrl-C stops, keeping the finished ones.
     Bootstrap(bootstrap::Args),
+    /// SPSA on game results after Texel: perturb the weights (or an engine's UCI spin
+    /// options) both ways, play game pairs between the two, step toward the winner; resumable
+    /// from --out, with a final match against the start.
+    Spsa(spsa::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
     /// Write weights as source code for an engine: a gradtune weights file as a C header or
@@ -107,6 +112,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Match(a) => matches::run(a),
         Command::Bootstrap(a) => bootstrap::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Spsa(a) => spsa::run(a),
         Command::Emit(a) => emit::run(a),
         Command::Label(a) => label::run(a),
         Command::Trace(a) => trace::run(a),

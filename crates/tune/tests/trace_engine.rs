@@ -8,7 +8,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{arg, default_data, run, Ran};
+use common::{arg, compile_fixture, default_data, run, Ran};
 use data::{load, LoadOptions, Sample};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
@@ -27,24 +27,6 @@ fn have(program: &str) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
-}
-
-/// The C fixture compiled into `dir` with `cc -O1 -std=c99`, or `None` (with a message)
-/// where there is no C compiler.
-fn compile_fixture(dir: &Path) -> Option<PathBuf> {
-    if !have("cc") {
-        eprintln!("skipping: this test needs a C compiler (`cc`), and there is none");
-        return None;
-    }
-    let exe = dir.join("fixture");
-    let status = Command::new("cc")
-        .args(["-O1", "-std=c99", "-o"])
-        .arg(&exe)
-        .arg(fixtures().join("fixture.c"))
-        .status()
-        .expect("cc runs");
-    assert!(status.success(), "cc failed to compile fixture.c");
-    Some(exe)
 }
 
 /// The misbehaving engine's command line in `mode`, or `None` (with a message) where there

@@ -11,6 +11,7 @@
 //! program driving them, which stops them itself, and not the engines.
 
 mod command;
+mod options;
 mod process;
 mod protocol;
 #[cfg(test)]
@@ -22,6 +23,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 pub use command::split_command;
+pub use options::SpinOption;
 pub use process::UciEngine;
 pub use protocol::{go_command, UciScore, UciSearch};
 

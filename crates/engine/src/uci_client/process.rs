@@ -15,7 +15,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::protocol::{go_command, parse_info, UciScore, UciSearch};
-use super::{split_command, EngineSpec, UciError};
+use super::{split_command, EngineSpec, SpinOption, UciError};
 use crate::limits::SearchLimits;
 
 /// How long a stopping engine may take to exit after `quit` before it is killed.
@@ -39,6 +39,7 @@ pub struct UciEngine {
     stderr: Arc<Mutex<VecDeque<String>>>,
     name: Option<String>,
     options: Vec<String>,
+    spins: Vec<SpinOption>,
     timeout: Duration,
 }
 
@@ -147,6 +148,7 @@ impl UciEngine {
             stderr: tail,
             name: None,
             options: Vec::new(),
+            spins: Vec::new(),
             timeout: spec.timeout,
         };
         if !spec.handshake {
@@ -155,17 +157,19 @@ impl UciEngine {
         engine.send("uci")?;
         let deadline = Instant::now() + spec.timeout;
         let mut name = None;
-        let mut options = Vec::new();
+        let (mut options, mut spins) = (Vec::new(), Vec::new());
         engine.wait_for("uciok", deadline, None, |line| {
             if let Some(n) = line.strip_prefix("id name ") {
                 name = Some(n.trim().to_string());
             } else if let Some(option) = declared_option(line) {
                 options.push(option);
+                spins.extend(SpinOption::parse(line));
             }
             Ok((line.trim() == "uciok").then_some(()))
         })?;
         engine.name = name;
         engine.options = options;
+        engine.spins = spins;
         engine.check_required(&spec.required)?;
         for (name, value) in &spec.options {
             engine.send(&format!("setoption name {name} value {value}"))?;
@@ -188,6 +192,12 @@ impl UciEngine {
     /// type ...`), in its order; empty without the handshake.
     pub fn options(&self) -> &[String] {
         &self.options
+    }
+
+    /// The integer options the engine declared (`type spin` with a default, a minimum and a
+    /// maximum), in its order: its tunables.
+    pub fn spin_options(&self) -> &[SpinOption] {
+        &self.spins
     }
 
     /// [`UciError::MissingOptions`] unless the engine declared every option of `required`.

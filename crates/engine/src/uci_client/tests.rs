@@ -65,3 +65,41 @@ fn declared_options_are_read_from_option_lines() {
         assert_eq!(declared_option(line).as_deref(), name, "{line}");
     }
 }
+
+#[test]
+fn spin_options_are_read_with_their_ranges() {
+    use super::SpinOption;
+    let cases = [
+        (
+            "option name Hash type spin default 16 min 1 max 33554432",
+            Some(("Hash", 16, 1, 33_554_432)),
+        ),
+        (
+            "option  name  pst_2_35_mg  type spin default -12 min -200 max 200",
+            Some(("pst_2_35_mg", -12, -200, 200)),
+        ),
+        // Order of the keys does not matter.
+        (
+            "option name X type spin min -5 max 5 default 0",
+            Some(("X", 0, -5, 5)),
+        ),
+        ("option name UCI_Chess960 type check default false", None),
+        ("option name Weights type string default <empty>", None),
+        // Malformed spins are not tunables.
+        ("option name Y type spin default 3 min 5 max 9", None),
+        ("option name Y type spin default x min 0 max 9", None),
+        ("option name Y type spin default 3 min 0", None),
+        ("option name type spin default 3 min 0 max 9", None),
+        (
+            "info string option name Y type spin default 3 min 0 max 9",
+            None,
+        ),
+    ];
+    for (line, want) in cases {
+        let got = SpinOption::parse(line);
+        let got = got
+            .as_ref()
+            .map(|o| (o.name.as_str(), o.default, o.min, o.max));
+        assert_eq!(got, want, "{line}");
+    }
+}

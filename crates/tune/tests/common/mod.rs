@@ -101,3 +101,35 @@ pub fn gradtune_uci() -> PathBuf {
     }
     path
 }
+
+/// The C fixture compiled into `dir` with `cc -O2 -std=c99 -Wall -Wextra -pedantic` (which
+/// must print no warning), or `None` (with a message) where there is no C compiler.
+pub fn compile_fixture(dir: &Path) -> Option<PathBuf> {
+    let probe = Command::new("cc")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: this test needs a C compiler (`cc`), and there is none");
+        return None;
+    }
+    let source = fixture("trace-engine/fixture.c");
+    let exe = dir.join("fixture");
+    let out = Command::new("cc")
+        .args(["-O2", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-o"])
+        .arg(&exe)
+        .arg(&source)
+        .output()
+        .expect("cc runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "cc failed to compile fixture.c: {said}"
+    );
+    assert!(
+        said.trim().is_empty(),
+        "fixture.c compiles with warnings: {said}"
+    );
+    Some(exe)
+}

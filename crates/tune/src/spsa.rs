@@ -1,0 +1,516 @@
+//! `tune spsa`: SPSA on game results after Texel, for gradtune's models or any engine's UCI
+//! spin options (the logic is in `optim::spsa` and `engine::spsa`); resumable from OUT.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use engine::matches::{run_match, MatchOptions, MatchPlan, MatchReport, SprtStop};
+use engine::openings::{read_epd, RandomOpenings};
+use engine::player::UciSetup;
+use engine::spsa::{
+    run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject, Tunable,
+};
+use engine::{ModelEvaluator, SearchLimits};
+use indicatif::{ProgressBar, ProgressStyle};
+use optim::spsa::{Gains, Spsa, SpsaState};
+use serde::{Deserialize, Serialize};
+
+/// Options of `tune spsa`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to tune: weights (JSON from `tune`) searched by gradtune, `default` for material
+    /// only, or `uci:CMD ARGS` for an external engine's spin options.
+    start: String,
+    /// The run's directory: state.json (resumed from when present), weights.json (the
+    /// current point) and check.json (the final match).
+    #[arg(long)]
+    out: PathBuf,
+    /// Iterations in all. The default gains derive from it, so a resumed run is given the
+    /// same number, or more with --a and --big-a as they were.
+    #[arg(long, default_value_t = 2000)]
+    iterations: u64,
+    /// Game pairs per iteration (each opening with both colours).
+    #[arg(long, default_value_t = 8)]
+    pairs: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 10_000, conflicts_with = "movetime")]
+    nodes: u64,
+    /// Milliseconds per move instead of a node count (games are then not reproducible).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Seed of the openings and of the perturbations.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Coordinates: `tables` (each 64-square table's rank slope and centre, each numbered
+    /// series' offset and slope, other parameters alone, and the scale of all weights) or
+    /// `each` (one per parameter or option). Default: `tables` for weights, `each` for `uci:`.
+    #[arg(long, value_parser = ["tables", "each"])]
+    basis: Option<String>,
+    /// Keep only the coordinates whose names match one of these globs (`material.*`,
+    /// `pst.*:rank`, `*_mg`); with `uci:`, the spin options to tune (default: all but `Hash`,
+    /// `Threads` and the like).
+    #[arg(long = "only", value_name = "GLOB")]
+    only: Vec<String>,
+    /// Leave out the `scale` coordinate of the `tables` basis.
+    #[arg(long)]
+    no_scale: bool,
+    /// Perturbation of each coordinate at the first iteration, centipawns (at the parameter a
+    /// coordinate moves most; `scale` is perturbed by 5%).
+    #[arg(long, default_value_t = 10.0)]
+    c: f64,
+    /// Step gain `a` (default: a result of 1 moves a coordinate by its perturbation at the
+    /// first iteration).
+    #[arg(long)]
+    a: Option<f64>,
+    /// Stability constant `A` of the step (default: a tenth of --iterations).
+    #[arg(long = "big-a", value_name = "A")]
+    big_a: Option<f64>,
+    /// Step decay exponent.
+    #[arg(long, default_value_t = 0.602)]
+    alpha: f64,
+    /// Perturbation decay exponent.
+    #[arg(long, default_value_t = 0.101)]
+    gamma: f64,
+    /// Read openings (one FEN/EPD per line) from this file, in turn, instead of random ones.
+    #[arg(long)]
+    epd: Option<PathBuf>,
+    /// Random plies in each opening.
+    #[arg(long, default_value_t = 8)]
+    opening_plies: u32,
+    /// Openings of the final match of the result against the start (each played twice;
+    /// 0: no match). Its random openings are drawn from --check-seed.
+    #[arg(long, default_value_t = 300)]
+    check_openings: usize,
+    /// Seed of the final match's openings (other than the tuning games').
+    #[arg(long, default_value_t = 1_000_003)]
+    check_seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// A UCI option for the `uci:` engine on both sides, e.g. `--uci-option Hash=16`.
+    #[arg(long = "uci-option", value_name = "NAME=VALUE")]
+    uci_options: Vec<String>,
+    /// A traced engine's manifest: its weights are the tunables (spin options named as
+    /// `tune match --weights-a` names them), start values and bounds the manifest's.
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// Seconds a `uci:` engine may take for one move before it counts as hung.
+    #[arg(long, default_value_t = 10.0)]
+    uci_timeout: f64,
+}
+
+/// What a run is: everything in `state.json` a resumed run must agree with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Settings {
+    start: String,
+    manifest: Option<String>,
+    uci_options: Vec<String>,
+    basis: String,
+    coordinates: Vec<String>,
+    perturbations: Vec<f64>,
+    gains: Gains,
+    seed: u64,
+    pairs: usize,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    openings: String,
+}
+
+/// `state.json`: the settings, the planned iterations and where the run stands.
+#[derive(Serialize, Deserialize)]
+struct StateFile {
+    format: String,
+    settings: Settings,
+    iterations: u64,
+    state: SpsaState,
+}
+
+const FORMAT: &str = "gradtune-spsa-1";
+
+fn setup(args: &Args) -> anyhow::Result<UciSetup> {
+    let mut setup = UciSetup::default();
+    for o in &args.uci_options {
+        let Some((name, value)) = o.split_once('=') else {
+            bail!("--uci-option takes NAME=VALUE, not `{o}`");
+        };
+        setup = setup.option(name.trim(), value.trim());
+    }
+    Ok(setup)
+}
+
+fn subject(args: &Args) -> anyhow::Result<(Subject, Option<trace::Manifest>)> {
+    let timeout = match args.uci_timeout {
+        t if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
+        t => bail!("--uci-timeout must be a positive number of seconds, not {t}"),
+    };
+    let Some(command) = args.start.strip_prefix("uci:") else {
+        if args.manifest.is_some() || !args.uci_options.is_empty() {
+            bail!(
+                "--manifest and --uci-option are for a `uci:CMD` start, not `{}`",
+                args.start
+            );
+        }
+        let e = match args.start.as_str() {
+            "default" => ModelEvaluator::default_material(),
+            path => ModelEvaluator::load(Path::new(path))?,
+        };
+        return Ok((Subject::Model(e), None));
+    };
+    let fixed = setup(args)?;
+    match &args.manifest {
+        Some(path) => {
+            let m = trace::Manifest::load(path).context("--manifest")?;
+            Ok((Subject::uci_manifest(command, fixed, &m, timeout)?, Some(m)))
+        }
+        None => Ok((Subject::uci(command, fixed, &args.only, timeout)?, None)),
+    }
+}
+
+/// The basis, cut to the coordinates `--only` names (for a plain `uci:` engine the options
+/// were selected by it already).
+fn basis(args: &Args, subject: &Subject, tunables: &[Tunable]) -> anyhow::Result<(Basis, String)> {
+    let uci = matches!(subject, Subject::Uci { .. });
+    let kind = match args.basis.as_deref() {
+        Some("each") => BasisKind::Each,
+        Some(_) => BasisKind::Tables,
+        None if uci => BasisKind::Each,
+        None => BasisKind::Tables,
+    };
+    if !(args.c.is_finite() && args.c > 0.0) {
+        bail!(
+            "--c must be a positive number of centipawns, not {}",
+            args.c
+        );
+    }
+    let scale = kind == BasisKind::Tables && !args.no_scale;
+    let mut basis = Basis::new(kind, tunables, args.c, scale);
+    if !args.only.is_empty() {
+        basis
+            .directions
+            .retain(|d| args.only.iter().any(|g| optim::glob_match(g, &d.name)));
+    }
+    if basis.is_empty() {
+        bail!(
+            "no coordinate to tune: --only {} matches none",
+            args.only.join(" ")
+        );
+    }
+    let name = if kind == BasisKind::Each {
+        "each"
+    } else {
+        "tables"
+    };
+    Ok((basis, name.to_string()))
+}
+
+fn plan(args: &Args, basis: Basis) -> anyhow::Result<(SpsaPlan, String)> {
+    let defaults = Gains::for_iterations(args.iterations);
+    let big_a = args.big_a.unwrap_or(defaults.big_a);
+    let gains = Gains {
+        a: args
+            .a
+            .unwrap_or(Gains::FIRST_STEP * 2.0 * (1.0 + big_a).powf(args.alpha)),
+        c: 1.0,
+        big_a,
+        alpha: args.alpha,
+        gamma: args.gamma,
+    };
+    let scales = basis.directions.iter().map(|d| d.c).collect();
+    let bounds = basis.directions.iter().map(|d| d.bounds).collect();
+    let spsa = Spsa::bounded(gains, scales, bounds, args.seed)?;
+    let (openings, described) = match &args.epd {
+        Some(path) => (
+            OpeningSource::List(read_epd(path)?),
+            format!("epd:{}", path.display()),
+        ),
+        None => (
+            OpeningSource::Random(RandomOpenings {
+                seed: args.seed,
+                plies: args.opening_plies,
+                ..RandomOpenings::default()
+            }),
+            format!("random:plies={}", args.opening_plies),
+        ),
+    };
+    let plan = SpsaPlan {
+        spsa,
+        basis,
+        iterations: args.iterations,
+        pairs: args.pairs.max(1),
+        openings,
+        options: MatchOptions {
+            limits: limits(args),
+            ..MatchOptions::default()
+        },
+    };
+    Ok((plan, described))
+}
+
+fn limits(args: &Args) -> SearchLimits {
+    match args.movetime {
+        Some(ms) => SearchLimits::movetime(Duration::from_millis(ms.max(1))),
+        None => SearchLimits::nodes(args.nodes.max(1)),
+    }
+}
+
+/// The state to start from: a fresh one, or the one in `state.json` if its settings agree.
+fn resume(path: &Path, settings: &Settings, dim: usize) -> anyhow::Result<SpsaState> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(SpsaState::new(vec![0.0; dim]))
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let file: StateFile = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a `tune spsa` state file", path.display()))?;
+    if file.format != FORMAT {
+        bail!(
+            "{}: format `{}`, expected `{FORMAT}`",
+            path.display(),
+            file.format
+        );
+    }
+    let old = serde_json::to_value(&file.settings)?;
+    let new = serde_json::to_value(settings)?;
+    if let (Some(old), Some(new)) = (old.as_object(), new.as_object()) {
+        if let Some((key, _)) = new.iter().find(|(k, v)| old.get(*k) != Some(*v)) {
+            let was = old.get(key).map_or("none".to_string(), |v| v.to_string());
+            let was = if was.len() <= 100 {
+                format!(" (`{was}`)")
+            } else {
+                String::new()
+            };
+            bail!(
+                "{} holds a run with another `{key}`{was}: give the options of that run to resume it, or another --out",
+                path.display(),
+            );
+        }
+    }
+    if file.state.x.len() != dim {
+        bail!(
+            "{}: the state has {} coordinates, the run {dim}",
+            path.display(),
+            file.state.x.len()
+        );
+    }
+    eprintln!(
+        "resuming {} at iteration {} of {}",
+        path.display(),
+        file.state.iteration,
+        file.iterations
+    );
+    Ok(file.state)
+}
+
+/// The weights file of a point: a model's weights, a traced engine's manifest with values, or
+/// the options as `{name: value}`.
+fn weights_json(subject: &Subject, manifest: Option<&trace::Manifest>, w: &[f64]) -> String {
+    match (subject, manifest) {
+        (Subject::Model(e), _) => eval::weights_to_json(e.model(), w),
+        (Subject::Uci { .. }, Some(m)) => {
+            // Frozen weights are not tunables: put the tuned values back among all.
+            let names = trace::uci_options(m).unwrap_or_default();
+            let tuned = subject.tunables();
+            let mut all: Vec<f64> = m.initial_weights();
+            for (i, (name, _)) in names.iter().enumerate() {
+                if let Some(j) = tuned.iter().position(|t| &t.name == name) {
+                    all[i] = w[j].round();
+                }
+            }
+            serde_json::to_string_pretty(&m.to_json_with(&all)).unwrap_or_default() + "\n"
+        }
+        (Subject::Uci { .. }, None) => {
+            let map: serde_json::Map<String, serde_json::Value> = subject
+                .tunables()
+                .iter()
+                .zip(w)
+                .map(|(t, v)| (t.name.clone(), serde_json::Value::from(v.round() as i64)))
+                .collect();
+            serde_json::to_string_pretty(&serde_json::json!({ "options": map })).unwrap_or_default()
+                + "\n"
+        }
+    }
+}
+
+/// The coordinates that moved most, in units of their perturbation.
+fn largest_moves(basis: &Basis, x: &[f64], n: usize) -> String {
+    let mut moved: Vec<(usize, f64)> = x.iter().enumerate().map(|(j, &v)| (j, v)).collect();
+    moved.sort_by(|a, b| {
+        let (ra, rb) = (
+            a.1.abs() / basis.directions[a.0].c,
+            b.1.abs() / basis.directions[b.0].c,
+        );
+        rb.total_cmp(&ra)
+    });
+    moved
+        .iter()
+        .take(n)
+        .map(|&(j, v)| format!("{} {:+.1}", basis.directions[j].name, v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (subject, manifest) = subject(&args)?;
+    let tunables = subject.tunables();
+    let (basis, basis_name) = basis(&args, &subject, &tunables)?;
+    let coordinates: Vec<String> = basis.directions.iter().map(|d| d.name.clone()).collect();
+    let (plan, openings) = plan(&args, basis)?;
+    let settings = Settings {
+        start: args.start.clone(),
+        manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
+        uci_options: args.uci_options.clone(),
+        basis: basis_name,
+        coordinates,
+        perturbations: plan.spsa.scales.clone(),
+        gains: plan.spsa.gains,
+        seed: plan.spsa.seed,
+        pairs: plan.pairs,
+        nodes: args.movetime.is_none().then_some(args.nodes),
+        movetime: args.movetime,
+        openings,
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let state_path = args.out.join("state.json");
+    let weights_path = args.out.join("weights.json");
+    let mut state = resume(&state_path, &settings, plan.spsa.dim())?;
+    eprintln!(
+        "{} coordinates over {} tunables; {} game pairs an iteration at {}",
+        plan.basis.len(),
+        tunables.len(),
+        plan.pairs,
+        args.movetime
+            .map_or(format!("{} nodes", args.nodes), |ms| format!("{ms} ms")),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the thread pool")?;
+    let stop = crate::datagen::interrupt_flag(
+        "dropping the iteration under way; the state of the last one is kept",
+    );
+    let bar = ProgressBar::new(args.iterations);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} iterations, {msg}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(state.iteration);
+    let games = AtomicU64::new(state.iteration * plan.pairs as u64 * 2);
+    let on_event = |e: SpsaEvent<'_>| match e {
+        SpsaEvent::Game(_) => {
+            games.fetch_add(1, Ordering::Relaxed);
+        }
+        SpsaEvent::Iteration { state, .. } => {
+            bar.set_position(state.iteration);
+            bar.set_message(format!(
+                "{} games, mean result (last 50) {:+.3}, moved most: {}",
+                games.load(Ordering::Relaxed),
+                state.recent_mean(50),
+                largest_moves(&plan.basis, &state.x, 3)
+            ));
+        }
+    };
+    let mut checkpoint = |s: &SpsaState| -> Result<(), engine::EngineError> {
+        let file = StateFile {
+            format: FORMAT.to_string(),
+            settings: settings.clone(),
+            iterations: args.iterations,
+            state: s.clone(),
+        };
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| engine::EngineError::Options(format!("cannot write the state: {e}")))?;
+        let w = plan.basis.weights(&tunables, &s.x);
+        let weights = weights_json(&subject, manifest.as_ref(), &w);
+        eval::atomic::write(&weights_path, weights.as_bytes())
+            .map_err(|e| engine::EngineError::io("write", &weights_path, e))?;
+        eval::atomic::write(&state_path, text.as_bytes())
+            .map_err(|e| engine::EngineError::io("write", &state_path, e))
+    };
+    let end = pool.install(|| {
+        run_spsa(
+            &subject,
+            &plan,
+            &mut state,
+            &on_event,
+            &mut checkpoint,
+            &stop,
+        )
+    })?;
+    bar.finish_and_clear();
+    let w = plan.basis.weights(&tunables, &state.x);
+    eval::atomic::write(
+        &weights_path,
+        weights_json(&subject, manifest.as_ref(), &w).as_bytes(),
+    )
+    .with_context(|| format!("cannot write {}", weights_path.display()))?;
+    println!(
+        "{} of {} iterations, {} games; weights written to {}",
+        state.iteration,
+        args.iterations,
+        state.iteration * plan.pairs as u64 * 2,
+        weights_path.display()
+    );
+    println!("moved most: {}", largest_moves(&plan.basis, &state.x, 8));
+    if end == SpsaEnd::Interrupted {
+        println!(
+            "interrupted: rerun the same command to continue from iteration {}",
+            state.iteration
+        );
+        return Ok(());
+    }
+    if args.check_openings == 0 {
+        return Ok(());
+    }
+    let report = check(&args, &subject, &w, &tunables, &pool, &stop)?;
+    print!("{}", report.to_text("spsa", "start"));
+    let record = serde_json::to_string_pretty(&report.record("start"))? + "\n";
+    let path = args.out.join("check.json");
+    eval::atomic::write(&path, record.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    println!("check written to {}", path.display());
+    Ok(())
+}
+
+/// The final check: the result against its start, paired openings from --check-seed.
+fn check(
+    args: &Args,
+    subject: &Subject,
+    w: &[f64],
+    tunables: &[Tunable],
+    pool: &rayon::ThreadPool,
+    stop: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<MatchReport> {
+    let start: Vec<f64> = tunables.iter().map(|t| t.start).collect();
+    let (a, b) = (subject.player(w)?, subject.player(&start)?);
+    let gen = RandomOpenings {
+        seed: args.check_seed,
+        plies: args.opening_plies,
+        ..RandomOpenings::default()
+    };
+    let plan = MatchPlan {
+        openings: gen.openings(args.check_openings, &ModelEvaluator::default_material()),
+        options: MatchOptions {
+            limits: limits(args),
+            ..MatchOptions::default()
+        },
+        sprt: None,
+        sprt_stop: SprtStop::Never,
+    };
+    eprintln!(
+        "final check: the result against its start, {} games",
+        plan.openings.len() * 2
+    );
+    let bar = crate::progress::games_bar(plan.openings.len() as u64 * 2);
+    let on_event = |e: engine::matches::MatchEvent<'_>| {
+        if let engine::matches::MatchEvent::Game(_) = e {
+            bar.inc(1)
+        }
+    };
+    let report = pool.install(|| run_match(&a, &b, &plan, &on_event, stop));
+    bar.finish_and_clear();
+    Ok(report)
+}
