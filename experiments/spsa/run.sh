@@ -22,7 +22,7 @@ fixture)
         > target/spsa-fixture/manifest.json
     $tune spsa uci:target/spsa-fixture/fixture --manifest target/spsa-fixture/manifest.json \
         --out experiments/spsa/fixture --basis tables \
-        --iterations 1000 --pairs 8 --nodes 10000 --seed 1 --check-openings 600 ;;
+        --iterations 600 --pairs 8 --nodes 2000 --seed 1 --check-openings 600 ;;
 *)
     echo "usage: sh experiments/spsa/run.sh gen16|full|fixture" >&2; exit 2 ;;
 esac

@@ -118,8 +118,20 @@ impl Gains {
     /// assert!((g.a_k(0) / (2.0 * g.c_k(0)) - optim::spsa::Gains::FIRST_STEP).abs() < 1e-12);
     /// ```
     pub fn for_iterations(iterations: u64) -> Gains {
-        let (alpha, gamma, c) = (0.602, 0.101, 1.0);
         let big_a = (iterations as f64 / 10.0).max(1.0).round();
+        Gains::with_decay(big_a, 0.602, 0.101)
+    }
+
+    /// The gains of a stability constant `A` and decay exponents `α`, `γ`, with `c = 1` and
+    /// `a` such that a result of 1 moves a coordinate by [`FIRST_STEP`](Self::FIRST_STEP)
+    /// times its `c_j` at the first iteration.
+    ///
+    /// ```
+    /// let g = optim::spsa::Gains::with_decay(50.0, 0.602, 0.101);
+    /// assert!((g.a_k(0) / (2.0 * g.c_k(0)) - optim::spsa::Gains::FIRST_STEP).abs() < 1e-12);
+    /// ```
+    pub fn with_decay(big_a: f64, alpha: f64, gamma: f64) -> Gains {
+        let c = 1.0;
         Gains {
             a: Self::FIRST_STEP * 2.0 * c * (1.0 + big_a).powf(alpha),
             c,
@@ -131,7 +143,7 @@ impl Gains {
 
     /// The first iteration's step, in units of a coordinate's `c_j`, for a result of 1 (of
     /// [`for_iterations`](Self::for_iterations)).
-    pub const FIRST_STEP: f64 = 1.0;
+    pub const FIRST_STEP: f64 = 0.125;
 
     /// The step gain at iteration `k` (from 0).
     pub fn a_k(&self, k: u64) -> f64 {

@@ -163,7 +163,10 @@ fn noisy(k: u64, plus: &[f64], minus: &[f64]) -> f64 {
 
 #[test]
 fn a_resumed_run_equals_an_uninterrupted_one() {
-    let s = Spsa::new(Gains::for_iterations(300), vec![2.0, 2.0], 11).unwrap();
+    // Larger steps than the default's: a result of 1 moves a coordinate by its perturbation.
+    let mut gains = Gains::for_iterations(300);
+    gains.a *= 1.0 / Gains::FIRST_STEP;
+    let s = Spsa::new(gains, vec![2.0, 2.0], 11).unwrap();
     let run = |state: &mut SpsaState, until: u64| {
         while state.iteration < until {
             let p = s.probe(state);

@@ -106,7 +106,7 @@ fn normalised(entries: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
 }
 
 /// The perturbation of the `scale` coordinate, in percent of every weight.
-pub const SCALE_C: f64 = 5.0;
+pub const SCALE_C: f64 = 10.0;
 
 const UNBOUNDED: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
 

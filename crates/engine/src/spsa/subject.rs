@@ -78,7 +78,7 @@ impl Subject {
     /// An external engine's tunables: the spin options it declares (started once now to ask),
     /// those whose names match one of `select` (globs with `*`; every spin option but `Hash`,
     /// `Threads`, `MultiPV`, `Move Overhead`, `Contempt`, `Skill Level` and `UCI_*` when
-    /// empty). An engine without any is an error naming it.
+    /// empty), less those `fixed` sets. An engine without any is an error naming it.
     pub fn uci(
         command: &str,
         fixed: UciSetup,
@@ -87,7 +87,9 @@ impl Subject {
     ) -> Result<Subject, EngineError> {
         let engine = fixed.spec(command).timeout(timeout).start()?;
         let chosen = |name: &str| {
-            if select.is_empty() {
+            if fixed.options.iter().any(|(n, _)| n == name) {
+                false
+            } else if select.is_empty() {
                 !NOT_TUNABLE.contains(&name) && !name.starts_with("UCI_")
             } else {
                 select.iter().any(|g| optim::glob_match(g, name))

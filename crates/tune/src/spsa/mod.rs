@@ -1,6 +1,8 @@
 //! `tune spsa`: SPSA on game results after Texel, for gradtune's models or any engine's UCI
 //! spin options (the logic is in `optim::spsa` and `engine::spsa`); resumable from OUT.
 
+mod files;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -13,9 +15,9 @@ use engine::spsa::{
     run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject, Tunable,
 };
 use engine::{ModelEvaluator, SearchLimits};
+use files::{resume, save_state, weights_json, Settings};
 use indicatif::{ProgressBar, ProgressStyle};
 use optim::spsa::{Gains, Spsa, SpsaState};
-use serde::{Deserialize, Serialize};
 
 /// Options of `tune spsa`.
 #[derive(clap::Args)]
@@ -57,11 +59,11 @@ pub struct Args {
     #[arg(long)]
     no_scale: bool,
     /// Perturbation of each coordinate at the first iteration, centipawns (at the parameter a
-    /// coordinate moves most; `scale` is perturbed by 5%).
-    #[arg(long, default_value_t = 10.0)]
+    /// coordinate moves most; `scale` is perturbed by 10%).
+    #[arg(long, default_value_t = 20.0)]
     c: f64,
-    /// Step gain `a` (default: a result of 1 moves a coordinate by its perturbation at the
-    /// first iteration).
+    /// Step gain `a` (default: a result of 1 moves a coordinate by an eighth of its
+    /// perturbation at the first iteration).
     #[arg(long)]
     a: Option<f64>,
     /// Stability constant `A` of the step (default: a tenth of --iterations).
@@ -100,34 +102,6 @@ pub struct Args {
     #[arg(long, default_value_t = 10.0)]
     uci_timeout: f64,
 }
-
-/// What a run is: everything in `state.json` a resumed run must agree with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Settings {
-    start: String,
-    manifest: Option<String>,
-    uci_options: Vec<String>,
-    basis: String,
-    coordinates: Vec<String>,
-    perturbations: Vec<f64>,
-    gains: Gains,
-    seed: u64,
-    pairs: usize,
-    nodes: Option<u64>,
-    movetime: Option<u64>,
-    openings: String,
-}
-
-/// `state.json`: the settings, the planned iterations and where the run stands.
-#[derive(Serialize, Deserialize)]
-struct StateFile {
-    format: String,
-    settings: Settings,
-    iterations: u64,
-    state: SpsaState,
-}
-
-const FORMAT: &str = "gradtune-spsa-1";
 
 fn setup(args: &Args) -> anyhow::Result<UciSetup> {
     let mut setup = UciSetup::default();
@@ -206,17 +180,13 @@ fn basis(args: &Args, subject: &Subject, tunables: &[Tunable]) -> anyhow::Result
 }
 
 fn plan(args: &Args, basis: Basis) -> anyhow::Result<(SpsaPlan, String)> {
-    let defaults = Gains::for_iterations(args.iterations);
-    let big_a = args.big_a.unwrap_or(defaults.big_a);
-    let gains = Gains {
-        a: args
-            .a
-            .unwrap_or(Gains::FIRST_STEP * 2.0 * (1.0 + big_a).powf(args.alpha)),
-        c: 1.0,
-        big_a,
-        alpha: args.alpha,
-        gamma: args.gamma,
-    };
+    let big_a = args
+        .big_a
+        .unwrap_or(Gains::for_iterations(args.iterations).big_a);
+    let mut gains = Gains::with_decay(big_a, args.alpha, args.gamma);
+    if let Some(a) = args.a {
+        gains.a = a;
+    }
     let scales = basis.directions.iter().map(|d| d.c).collect();
     let bounds = basis.directions.iter().map(|d| d.bounds).collect();
     let spsa = Spsa::bounded(gains, scales, bounds, args.seed)?;
@@ -252,86 +222,6 @@ fn limits(args: &Args) -> SearchLimits {
     match args.movetime {
         Some(ms) => SearchLimits::movetime(Duration::from_millis(ms.max(1))),
         None => SearchLimits::nodes(args.nodes.max(1)),
-    }
-}
-
-/// The state to start from: a fresh one, or the one in `state.json` if its settings agree.
-fn resume(path: &Path, settings: &Settings, dim: usize) -> anyhow::Result<SpsaState> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(SpsaState::new(vec![0.0; dim]))
-        }
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let file: StateFile = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not a `tune spsa` state file", path.display()))?;
-    if file.format != FORMAT {
-        bail!(
-            "{}: format `{}`, expected `{FORMAT}`",
-            path.display(),
-            file.format
-        );
-    }
-    let old = serde_json::to_value(&file.settings)?;
-    let new = serde_json::to_value(settings)?;
-    if let (Some(old), Some(new)) = (old.as_object(), new.as_object()) {
-        if let Some((key, _)) = new.iter().find(|(k, v)| old.get(*k) != Some(*v)) {
-            let was = old.get(key).map_or("none".to_string(), |v| v.to_string());
-            let was = if was.len() <= 100 {
-                format!(" (`{was}`)")
-            } else {
-                String::new()
-            };
-            bail!(
-                "{} holds a run with another `{key}`{was}: give the options of that run to resume it, or another --out",
-                path.display(),
-            );
-        }
-    }
-    if file.state.x.len() != dim {
-        bail!(
-            "{}: the state has {} coordinates, the run {dim}",
-            path.display(),
-            file.state.x.len()
-        );
-    }
-    eprintln!(
-        "resuming {} at iteration {} of {}",
-        path.display(),
-        file.state.iteration,
-        file.iterations
-    );
-    Ok(file.state)
-}
-
-/// The weights file of a point: a model's weights, a traced engine's manifest with values, or
-/// the options as `{name: value}`.
-fn weights_json(subject: &Subject, manifest: Option<&trace::Manifest>, w: &[f64]) -> String {
-    match (subject, manifest) {
-        (Subject::Model(e), _) => eval::weights_to_json(e.model(), w),
-        (Subject::Uci { .. }, Some(m)) => {
-            // Frozen weights are not tunables: put the tuned values back among all.
-            let names = trace::uci_options(m).unwrap_or_default();
-            let tuned = subject.tunables();
-            let mut all: Vec<f64> = m.initial_weights();
-            for (i, (name, _)) in names.iter().enumerate() {
-                if let Some(j) = tuned.iter().position(|t| &t.name == name) {
-                    all[i] = w[j].round();
-                }
-            }
-            serde_json::to_string_pretty(&m.to_json_with(&all)).unwrap_or_default() + "\n"
-        }
-        (Subject::Uci { .. }, None) => {
-            let map: serde_json::Map<String, serde_json::Value> = subject
-                .tunables()
-                .iter()
-                .zip(w)
-                .map(|(t, v)| (t.name.clone(), serde_json::Value::from(v.round() as i64)))
-                .collect();
-            serde_json::to_string_pretty(&serde_json::json!({ "options": map })).unwrap_or_default()
-                + "\n"
-        }
     }
 }
 
@@ -405,30 +295,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             games.fetch_add(1, Ordering::Relaxed);
         }
         SpsaEvent::Iteration { state, .. } => {
-            bar.set_position(state.iteration);
-            bar.set_message(format!(
+            let line = format!(
                 "{} games, mean result (last 50) {:+.3}, moved most: {}",
                 games.load(Ordering::Relaxed),
                 state.recent_mean(50),
                 largest_moves(&plan.basis, &state.x, 3)
-            ));
+            );
+            bar.set_position(state.iteration);
+            // Without a terminal (a log file), a line every 50 iterations instead of the bar.
+            if bar.is_hidden() && state.iteration % 50 == 0 {
+                eprintln!("iteration {}/{}: {line}", state.iteration, args.iterations);
+            }
+            bar.set_message(line);
         }
     };
     let mut checkpoint = |s: &SpsaState| -> Result<(), engine::EngineError> {
-        let file = StateFile {
-            format: FORMAT.to_string(),
-            settings: settings.clone(),
-            iterations: args.iterations,
-            state: s.clone(),
-        };
-        let text = serde_json::to_string_pretty(&file)
-            .map_err(|e| engine::EngineError::Options(format!("cannot write the state: {e}")))?;
         let w = plan.basis.weights(&tunables, &s.x);
         let weights = weights_json(&subject, manifest.as_ref(), &w);
         eval::atomic::write(&weights_path, weights.as_bytes())
             .map_err(|e| engine::EngineError::io("write", &weights_path, e))?;
-        eval::atomic::write(&state_path, text.as_bytes())
-            .map_err(|e| engine::EngineError::io("write", &state_path, e))
+        save_state(&state_path, &settings, args.iterations, s)
     };
     let end = pool.install(|| {
         run_spsa(
