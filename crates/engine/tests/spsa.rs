@@ -229,3 +229,43 @@ fn mismatched_plans_are_errors() {
     .unwrap_err();
     assert!(e.to_string().contains("coordinates"), "{e}");
 }
+
+#[test]
+fn an_engines_tables_by_its_option_names() {
+    use engine::spsa::Tunable;
+    // A traced engine's options: `pst_2_35_mg` (a table row indexed 0..63), `material_1_mg`,
+    // `ks_weight_3` (a series of eight).
+    let mut names: Vec<String> = (0..6).map(|p| format!("material_{p}_mg")).collect();
+    names.extend((0..64).map(|sq| format!("pst_2_{sq}_mg")));
+    names.extend((0..8).map(|i| format!("ks_weight_{i}")));
+    let t: Vec<Tunable> = names.iter().map(|n| Tunable::unbounded(n, 0.0)).collect();
+    let basis = Basis::new(BasisKind::Tables, &t, 20.0, false);
+    let got: Vec<&str> = basis.directions.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(
+        got,
+        [
+            "material_0_mg",
+            "material_1_mg",
+            "material_2_mg",
+            "material_3_mg",
+            "material_4_mg",
+            "material_5_mg",
+            "pst_2_mg:rank",
+            "pst_2_mg:centre",
+            "ks_weight:offset",
+            "ks_weight:slope",
+        ]
+    );
+    // Square 0 and 63 at the two ends of the rank slope, 27 (d4) and 36 (e5) in the centre.
+    let rank = &basis.directions[6];
+    let amount = |d: &engine::spsa::Direction, sq: usize| {
+        d.entries
+            .iter()
+            .find(|e| e.0 == 6 + sq)
+            .map_or(0.0, |e| e.1)
+    };
+    assert_eq!((amount(rank, 0), amount(rank, 63)), (-1.0, 1.0));
+    let centre = &basis.directions[7];
+    assert_eq!((amount(centre, 27), amount(centre, 36)), (1.0, 1.0));
+    assert_eq!(amount(centre, 0), -1.0);
+}

@@ -38,14 +38,15 @@ pub enum BasisKind {
 ///
 /// ```
 /// use engine::spsa::{Basis, BasisKind, Tunable};
-/// let names = ["material.knight.mg", "mobility.knight.0.mg", "mobility.knight.1.mg", "mobility.knight.2.mg"];
+/// let mut names = vec!["material.knight.mg".to_string()];
+/// names.extend((0..=8).map(|n| format!("mobility.knight.{n}.mg")));
 /// let tunables: Vec<Tunable> = names.iter().map(|n| Tunable::unbounded(n, 10.0)).collect();
 /// let basis = Basis::new(BasisKind::Tables, &tunables, 5.0, false);
 /// let names: Vec<&str> = basis.directions.iter().map(|d| d.name.as_str()).collect();
 /// assert_eq!(names, ["material.knight.mg", "mobility.knight.mg:offset", "mobility.knight.mg:slope"]);
-/// // The start plus 2 along the slope: -2, 0, +2 over the series.
-/// let w = basis.weights(&tunables, &[0.0, 0.0, 2.0]);
-/// assert_eq!(w, [10.0, 8.0, 10.0, 12.0]);
+/// // The start plus 4 along the slope: -4 at 0 moves, +4 at 8, 0 at 4.
+/// let w = basis.weights(&tunables, &[0.0, 0.0, 4.0]);
+/// assert_eq!((w[0], w[1], w[5], w[9]), (10.0, 6.0, 10.0, 14.0));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Basis {
@@ -200,13 +201,37 @@ impl Basis {
     }
 }
 
+/// Numbered series shorter than this are taken member by member (piece values, passed pawns
+/// by rank): their entries mean too different things for one offset and slope.
+const MIN_SERIES: usize = 7;
+
 /// The directions of one series: rank slope and centre for a table of squares, offset and
-/// slope for numbered entries, each member alone for a series of two.
+/// slope for numbered entries, each member alone for a short series.
 fn series_directions(
     (key, members): &(String, Vec<(usize, Index)>),
     tunables: &[Tunable],
     c: f64,
 ) -> Vec<Direction> {
+    // An engine's table indexed 0..63 is a table of squares (a1 or a8 first: a slope's sign
+    // is SPSA's to find either way).
+    let numbered: Vec<usize> = members
+        .iter()
+        .filter_map(|m| match m.1 {
+            Index::Number(n) => Some(n),
+            Index::Square(_) => None,
+        })
+        .collect();
+    let members: Vec<(usize, Index)> = if numbered.len() == 64 && numbered.iter().all(|&n| n < 64) {
+        members
+            .iter()
+            .map(|&(i, at)| match at {
+                Index::Number(n) => (i, Index::Square((n % 8, n / 8))),
+                square => (i, square),
+            })
+            .collect()
+    } else {
+        members.clone()
+    };
     let direction = |what: &str, f: &dyn Fn(Index) -> f64| Direction {
         name: format!("{key}:{what}"),
         entries: normalised(members.iter().map(|&(i, at)| (i, f(at))).collect()),
@@ -214,7 +239,7 @@ fn series_directions(
         bounds: UNBOUNDED,
     };
     let squares = members.iter().all(|m| matches!(m.1, Index::Square(_)));
-    if members.len() < 3 {
+    if members.len() < MIN_SERIES {
         return members
             .iter()
             .map(|&(i, _)| Direction {
