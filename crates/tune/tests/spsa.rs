@@ -75,6 +75,13 @@ fn a_run_resumes_exactly_and_checks_its_result() {
         std::fs::read(part.join("weights.json")).unwrap(),
         std::fs::read(whole.join("weights.json")).unwrap()
     );
+    // Asked again, a finished run plays nothing more: its check is kept.
+    let r = small(&whole, "4", &[]);
+    assert!(
+        r.stdout.contains("the run was finished before"),
+        "{}",
+        r.stdout
+    );
     // The games moved the piece values.
     let x = state(&whole)["state"]["x"].as_array().unwrap().clone();
     assert!(x.iter().any(|v| v.as_f64() != Some(0.0)), "{x:?}");

@@ -268,6 +268,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let state_path = args.out.join("state.json");
     let weights_path = args.out.join("weights.json");
     let mut state = resume(&state_path, &settings, plan.spsa.dim())?;
+    let finished_before = state.iteration >= args.iterations;
     eprintln!(
         "{} coordinates over {} tunables; {} game pairs an iteration at {}",
         plan.basis.len(),
@@ -348,16 +349,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         return Ok(());
     }
+    let check_path = args.out.join("check.json");
+    if finished_before && check_path.exists() {
+        println!(
+            "the run was finished before: its final match is in {}",
+            check_path.display()
+        );
+        return Ok(());
+    }
     if args.check_openings == 0 {
         return Ok(());
     }
     let report = check(&args, &subject, &w, &tunables, &pool, &stop)?;
     print!("{}", report.to_text("spsa", "start"));
     let record = serde_json::to_string_pretty(&report.record("start"))? + "\n";
-    let path = args.out.join("check.json");
-    eval::atomic::write(&path, record.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    println!("check written to {}", path.display());
+    eval::atomic::write(&check_path, record.as_bytes())
+        .with_context(|| format!("cannot write {}", check_path.display()))?;
+    println!("check written to {}", check_path.display());
     Ok(())
 }
 
