@@ -46,8 +46,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Coordinates: `tables` (each 64-square table's rank slope and centre, each numbered
-    /// series' offset and slope, other parameters alone, and the scale of all weights) or
-    /// `each` (one per parameter or option). Default: `tables` for weights, `each` for `uci:`.
+    /// series of seven or more entries' offset and slope, other parameters alone, and the
+    /// scale of all whole-number weights) or `each` (one per parameter or option). Default:
+    /// `tables` for weights, `each` for `uci:` (docs/spsa.md).
     #[arg(long, value_parser = ["tables", "each"])]
     basis: Option<String>,
     /// Keep only the coordinates whose names match one of these globs (`material.*`,
