@@ -2,6 +2,11 @@
 //! the shared folder for the tests ignored by default.
 #![allow(dead_code)]
 
+// `fixture(file)`: the data crate's helper, one copy for every crate's tests.
+#[path = "../../../data/tests/common/mod.rs"]
+mod data_common;
+pub use data_common::fixture;
+
 use std::path::PathBuf;
 
 use optim::Target;
@@ -55,21 +60,6 @@ pub fn random_games(n: usize, plies: usize, seed: u64) -> Vec<data::Sample> {
         game += 1;
     }
     out
-}
-
-/// A file of the repository's `fixtures/` folder (slices of the shared data, carried so that
-/// a clone of the repository alone passes its tests; `fixtures/README.md`). Panics, naming the
-/// path, when it is missing.
-pub fn fixture(file: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(file);
-    assert!(
-        path.is_file(),
-        "fixture {} is missing (fixtures/ is part of the repository)",
-        path.display()
-    );
-    path
 }
 
 /// A file of the shared folder beside the checkout (`data/FILE` or `reference/FILE`), for the
