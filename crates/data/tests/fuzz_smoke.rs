@@ -21,34 +21,14 @@ const PGN_SEED: &str = "[Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
 { +M3/34 } 3... c6 4. Bf4 a5 5. Qc2 g6 6. Nd3 Ne6 7. Bg3 Bg7 8. h4 O-O 1/2-1/2\n\n\
 [Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
 
+#[path = "common/mutate.rs"]
+mod mutator;
+
+/// The format's own characters, for the mutator's replacements.
+const ALPHABET: &[u8] = b" /\"-[];{}()0123456789.KQkqwbO-+#\n";
+
 fn mutate(rng: &mut ChaCha8Rng, seed: &[u8]) -> Vec<u8> {
-    let mut v = seed.to_vec();
-    for _ in 0..rng.gen_range(1..8) {
-        if v.is_empty() {
-            v.push(rng.gen());
-            continue;
-        }
-        let i = rng.gen_range(0..v.len());
-        match rng.gen_range(0..6) {
-            0 => v[i] = rng.gen(),
-            1 => {
-                v[i] = *b" /\"-[];{}()0123456789.KQkqwbO-+#\n"
-                    .get(rng.gen_range(0..34))
-                    .unwrap_or(&b' ')
-            }
-            2 => {
-                v.remove(i);
-            }
-            3 => v.truncate(i),
-            4 => {
-                let j = rng.gen_range(0..v.len());
-                let chunk: Vec<u8> = v[j..(j + rng.gen_range(1..20)).min(v.len())].to_vec();
-                v.splice(i..i, chunk);
-            }
-            _ => v.insert(i, rng.gen()),
-        }
-    }
-    v
+    mutator::mutate(rng, seed, ALPHABET)
 }
 
 #[test]

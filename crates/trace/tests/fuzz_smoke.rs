@@ -23,31 +23,14 @@ const EXPRS: &[&str] = &[
     "tempo.mg * 2 - material[5].eg + ks_weight[king_attackers + 1 - pawns]",
 ];
 
+#[path = "../../data/tests/common/mutate.rs"]
+mod mutator;
+
+/// The format's own characters, for the mutator's replacements.
+const ALPHABET: &[u8] = b" /\"-[];:()0123456789.e+*^,_KQkqwbtfsmgx#\n";
+
 fn mutate(rng: &mut ChaCha8Rng, seed: &[u8]) -> Vec<u8> {
-    let mut v = seed.to_vec();
-    for _ in 0..rng.gen_range(1..8) {
-        if v.is_empty() {
-            v.push(rng.gen());
-            continue;
-        }
-        let i = rng.gen_range(0..v.len());
-        let alphabet = b" /\"-[];:()0123456789.e+*^,_KQkqwbtfsmgx#\n";
-        match rng.gen_range(0..6) {
-            0 => v[i] = rng.gen(),
-            1 => v[i] = alphabet[rng.gen_range(0..alphabet.len())],
-            2 => {
-                v.remove(i);
-            }
-            3 => v.truncate(i),
-            4 => {
-                let j = rng.gen_range(0..v.len());
-                let chunk: Vec<u8> = v[j..(j + rng.gen_range(1..20)).min(v.len())].to_vec();
-                v.splice(i..i, chunk);
-            }
-            _ => v.insert(i, rng.gen()),
-        }
-    }
-    v
+    mutator::mutate(rng, seed, ALPHABET)
 }
 
 #[test]
