@@ -22,12 +22,11 @@ pub enum OpeningSource {
 }
 
 impl OpeningSource {
-    /// Opening number `index`.
-    pub fn opening(&self, index: u64) -> Option<Opening> {
+    /// Opening number `index`; random openings are judged by `judge` (too lopsided ones are
+    /// drawn again).
+    pub fn opening(&self, index: u64, judge: &ModelEvaluator) -> Option<Opening> {
         match self {
-            OpeningSource::Random(gen) => {
-                Some(gen.opening(index, &ModelEvaluator::default_material()))
-            }
+            OpeningSource::Random(gen) => Some(gen.opening(index, judge)),
             OpeningSource::List(list) if list.is_empty() => None,
             OpeningSource::List(list) => Some(list[(index % list.len() as u64) as usize].clone()),
         }
@@ -115,6 +114,7 @@ pub fn run_spsa(
     }
     let tunables = subject.tunables();
     let never = AtomicBool::new(false);
+    let judge = ModelEvaluator::default_material();
     while state.iteration < plan.iterations {
         if stop.load(Ordering::Relaxed) {
             return Ok(SpsaEnd::Interrupted);
@@ -124,7 +124,7 @@ pub fn run_spsa(
         let minus = subject.player(&plan.basis.weights(&tunables, &probe.minus))?;
         let first = state.iteration * plan.pairs as u64;
         let openings: Vec<Opening> = (first..first + plan.pairs as u64)
-            .filter_map(|i| plan.openings.opening(i))
+            .filter_map(|i| plan.openings.opening(i, &judge))
             .collect();
         if openings.is_empty() {
             return Err(EngineError::Options("SPSA: no openings to play".into()));
