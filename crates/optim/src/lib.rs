@@ -167,7 +167,7 @@ pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use progress::{Progress, ProgressEvent};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, run_stage, RunConfig};
-pub use set::{CompiledSet, HeadGradient, SetBuilder, SparseRows, SplitSpec, Target};
+pub use set::{CompiledSet, Counts, HeadGradient, SetBuilder, SparseRows, SplitSpec, Target};
 pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
 pub use stop::Stop;
 pub use stopping::{Stopping, CONVERGED};

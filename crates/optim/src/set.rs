@@ -17,6 +17,7 @@ mod record;
 
 pub use builder::SetBuilder;
 pub use jacobian::SparseRows;
+pub use linear::Counts;
 pub use record::{HeadGradient, SplitSpec};
 
 /// A row's targets: what the model's output should be, through the link (`value`), and an

@@ -2,13 +2,13 @@
 //! it, as the third [`Tunable`] model beside `psqt` and `full`. Loading reads the traces,
 //! verifies them against the engine's own evaluations (refusing a set that fails, unless told
 //! otherwise), splits them by game and records them: linear evaluations into the compact
-//! sparse and phased stores straight from their terms, declared non-linear terms through the
-//! tape ([`record_traces`]).
+//! phased store straight from their counts, declared non-linear terms through the tape
+//! ([`record_traces`]).
 
 use std::path::Path;
 use std::sync::Arc;
 
-use optim::{CompiledSet, ParamSpec, Progress, SetBuilder, Target};
+use optim::{CompiledSet, Counts, ParamSpec, Progress, SetBuilder, Target};
 use tape::Var;
 use trace::{Manifest, Trace};
 
@@ -173,10 +173,11 @@ fn check_options(opts: &SetupOptions, t: &TraceOptions) -> Result<(), TexelError
     Ok(())
 }
 
-/// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions
-/// without a constant from their sparse terms ([`Manifest::linear_terms`]) into the compact
-/// phased store where they decompose over the tapered pairs ([`CompiledSet::record_linear`]),
-/// every other position (a constant, or declared non-linear terms) through the tape
+/// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions from
+/// their integer counts, factors and constant ([`Manifest::linear_counts`]) into the compact
+/// phased store ([`CompiledSet::record_counts`]: constants, endgame scales and unclamped
+/// phases included; a position whose counts do not fit, a decimal count say, becomes a
+/// sparse row with the reason), a non-linear manifest's through the tape
 /// ([`Manifest::evaluate`] over [`Var`]), its linear rows compacted alike. Positions whose
 /// evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
 /// ([`RECORD_BATCH`]); `progress` advances by one per position.
@@ -190,23 +191,20 @@ pub fn record_traces(
     let eg_of = traced.phase_pairs();
     let mut builder = SetBuilder::new(start.len());
     for batch in traces.chunks(RECORD_BATCH) {
-        let (fast, slow): (Vec<&Trace>, Vec<&Trace>) = batch
-            .iter()
-            .partition(|t| m.is_linear() && t.constant == 0.0);
-        if !fast.is_empty() {
-            builder.push(CompiledSet::record_linear(
+        if m.is_linear() {
+            builder.push(CompiledSet::record_counts(
                 start.len(),
-                &fast,
+                batch,
                 |_, t| label(t),
-                |_, t, out| m.linear_terms(t, out).is_some(),
+                |_, t, out| counts(m, t, out),
+                |_, t, out| m.linear_terms(t, out).unwrap_or(0.0),
                 &eg_of,
                 progress,
             ));
-        }
-        if !slow.is_empty() {
+        } else {
             let mut set = CompiledSet::record(
                 start,
-                &slow,
+                batch,
                 |_, t| label(t),
                 |_, t, w: &[Var]| m.evaluate(t, w).ok(),
                 progress,
@@ -216,6 +214,15 @@ pub fn record_traces(
         }
     }
     builder.finish()
+}
+
+/// A linear manifest's trace as [`Counts`] ([`Manifest::linear_counts`]).
+fn counts(m: &Manifest, t: &Trace, out: &mut Counts) -> bool {
+    let Some((a, b, c)) = m.linear_counts(t, &mut out.counts) else {
+        return false;
+    };
+    (out.mg, out.eg, out.constant) = (a, b, c);
+    true
 }
 
 /// The first trace of `traces` whose evaluation at `w` fails, with the error, for a note on

@@ -157,10 +157,11 @@ fn check(t: &Trace, m: &Manifest) -> Result<(), String> {
     if !(0.0..=1.0).contains(&t.result) {
         return Err(format!("result {} out of [0, 1]", t.result));
     }
-    if t.phase.fract() != 0.0 || !(0.0..=m.phase_max as f32).contains(&t.phase) {
+    if !m.phase_ok(t.phase) {
         return Err(format!(
-            "phase {} out of range (a whole number 0..={})",
-            t.phase, m.phase_max
+            "phase {} out of range ({})",
+            t.phase,
+            m.phase_range()
         ));
     }
     match (t.scale, m.scale_max) {

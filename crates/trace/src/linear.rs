@@ -30,6 +30,29 @@ impl Manifest {
         Some(f64::from(t.constant))
     }
 
+    /// For a linear manifest ([`Manifest::is_linear`]): the evaluation of `t` as integer
+    /// counts, `const + sum_k d_k (a w[m_k] + b w[m_k + 1])` over its tapered elements and
+    /// `d_k (a + b) w[m_k]` over its untapered ones, where `d_k` is White's count minus
+    /// Black's and `m_k` the element's (middlegame) weight: the `(m_k, d_k)` written to `out`
+    /// as the trace gives them (any order, repeats kept, zero counts kept) and
+    /// `Some((a, b, const))` returned, `(a, b)` the default formula's factors
+    /// (section 3 of `docs/trace-format.md`). The same evaluation as
+    /// [`linear_terms`](Manifest::linear_terms), before the factors are multiplied in.
+    /// `None` (and `out` empty) if the manifest is not linear.
+    pub fn linear_counts(&self, t: &Trace, out: &mut Vec<(u32, f64)>) -> Option<(f64, f64, f64)> {
+        out.clear();
+        if !self.is_linear() {
+            return None;
+        }
+        for &(i, white, black) in &t.coeffs {
+            if let Some(e) = self.elements.get(i as usize) {
+                out.push((e.weight, f64::from(white) - f64::from(black)));
+            }
+        }
+        let (a, b) = self.phase_factors(t);
+        Some((a, b, f64::from(t.constant)))
+    }
+
     /// What each part adds to the evaluation of `t` with weights `w`, White's view: every
     /// parameter with coefficients (not those feeding a sum), every declared term, and
     /// `const`. A part's `mg`/`eg` go through the evaluation formula with everything else at

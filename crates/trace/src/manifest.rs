@@ -194,6 +194,9 @@ pub struct Manifest {
     /// Phase weights of pawn, knight, bishop, rook, queen, if the phase may be computed from
     /// the board when a trace omits it.
     pub(crate) phase_pieces: Option<[u32; 5]>,
+    /// Whether traces' phases are at most `phase_max` (`"clamped": false`: the engine does not
+    /// clamp its phase, so a trace may give more).
+    pub(crate) phase_clamped: bool,
     pub(crate) scale_max: Option<u32>,
     pub(crate) params: Vec<ParamDecl>,
     pub(crate) features: Vec<String>,
@@ -281,9 +284,42 @@ impl Manifest {
         self.score
     }
 
-    /// The phase of a pure middlegame (traces give `phase` in `0..=phase_max`).
+    /// The phase of a pure middlegame (traces give `phase` in `0..=phase_max`, or above if
+    /// the phase is not [clamped](Self::phase_clamped)).
     pub fn phase_max(&self) -> u32 {
         self.phase_max
+    }
+
+    /// Whether the traces' phase is at most [`phase_max`](Self::phase_max): `true` unless the
+    /// manifest's `phase` says `"clamped": false` (an engine that does not clamp its phase,
+    /// whose promotions give more than `phase_max`).
+    pub fn phase_clamped(&self) -> bool {
+        self.phase_clamped
+    }
+
+    /// Whether a trace may give `phase`: a whole number from 0 to `phase_max`, or any whole
+    /// number from 0 if the phase is not clamped. The trace readers' check.
+    pub fn phase_ok(&self, phase: f32) -> bool {
+        phase.is_finite()
+            && phase.fract() == 0.0
+            && phase >= 0.0
+            && (!self.phase_clamped || phase <= self.phase_max as f32)
+    }
+
+    /// The phases [`phase_ok`](Self::phase_ok) accepts, in words, for error messages.
+    pub fn phase_range(&self) -> String {
+        if self.phase_clamped {
+            format!(
+                "a whole number 0..={}; an engine that does not clamp its phase declares \
+                 \"clamped\": false in the manifest's `phase`",
+                self.phase_max
+            )
+        } else {
+            format!(
+                "a whole number from 0; the phase is not clamped, max {}",
+                self.phase_max
+            )
+        }
     }
 
     /// The scale maximum, if the manifest declares a scale.

@@ -160,11 +160,8 @@ impl Ops {
         match code {
             "phase" => {
                 let p = one(&self.phase)?;
-                if p.fract() != 0.0 || p < 0.0 || p > m.phase_max as f32 {
-                    return Err(format!(
-                        "`phase` {p} out of range (a whole number 0..={})",
-                        m.phase_max
-                    ));
+                if !m.phase_ok(p) {
+                    return Err(format!("`phase` {p} out of range ({})", m.phase_range()));
                 }
                 self.phase = Some(p);
             }

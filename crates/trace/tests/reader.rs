@@ -330,3 +330,46 @@ fn memory_per_trace() {
     );
     assert!(t.memory() <= 120 + 20 * 12, "{} bytes", t.memory());
 }
+
+#[test]
+fn phases_above_max_read_when_the_manifest_says_the_phase_is_not_clamped() {
+    let clamped = common::manifest(common::LINEAR);
+    let json = common::LINEAR.replace(
+        r#""phase": { "max": 24 }"#,
+        r#""phase": { "max": 24, "clamped": false }"#,
+    );
+    let unclamped = common::manifest(&json);
+    assert!(clamped.phase_clamped() && !unclamped.phase_clamped());
+    let dir = tempfile::tempdir().unwrap();
+    let line = |phase: &str| format!("4k3/8/8/8/8/8/3P4/4K3 w - - [1.0]; phase {phase}; t 0:1:0\n");
+    let src = write(dir.path(), "p.txt", &(line("26") + &line("24")));
+    let strict = ReadOptions { strict: true };
+    let (t, _) = read_traces(std::slice::from_ref(&src), &unclamped, &strict).unwrap();
+    assert_eq!((t[0].phase, t[1].phase), (26.0, 24.0));
+    // The clamped manifest refuses it and says how to declare an unclamped phase.
+    let e = read_traces(std::slice::from_ref(&src), &clamped, &strict).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("p.txt:1")
+            && msg.contains("`phase` 26 out of range")
+            && msg.contains("\"clamped\": false"),
+        "{msg}"
+    );
+    // Negative, fractional or non-finite phases are refused either way.
+    for (bad, why) in [
+        ("-1", "out of range"),
+        ("2.5", "out of range"),
+        ("inf", "not a number"),
+    ] {
+        let p = write(dir.path(), "bad.txt", &line(bad));
+        let e = read_traces(&[p], &unclamped, &strict).unwrap_err();
+        assert!(e.to_string().contains(why), "{bad}: {e}");
+    }
+    // The binary form keeps it, and checks it against the manifest it is read with.
+    let bin = dir.path().join("p.gtt");
+    write_binary(&bin, &t).unwrap();
+    let (b, _) = read_traces(std::slice::from_ref(&bin), &unclamped, &strict).unwrap();
+    assert_eq!(b, t);
+    let e = read_traces(&[bin], &clamped, &strict).unwrap_err();
+    assert!(e.to_string().contains("phase 26 out of range"), "{e}");
+}

@@ -1,5 +1,5 @@
-//! [`CompiledSet::record_linear`]: linear evaluations stored straight from their sparse terms,
-//! without a tape.
+//! [`CompiledSet::record_linear`] and [`CompiledSet::record_counts`]: linear evaluations
+//! stored straight from their sparse terms or their integer counts, without a tape.
 
 use crate::progress::Progress;
 use rayon::prelude::*;
@@ -10,6 +10,37 @@ use crate::store::{AnyStore, Phased, Sparse};
 /// Items recorded in parallel before their stores join the set: the transient memory of a
 /// recording is about this many positions' stores.
 const GROUP: usize = 64 * CHUNK;
+
+/// One position of a linear evaluation as integer counts, for
+/// [`CompiledSet::record_counts`]: `constant + sum_k count_k (mg w[m_k] + eg w[e_k])` over
+/// its `(m_k, count_k)`, where `e_k` is the endgame twin of `m_k` (for a parameter in no
+/// pair, the term is `count_k (mg + eg) w[m_k]`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counts {
+    /// `(parameter, count)`: a pair's middlegame parameter or a parameter in no pair; any
+    /// order, repeats add up. Counts are typically White's minus Black's.
+    pub counts: Vec<(u32, f64)>,
+    /// The factor of the middlegame weights (`phase / phase_max`, say).
+    pub mg: f64,
+    /// The factor of the endgame weights (`(1 - phase / phase_max) * scale / scale_max`).
+    pub eg: f64,
+    /// The constant term.
+    pub constant: f64,
+}
+
+/// A chunk's buffers, reused from item to item.
+#[derive(Default)]
+struct Buffers {
+    terms: Vec<(u32, f64)>,
+    idx: Vec<u32>,
+    coef: Vec<f64>,
+    counts: Counts,
+}
+
+/// Stores one item: into `phased` if it takes it (returns `Some(true)`), else into `rest`
+/// with the reason (`Some(false)`); `None` to skip the item.
+type Put<'a, T> =
+    dyn Fn(usize, &T, Option<&mut Phased>, &mut Sparse, &mut Buffers) -> Option<bool> + Sync + 'a;
 
 impl CompiledSet {
     /// Records linear evaluations given as sparse terms: `terms(index, item, out)` writes the
@@ -58,54 +89,170 @@ impl CompiledSet {
         } else {
             None
         };
-        let mut builder = SetBuilder::new(params);
-        for (g, group) in items.chunks(GROUP).enumerate() {
-            let parts: Vec<CompiledSet> = group
-                .par_chunks(CHUNK)
-                .enumerate()
-                .map(|(c, chunk)| {
-                    let mut phased = template.as_ref().map(Phased::empty_like);
-                    let mut rest = Sparse::default();
-                    let (mut labels, mut rest_labels) = (Vec::new(), Vec::new());
-                    let (mut row, mut idx, mut coef) = (Vec::new(), Vec::new(), Vec::new());
-                    for (j, item) in chunk.iter().enumerate() {
-                        let i = g * GROUP + c * CHUNK + j;
-                        row.clear();
-                        if !terms(i, item, &mut row) {
-                            continue;
-                        }
-                        let why = match phased.as_mut() {
-                            Some(p) => {
-                                idx.clear();
-                                coef.clear();
-                                idx.extend(row.iter().map(|t| t.0));
-                                coef.extend(row.iter().map(|t| t.1));
-                                p.try_push(0.0, &idx, &coef).err()
-                            }
-                            None => None,
-                        };
-                        if phased.is_some() && why.is_none() {
-                            labels.push(label(i, item));
-                        } else {
-                            rest.push(0.0, row.iter().copied(), why);
-                            rest_labels.push(label(i, item));
-                        }
-                    }
-                    if let Some(pb) = progress {
-                        pb.advance(chunk.len() as u64);
-                    }
-                    labels.extend(rest_labels);
-                    let mut stores = vec![AnyStore::Sparse(rest)];
-                    if let Some(p) = phased {
-                        stores.insert(0, AnyStore::Phased(p));
-                    }
-                    CompiledSet::from_stores(params, stores, labels)
-                })
-                .collect();
-            for part in parts {
-                builder.push(part);
+        let put = |i: usize,
+                   item: &T,
+                   phased: Option<&mut Phased>,
+                   rest: &mut Sparse,
+                   b: &mut Buffers| {
+            b.terms.clear();
+            if !terms(i, item, &mut b.terms) {
+                return None;
             }
-        }
-        builder.finish()
+            let why = match phased {
+                Some(p) => {
+                    b.idx.clear();
+                    b.coef.clear();
+                    b.idx.extend(b.terms.iter().map(|t| t.0));
+                    b.coef.extend(b.terms.iter().map(|t| t.1));
+                    match p.try_push(0.0, &b.idx, &b.coef) {
+                        Ok(()) => return Some(true),
+                        Err(why) => Some(why),
+                    }
+                }
+                None => None,
+            };
+            rest.push(0.0, b.terms.iter().copied(), why);
+            Some(false)
+        };
+        record_with(params, items, &label, template.as_ref(), progress, &put)
     }
+
+    /// Records linear evaluations given as integer counts with their factors and constant
+    /// ([`Counts`]): `counts(index, item, out)` fills `out` (or returns `false` to skip the
+    /// item). Each position enters the compact phased store, with its constant and factors as
+    /// given (an endgame scale, a phase above its maximum: any `mg`, `eg`), if every count
+    /// names a pair's middlegame parameter or a parameter in no pair (kept as a *single*, a
+    /// pair of itself, when all of those fit in the store's 512 pairs with the pairs), the
+    /// merged counts are integers in `-64..=63` and the constant is a 32-bit float; otherwise a
+    /// sparse row with the [`Reason`](crate::Reason): `terms(index, item, out)` writes the
+    /// same evaluation's sparse terms (indices ascending, merged) into `out` and returns its
+    /// constant. `eg_of` as
+    /// [`compact_phased`](Self::compact_phased) takes it. No tape and no intermediate sparse
+    /// rows: memory is the stores plus a constant. Parallel; `progress` advances by one per
+    /// item.
+    ///
+    /// ```
+    /// use optim::{CompiledSet, Counts, Reason, Target};
+    ///
+    /// // Parameters 0/1: a (middlegame, endgame) pair; 2: no twin (a single).
+    /// let eg_of = [Some(1), None, None];
+    /// // (count of pair 0, endgame factor); a half count does not fit the phased store.
+    /// let items = vec![(2.0, 0.5), (-1.0, 0.25), (0.5, 0.5)];
+    /// let set = CompiledSet::record_counts(
+    ///     3,
+    ///     &items,
+    ///     |_, _| Target { value: 0.5, score: None, group: 0 },
+    ///     |_, &(n, eg), out: &mut Counts| {
+    ///         *out = Counts { counts: vec![(0, n), (2, 1.0)], mg: 0.75, eg, constant: -3.0 };
+    ///         true
+    ///     },
+    ///     |_, &(n, eg), out: &mut Vec<(u32, f64)>| {
+    ///         *out = vec![(0, n * 0.75), (1, n * eg), (2, 0.75 + eg)];
+    ///         -3.0
+    ///     },
+    ///     &eg_of,
+    ///     None,
+    /// );
+    /// assert_eq!((set.len(), set.phased_len()), (3, 2));
+    /// assert_eq!(set.layout().fallbacks[0].reason, Reason::NonIntegerCoefficient);
+    /// let mut q = vec![0.0; 3];
+    /// set.scores(&[100.0, 200.0, 8.0], &mut q);
+    /// let want = [2.0 * (75.0 + 100.0) + 1.25 * 8.0, -(75.0 + 50.0) + 8.0, 37.5 + 50.0 + 10.0];
+    /// assert_eq!(q, want.map(|x| x - 3.0));
+    /// ```
+    pub fn record_counts<T, L, C, R>(
+        params: usize,
+        items: &[T],
+        label: L,
+        counts: C,
+        terms: R,
+        eg_of: &[Option<usize>],
+        progress: Option<&Progress>,
+    ) -> CompiledSet
+    where
+        T: Sync,
+        L: Fn(usize, &T) -> Target + Sync,
+        C: Fn(usize, &T, &mut Counts) -> bool + Sync,
+        R: Fn(usize, &T, &mut Vec<(u32, f64)>) -> f64 + Sync,
+    {
+        let template = if eg_of.len() == params {
+            Phased::with_singles(eg_of)
+        } else {
+            None
+        };
+        let put = |i: usize,
+                   item: &T,
+                   phased: Option<&mut Phased>,
+                   rest: &mut Sparse,
+                   b: &mut Buffers| {
+            let c = &mut b.counts;
+            c.counts.clear();
+            if !counts(i, item, c) {
+                return None;
+            }
+            let why = match phased {
+                Some(p) => match p.try_push_counts([c.mg, c.eg], c.constant, &c.counts) {
+                    Ok(()) => return Some(true),
+                    Err(why) => Some(why),
+                },
+                None => None,
+            };
+            b.terms.clear();
+            let konst = terms(i, item, &mut b.terms);
+            rest.push(konst, b.terms.iter().copied(), why);
+            Some(false)
+        };
+        record_with(params, items, &label, template.as_ref(), progress, &put)
+    }
+}
+
+/// The recording loop of [`CompiledSet::record_linear`] and [`CompiledSet::record_counts`]:
+/// items in groups of [`GROUP`], each in parallel chunks of [`CHUNK`] with their own phased
+/// store (like `template`, if any) and sparse rows, `put` storing each item.
+fn record_with<T, L>(
+    params: usize,
+    items: &[T],
+    label: &L,
+    template: Option<&Phased>,
+    progress: Option<&Progress>,
+    put: &Put<'_, T>,
+) -> CompiledSet
+where
+    T: Sync,
+    L: Fn(usize, &T) -> Target + Sync,
+{
+    let mut builder = SetBuilder::new(params);
+    for (g, group) in items.chunks(GROUP).enumerate() {
+        let parts: Vec<CompiledSet> = group
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut phased = template.map(Phased::empty_like);
+                let mut rest = Sparse::default();
+                let (mut labels, mut rest_labels) = (Vec::new(), Vec::new());
+                let mut buffers = Buffers::default();
+                for (j, item) in chunk.iter().enumerate() {
+                    let i = g * GROUP + c * CHUNK + j;
+                    match put(i, item, phased.as_mut(), &mut rest, &mut buffers) {
+                        Some(true) => labels.push(label(i, item)),
+                        Some(false) => rest_labels.push(label(i, item)),
+                        None => {}
+                    }
+                }
+                if let Some(pb) = progress {
+                    pb.advance(chunk.len() as u64);
+                }
+                labels.extend(rest_labels);
+                let mut stores = vec![AnyStore::Sparse(rest)];
+                if let Some(p) = phased {
+                    stores.insert(0, AnyStore::Phased(p));
+                }
+                CompiledSet::from_stores(params, stores, labels)
+            })
+            .collect();
+        for part in parts {
+            builder.push(part);
+        }
+    }
+    builder.finish()
 }

@@ -14,7 +14,7 @@ fn label(i: usize) -> Target {
 }
 
 /// Parameters 0/1 and 2/3: (middlegame, endgame) pairs; 4: unpaired. Item `k`'s evaluation:
-/// tapered phased rows, a row with a constant, a non-integer row, and non-linear ones.
+/// tapered phased rows, an unpaired row, a non-integer row, and non-linear ones.
 fn eval(k: usize, w: &[Var]) -> Var {
     let r = (k % 5) as f64 / 4.0;
     match k % 4 {
@@ -23,7 +23,16 @@ fn eval(k: usize, w: &[Var]) -> Var {
             &[(0, 2.0 * r), (1, 2.0 * (1.0 - r)), (2, -r), (3, r - 1.0)],
         ),
         1 => w[4] * 3.0,
-        2 => Var::dot(w, &[(0, 0.5 * r), (1, 0.5 * (1.0 - r))]),
+        // pair counts 1/2 and 3/4: neither a taper nor a multiple of the smaller
+        2 => Var::dot(
+            w,
+            &[
+                (0, 0.5 * r),
+                (1, 0.5 * (1.0 - r)),
+                (2, 0.75 * r),
+                (3, 0.75 * (1.0 - r)),
+            ],
+        ),
         _ => w[0] * w[4] + w[2] * (k as f64),
     }
 }
@@ -182,4 +191,35 @@ fn an_unusable_split_falls_back_whole() {
         set.score(2, &[2.0, 5.0], &mut scratch),
         3.0 * 2.0 * 3.0 * 5.0
     );
+}
+
+#[test]
+fn compacts_rows_with_a_constant_and_an_endgame_scale() {
+    // Recorded rows c + sum s_k (a w[m_k] + b w[e_k]) with a + b != 1 (a scale) and a > 1
+    // (a phase above its maximum); counts with a common factor (2 and 4) decompose too.
+    let items: Vec<usize> = (0..24).collect();
+    let factors = |k: usize| ((k % 6) as f64 / 4.0, (4.0 - (k % 6) as f64) / 4.0 * 0.375);
+    let eval = |k: usize, w: &[Var]| {
+        let (a, b) = factors(k);
+        let s = if k.is_multiple_of(2) { 1.0 } else { 2.0 };
+        let terms = [(0, s * a), (1, s * b), (2, -2.0 * s * a), (3, -2.0 * s * b)];
+        Var::dot(w, &terms) + (k as f64 - 10.5)
+    };
+    let start = [1.0; 5];
+    let mut set = CompiledSet::record(
+        &start,
+        &items,
+        |i, _| label(i),
+        |_, &k, w| Some(eval(k, w)),
+        None,
+    );
+    let sparse = set.clone();
+    set.compact_phased(&[Some(1), None, Some(3), None, None]);
+    assert_eq!(set.phased_len(), 24, "{:?}", set.layout());
+    assert_eq!(set.layout().fallbacks, []);
+    let w = [8.0, -16.0, 4.0, 32.0, 1.0];
+    let (mut q, mut want) = (vec![0.0; 24], vec![0.0; 24]);
+    set.scores(&w, &mut q);
+    sparse.scores(&w, &mut want);
+    assert_eq!(q, want);
 }

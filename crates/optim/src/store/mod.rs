@@ -11,11 +11,15 @@
 //! Sections come in this order, each at most once (an empty one is left out; a
 //! [`SetBuilder`](crate::SetBuilder) starts a second store of a kind when one is full):
 //!
-//! 1. **Phased** ([`Phased`], about 60 bytes a position): a linear row
-//!    `sum_k s_k (rho w[m_k] + (1 - rho) w[e_k])`, where `(m_k, e_k)` are (middlegame, endgame)
-//!    parameter pairs, one phase `rho` per row, and `s_k` nonzero integers in `-64..=63`, with
-//!    no constant term. Made by [`CompiledSet::compact_phased`](crate::CompiledSet::compact_phased)
-//!    from the sparse rows, checked to 1e-12 relative.
+//! 1. **Phased** ([`Phased`], about 28 bytes a position and 2 a pair): a linear row
+//!    `c + sum_k s_k (a w[m_k] + b w[e_k])`, where `(m_k, e_k)` are (middlegame, endgame)
+//!    parameter pairs (or *singles*, a parameter paired with itself), `a` and `b` one
+//!    middlegame and one endgame factor per row (any: an endgame scale, a phase above its
+//!    maximum), `c` a constant that is a 32-bit float, and `s_k` nonzero integers in
+//!    `-64..=63`. Made by [`CompiledSet::record_counts`](crate::CompiledSet::record_counts)
+//!    from positions' integer counts as they are, or by
+//!    [`CompiledSet::compact_phased`](crate::CompiledSet::compact_phased) from the sparse rows,
+//!    checked to 1e-12 relative.
 //! 2. **Sparse** ([`Sparse`], 12 bytes a term): every other linear row, as recorded (CSR).
 //! 3. **Sums and head** ([`Headed`], about 120 bytes a position): positions recorded by
 //!    [`CompiledSet::record_split`](crate::CompiledSet::record_split) whose twin sums pair term by
@@ -262,7 +266,8 @@ fn store_kind<S: Store>(_: &S) -> StoreKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StoreKind {
-    /// Tapered linear rows, compact (a phase and 2 bytes a (middlegame, endgame) pair).
+    /// Tapered linear rows, compact (two factors, a constant and 2 bytes a (middlegame,
+    /// endgame) pair).
     Phased,
     /// Other linear rows, as sparse (index, coefficient) rows.
     Sparse,
@@ -304,9 +309,10 @@ pub enum Reason {
     CoefficientOutOfRange,
     /// A parameter index beyond `u16`, or more than 65,535 terms in one sum.
     IndexOutOfRange,
-    /// A linear row with a constant term.
+    /// A linear row whose constant term is not a 32-bit float (the phased store keeps
+    /// constants as `f32`; a trace's `const` always is one).
     ConstantTerm,
-    /// A linear row whose pairs are tapered by different phases.
+    /// A linear row whose pairs are tapered by different factors.
     MixedPhases,
     /// The store's arena would outgrow its 32-bit offsets.
     StoreFull,
@@ -321,8 +327,8 @@ impl fmt::Display for Reason {
             Reason::NonIntegerCoefficient => "non-integer coefficient",
             Reason::CoefficientOutOfRange => "coefficient out of range",
             Reason::IndexOutOfRange => "parameter index or term count out of u16 range",
-            Reason::ConstantTerm => "constant term",
-            Reason::MixedPhases => "pairs tapered by different phases",
+            Reason::ConstantTerm => "constant not exact as a 32-bit float",
+            Reason::MixedPhases => "pairs tapered by different factors",
             Reason::StoreFull => "compact store full (32-bit offsets)",
         })
     }
@@ -385,8 +391,8 @@ impl Layout {
                 let size = self.stores.iter().find(|s| s.store == f.store);
                 let each = size.map_or(0, |s| s.bytes / s.positions.max(1));
                 format!(
-                    "{} positions kept as {} (about {each} bytes each; same values, slower \
-                     passes): {}",
+                    "{} positions kept as {} instead of a compact store (about {each} bytes \
+                     each: the same values, only more memory and slower passes); reason: {}",
                     f.positions, f.store, f.reason
                 )
             })

@@ -27,6 +27,30 @@ pub(crate) fn pair_table(eg_of: &[Option<usize>]) -> Option<(Vec<u32>, Vec<u32>,
     Some((mg, eg, pair_of))
 }
 
+/// As [`pair_table`], then every parameter in no pair added as a *single* `(i, i)` if all of
+/// them fit in [`MAX_PAIRS`] with the pairs (otherwise none is). `None` if the pairing is
+/// inconsistent, or there is nothing to address.
+#[allow(clippy::type_complexity)]
+pub(crate) fn with_singles(eg_of: &[Option<usize>]) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+    let n = eg_of.len();
+    let (mut mg, mut eg, mut pair_of) = match pair_table(eg_of) {
+        Some(t) => t,
+        None if eg_of.iter().all(Option::is_none) => (Vec::new(), Vec::new(), vec![u32::MAX; n]),
+        None => return None,
+    };
+    let singles = pair_of.iter().filter(|&&p| p == u32::MAX).count();
+    if mg.len() + singles <= MAX_PAIRS {
+        for (i, p) in pair_of.iter_mut().enumerate() {
+            if *p == u32::MAX {
+                *p = mg.len() as u32;
+                mg.push(i as u32);
+                eg.push(i as u32);
+            }
+        }
+    }
+    (!mg.is_empty()).then_some((mg, eg, pair_of))
+}
+
 /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`] (so that a
 /// feature's pair number needs no bounds check).
 pub(crate) fn gather(mg: &[u32], eg: &[u32], w: &[f64]) -> Box<PairBuf> {

@@ -1,19 +1,24 @@
 //! [`Phased`]: a compact, exact store for tapered linear evaluations.
 //!
-//! A model whose parameters come in (middlegame, endgame) pairs `(m, e)`, tapered by one game
-//! phase `rho` per position, has linear rows of the form
-//! `q = sum_k s_k * (rho * w[m_k] + (1 - rho) * w[e_k])` with small integers `s_k` (piece
-//! counts, +-1). Each such row is stored as its `rho` (f64) and one `u16` per pair. The pairs
+//! A model whose parameters come in (middlegame, endgame) pairs `(m, e)`, tapered per
+//! position, has linear rows of the form `q = c + sum_k s_k * (a * w[m_k] + b * w[e_k])` with
+//! small integers `s_k` (piece counts, +-1), one middlegame factor `a`, one endgame factor `b`
+//! and one constant `c` per row (`a = rho`, `b = 1 - rho` for a plain taper; `b` carries an
+//! endgame scale, `a > 1` an unclamped phase, `c` the terms an engine does not tune). Each such
+//! row is stored as `[a, b]` (two f64: the factors as the evaluation computes them), `c` (f32,
+//! exact: a constant that is not a 32-bit float is refused) and one `u16` per pair. The pairs
 //! with `s_k = +-1` (almost all of a piece-square table's) are *unit* features ([`Unit`]): the
 //! pair number and the sign, which together index a table of the signed by-pair weights (no
 //! multiplication, no conversion). The others are *general* features: the pair number in the
-//! low 9 bits and `s_k` as a signed 7-bit integer in the high bits. Rows that do not decompose
-//! exactly stay in the general sparse form.
+//! low 9 bits and `s_k` as a signed 7-bit integer in the high bits. An untapered parameter may
+//! be a *single*: a pair whose two indices are the parameter itself (its coefficient is then
+//! `s_k (a + b)`, as a tapered evaluation gives an untapered weight). Rows that do not
+//! decompose exactly stay in the general sparse form.
 
 use tape::Scratch;
 
 use super::pairs::{self, pair_table};
-use super::{Reason, Store, StoreKind};
+use super::{Store, StoreKind};
 
 /// Bits of a feature that hold the pair number.
 const PAIR_BITS: u32 = 9;
@@ -30,6 +35,7 @@ pub(crate) const S_MAX: f64 = 63.0;
 /// bit 0 clear: the feature is the index of the pair's first value in a [`Signed`] table.
 const UNIT_MASK: u16 = (4 << PAIR_BITS) - 2;
 
+mod decompose;
 mod signed;
 mod unit;
 
@@ -106,7 +112,8 @@ pub(crate) fn dot<U: Copy>(
     ]
 }
 
-/// Compact rows: per row a phase `rho`, its unit features and its general features.
+/// Compact rows: per row its factors `[a, b]`, its constant, its unit features and its general
+/// features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
     /// Middlegame and endgame index of each pair.
@@ -120,7 +127,10 @@ pub(crate) struct Phased {
     /// Row `i`'s general features are `feats[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
     feats: Vec<u16>,
-    rho: Vec<f64>,
+    /// Row `i`'s middlegame and endgame factors.
+    ab: Vec<[f64; 2]>,
+    /// Row `i`'s constant.
+    konst: Vec<f32>,
 }
 
 impl Phased {
@@ -128,20 +138,32 @@ impl Phased {
     /// parameter whose endgame twin is `e`; `None` if there are no pairs, too many to address,
     /// or the pairing is inconsistent (an index in two pairs or out of range).
     pub(crate) fn new(eg_of: &[Option<usize>]) -> Option<Phased> {
-        let (mg, eg, pair_of) = pair_table(eg_of)?;
-        Some(Phased {
+        pair_table(eg_of).map(Phased::from_table)
+    }
+
+    /// As [`new`](Self::new), and every parameter in no pair a *single* (a pair whose two
+    /// indices are the parameter), if all of them fit in [`MAX_PAIRS`] with the pairs
+    /// (otherwise none is). `None` only if there is no pair and no single, or the pairing is
+    /// inconsistent.
+    pub(crate) fn with_singles(eg_of: &[Option<usize>]) -> Option<Phased> {
+        pairs::with_singles(eg_of).map(Phased::from_table)
+    }
+
+    /// An empty store over the pair table `(mg, eg, pair_of)` ([`pair_table`]).
+    fn from_table((mg, eg, pair_of): (Vec<u32>, Vec<u32>, Vec<u32>)) -> Phased {
+        Phased {
             mg,
             eg,
             pair_of,
             unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
-        })
+        }
     }
 
     /// Number of rows.
     pub(crate) fn len(&self) -> usize {
-        self.rho.len()
+        self.ab.len()
     }
 
     /// Bytes of heap memory held.
@@ -153,7 +175,8 @@ impl Phased {
             + self.units.capacity() * 2
             + self.offsets.capacity() * 4
             + self.feats.capacity() * 2
-            + self.rho.capacity() * 8
+            + self.ab.capacity() * 16
+            + self.konst.capacity() * 4
     }
 
     /// Releases spare capacity.
@@ -162,7 +185,8 @@ impl Phased {
         self.units.shrink_to_fit();
         self.offsets.shrink_to_fit();
         self.feats.shrink_to_fit();
-        self.rho.shrink_to_fit();
+        self.ab.shrink_to_fit();
+        self.konst.shrink_to_fit();
     }
 
     /// Row `i`'s unit and general features.
@@ -176,68 +200,6 @@ impl Phased {
         )
     }
 
-    /// Appends the linear row `konst + sum coef[k] w[idx[k]]` (indices ascending) if it
-    /// decomposes exactly (up to the rounding of its coefficients); otherwise stores nothing
-    /// and says why not.
-    pub(crate) fn try_push(&mut self, konst: f64, idx: &[u32], coef: &[f64]) -> Result<(), Reason> {
-        if konst != 0.0 {
-            return Err(Reason::ConstantTerm);
-        }
-        // (pair, middlegame coefficient, endgame coefficient)
-        let mut groups: Vec<(u32, f64, f64)> = Vec::with_capacity(idx.len());
-        for (&i, &c) in idx.iter().zip(coef) {
-            let Some(&p) = self.pair_of.get(i as usize) else {
-                return Err(Reason::NoTwinPair);
-            };
-            if p == u32::MAX {
-                return Err(Reason::NoTwinPair);
-            }
-            let k = match groups.iter().position(|g| g.0 == p) {
-                Some(k) => k,
-                None => {
-                    groups.push((p, 0.0, 0.0));
-                    groups.len() - 1
-                }
-            };
-            if self.mg[p as usize] == i {
-                groups[k].1 += c;
-            } else {
-                groups[k].2 += c;
-            }
-        }
-        groups.sort_unstable_by_key(|g| g.0);
-        // (pair, integer coefficient), checked
-        let mut pairs: Vec<(usize, i16)> = Vec::with_capacity(groups.len());
-        let mut rho: Option<f64> = None;
-        for &(p, cm, ce) in &groups {
-            let sum = cm + ce;
-            let s = sum.round();
-            let tol = 1e-12 * s.abs().max(1.0);
-            if (sum - s).abs() > tol {
-                return Err(Reason::NonIntegerCoefficient);
-            }
-            if !(S_MIN..=S_MAX).contains(&s) || s == 0.0 {
-                return Err(Reason::CoefficientOutOfRange);
-            }
-            let r = *rho.get_or_insert(cm / s);
-            if (s * r - cm).abs() > tol || (s * (1.0 - r) - ce).abs() > tol {
-                return Err(Reason::MixedPhases);
-            }
-            pairs.push((p as usize, s as i16));
-        }
-        for &(p, s) in &pairs {
-            if s == 1 || s == -1 {
-                self.units.push(Unit::new(p, s < 0));
-            } else {
-                self.feats.push(pack(p, s));
-            }
-        }
-        self.unit_offsets.push(self.units.len() as u32);
-        self.offsets.push(self.feats.len() as u32);
-        self.rho.push(rho.unwrap_or(0.0));
-        Ok(())
-    }
-
     /// Appends row `i` of `other` (a store over the same parameters).
     pub(crate) fn push_from(&mut self, other: &Phased, i: usize) {
         let (units, general) = other.row(i);
@@ -245,13 +207,18 @@ impl Phased {
         self.feats.extend_from_slice(general);
         self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
-        self.rho.push(other.rho[i]);
+        self.ab.push(other.ab[i]);
+        self.konst.push(other.konst[i]);
     }
 
-    /// Appends every row of `other` (a store over the same parameters); `false` (and nothing
-    /// appended) if the offsets would outgrow 32 bits.
+    /// Appends every row of `other`; `false` (and nothing appended) if `other` numbers its
+    /// pairs otherwise (a store made for other parameters, or with singles where this one has
+    /// none) or the offsets would outgrow 32 bits.
     pub(crate) fn append(&mut self, other: &Phased) -> bool {
         let (units, feats) = (self.units.len(), self.feats.len());
+        if self.mg != other.mg || self.eg != other.eg {
+            return false;
+        }
         if units + other.units.len() > u32::MAX as usize
             || feats + other.feats.len() > u32::MAX as usize
         {
@@ -264,7 +231,8 @@ impl Phased {
         self.unit_offsets.extend(unit_ends.map(|o| shift(o, units)));
         self.offsets
             .extend(other.offsets.iter().skip(1).map(|o| shift(o, feats)));
-        self.rho.extend_from_slice(&other.rho);
+        self.ab.extend_from_slice(&other.ab);
+        self.konst.extend_from_slice(&other.konst);
         true
     }
 
@@ -302,15 +270,15 @@ impl Phased {
             },
             get,
         );
-        let r = self.rho[i];
-        r * sm + (1.0 - r) * se
+        let [a, b] = self.ab[i];
+        f64::from(self.konst[i]) + (a * sm + b * se)
     }
 
     /// Adds `seed * dq_i/dw` into `grad`.
     #[inline(always)]
     pub(crate) fn add_gradient(&self, i: usize, seed: f64, grad: &mut [f64]) {
-        let r = self.rho[i];
-        let (dm, de) = (seed * r, seed * (1.0 - r));
+        let [a, b] = self.ab[i];
+        let (dm, de) = (seed * a, seed * b);
         for (p, s) in self.features(i) {
             grad[self.mg[p] as usize] += s * dm;
             grad[self.eg[p] as usize] += s * de;
@@ -349,22 +317,25 @@ impl Phased {
         let ws = Signed::new(wp);
         let mut gs = Signed::zeros();
         let mut sum = 0.0;
-        // The rows' offsets and phases side by side, their features in turn.
+        // The rows' offsets, factors and constants side by side, their features in turn.
         let unit_offsets = &self.unit_offsets[range.start..=range.end];
         let offsets = &self.offsets[range.start..=range.end];
         let mut units_left = &self.units[unit_offsets[0] as usize..];
         let mut feats = &self.feats[offsets[0] as usize..];
-        let rows = (unit_offsets.windows(2).zip(offsets.windows(2))).zip(&self.rho[range.clone()]);
-        for (i, ((uo, o), &r)) in range.zip(rows) {
+        let factors = self.ab[range.clone()]
+            .iter()
+            .zip(&self.konst[range.clone()]);
+        let rows = (unit_offsets.windows(2).zip(offsets.windows(2))).zip(factors);
+        for (i, ((uo, o), (&[a, b], &c))) in range.zip(rows) {
             let (units, rest) = units_left.split_at((uo[1] - uo[0]) as usize);
             units_left = rest;
             let (general, rest) = feats.split_at((o[1] - o[0]) as usize);
             feats = rest;
             let [sm, se] = dot(units, general, |x| ws.unit(x), |p| wp[p]);
-            let (l, d) = f(i, r * sm + (1.0 - r) * se);
+            let (l, d) = f(i, f64::from(c) + (a * sm + b * se));
             sum += l;
             if want && d != 0.0 {
-                let (dm, de) = (d * r, d * (1.0 - r));
+                let (dm, de) = (d * a, d * b);
                 for &x in units {
                     gs.add_unit(x, [dm, de]);
                 }
@@ -382,14 +353,21 @@ impl Phased {
         sum
     }
 
-    /// Row `i` as sparse (index, coefficient) pairs, appended to `idx` and `coef`.
+    /// Row `i` as sparse (index, coefficient) pairs, appended to `idx` and `coef` (a single
+    /// once, with coefficient `s (a + b)`).
     pub(crate) fn row_into(&self, i: usize, idx: &mut Vec<u32>, coef: &mut Vec<f64>) {
-        let r = self.rho[i];
+        let [a, b] = self.ab[i];
         for (p, s) in self.features(i) {
-            idx.push(self.mg[p]);
-            coef.push(s * r);
-            idx.push(self.eg[p]);
-            coef.push(s * (1.0 - r));
+            let (m, e) = (self.mg[p], self.eg[p]);
+            if m == e {
+                idx.push(m);
+                coef.push(s * (a + b));
+                continue;
+            }
+            idx.push(m);
+            coef.push(s * a);
+            idx.push(e);
+            coef.push(s * b);
         }
     }
 }

@@ -73,7 +73,7 @@ pub(super) fn from_json(text: &str, origin: &str) -> Result<Manifest, TraceError
             ))
         }
     };
-    let (phase_max, phase_pieces) = phase(&doc, root)?;
+    let (phase_max, phase_pieces, phase_clamped) = phase(&doc, root)?;
     let scale_max = match root.get("scale") {
         None => None,
         Some(v) => {
@@ -128,6 +128,7 @@ pub(super) fn from_json(text: &str, origin: &str) -> Result<Manifest, TraceError
         score,
         phase_max,
         phase_pieces,
+        phase_clamped,
         scale_max,
         params,
         features,
@@ -142,12 +143,17 @@ pub(super) fn from_json(text: &str, origin: &str) -> Result<Manifest, TraceError
     Ok(m)
 }
 
-fn phase(doc: &Doc, root: &Map<String, Value>) -> Result<(u32, Option<[u32; 5]>), TraceError> {
+/// The manifest's `phase`: its `max`, its `pieces` (if given) and whether it is `clamped`.
+fn phase(
+    doc: &Doc,
+    root: &Map<String, Value>,
+) -> Result<(u32, Option<[u32; 5]>, bool), TraceError> {
     let v = root
         .get("phase")
         .ok_or_else(|| doc.err("$", "missing `phase` ({\"max\": N})"))?;
     let o = doc.object(v, "phase")?;
-    doc.known_keys(o, &["max", "pieces"], "phase")?;
+    doc.known_keys(o, &["max", "pieces", "clamped"], "phase")?;
+    let clamped = doc.boolean(o, "clamped", true, "phase")?;
     let max = o
         .get("max")
         .ok_or_else(|| doc.err("phase", "missing `max`"))?;
@@ -167,7 +173,7 @@ fn phase(doc: &Doc, root: &Map<String, Value>) -> Result<(u32, Option<[u32; 5]>)
             Some(w)
         }
     };
-    Ok((max, pieces))
+    Ok((max, pieces, clamped))
 }
 
 fn features(doc: &Doc, root: &Map<String, Value>) -> Result<Vec<String>, TraceError> {

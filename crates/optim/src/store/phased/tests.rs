@@ -59,11 +59,12 @@ fn decomposes_tapered_rows_and_rejects_others() {
     let mut g = [0.0; 5];
     ph.add_gradient(0, 1.0, &mut g);
     assert!((g[0] - 2.0 * r).abs() < 1e-15 && (g[3] - (r - 1.0)).abs() < 1e-15);
-    // an unpaired parameter, a constant, a second phase, a non-integer count
+    // an unpaired parameter, a constant that is no f32, a second phase, a non-integer count,
+    // a count out of range
     let refused = |konst: f64, idx: &[u32], coef: &[f64]| ph.clone().try_push(konst, idx, coef);
     assert_eq!(refused(0.0, &[4], &[1.0]), Err(Reason::NoTwinPair));
     assert_eq!(
-        refused(1.0, &[0, 1], &[r, 1.0 - r]),
+        refused(0.1, &[0, 1], &[r, 1.0 - r]),
         Err(Reason::ConstantTerm)
     );
     let two_phases = [r, 1.0 - r, 0.5, 0.5];
@@ -71,17 +72,107 @@ fn decomposes_tapered_rows_and_rejects_others() {
         refused(0.0, &[0, 1, 2, 3], &two_phases),
         Err(Reason::MixedPhases)
     );
-    let half = [0.5 * r, 0.5 * (1.0 - r)];
+    let half = [r, 1.0 - r, 1.5 * r, 1.5 * (1.0 - r)];
     assert_eq!(
-        refused(0.0, &[0, 1], &half),
+        refused(0.0, &[0, 1, 2, 3], &half),
         Err(Reason::NonIntegerCoefficient)
     );
+    let wide = [r, 1.0 - r, 99.0 * r, 99.0 * (1.0 - r)];
     assert_eq!(
-        refused(0.0, &[0, 1], &[99.0 * r, 99.0 * (1.0 - r)]),
+        refused(0.0, &[0, 1, 2, 3], &wide),
         Err(Reason::CoefficientOutOfRange)
     );
     assert_eq!(ph.len(), 1);
     assert_eq!((ph.units.len(), ph.feats.len()), (1, 1));
+}
+
+#[test]
+fn keeps_constants_and_scaled_rows_exactly() {
+    let eg_of = [Some(1), None, Some(3), None];
+    let mut ph = Phased::new(&eg_of).unwrap();
+    // a = 0.75, b = 0.125 (a scale): 2 * (a w0 + b w1) - (a w2 + b w3) - 3.5, and the same
+    // with a constant only, and one pair at a phase above its maximum (a > 1, b < 0).
+    let (a, b) = (0.75, 0.125);
+    assert_eq!(
+        ph.try_push(-3.5, &[0, 1, 2, 3], &[2.0 * a, 2.0 * b, -a, -b]),
+        Ok(())
+    );
+    assert_eq!(ph.try_push(2.25, &[], &[]), Ok(()));
+    assert_eq!(
+        ph.try_push(0.0, &[2, 3], &[3.0 * 1.25, 3.0 * -0.25]),
+        Ok(())
+    );
+    let w = [10.0, 20.0, 30.0, 40.0];
+    let want0 = -3.5 + 2.0 * (a * 10.0 + b * 20.0) - (a * 30.0 + b * 40.0);
+    assert_eq!(ph.score(0, &w), want0);
+    assert_eq!(ph.score(1, &w), 2.25);
+    assert_eq!(ph.score(2, &w), 3.0 * (1.25 * 30.0 - 0.25 * 40.0));
+    let mut g = [0.0; 4];
+    ph.add_gradient(0, 1.0, &mut g);
+    assert_eq!(g, [2.0 * a, 2.0 * b, -a, -b]);
+    // The sweep gives the same values and gradient.
+    let f = |_: usize, q: f64| (q, 1.0);
+    let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+    let sum = ph.sweep(&ph.gather(&w), 0..3, true, &f, &mut gp);
+    assert_eq!(sum, want0 + 2.25 + 3.0 * (1.25 * 30.0 - 0.25 * 40.0));
+    let mut g = [0.0; 4];
+    ph.scatter(&gp, &mut g);
+    assert_eq!(g, [2.0 * a, 2.0 * b, -a + 3.0 * 1.25, -b + 3.0 * -0.25]);
+}
+
+#[test]
+fn pushes_counts_with_singles_and_says_why_not() {
+    // 0/1 a pair, 2 and 3 singles.
+    let eg_of = [Some(1), None, None, None];
+    let mut ph = Phased::with_singles(&eg_of).unwrap();
+    let (a, b) = (1.25, -0.25);
+    // repeats add up, a merged zero is left out, a single's term is count (a + b) w
+    let counts = [(2, 1.0), (0, 3.0), (3, 1.0), (0, -1.0), (3, -1.0)];
+    assert_eq!(ph.try_push_counts([a, b], 4.5, &counts), Ok(()));
+    assert_eq!((ph.units.len(), ph.feats.len()), (1, 1));
+    let w = [8.0, 16.0, 32.0, 64.0];
+    assert_eq!(
+        ph.score(0, &w),
+        4.5 + 2.0 * (a * 8.0 + b * 16.0) + (a + b) * 32.0
+    );
+    let mut g = [0.0; 4];
+    ph.add_gradient(0, 1.0, &mut g);
+    assert_eq!(g, [2.0 * a, 2.0 * b, a + b, 0.0]);
+    let (mut idx, mut coef) = (Vec::new(), Vec::new());
+    ph.row_into(0, &mut idx, &mut coef);
+    assert_eq!((idx, coef), (vec![2, 0, 1], vec![a + b, 2.0 * a, 2.0 * b]));
+    let refused =
+        |counts: &[(u32, f64)], konst: f64| ph.clone().try_push_counts([a, b], konst, counts);
+    assert_eq!(
+        refused(&[(1, 1.0)], 0.0),
+        Err(Reason::NoTwinPair),
+        "an endgame index"
+    );
+    assert_eq!(
+        refused(&[(4, 1.0)], 0.0),
+        Err(Reason::NoTwinPair),
+        "out of range"
+    );
+    assert_eq!(
+        refused(&[(0, 0.5)], 0.0),
+        Err(Reason::NonIntegerCoefficient)
+    );
+    assert_eq!(
+        refused(&[(0, 60.0), (0, 4.0)], 0.0),
+        Err(Reason::CoefficientOutOfRange)
+    );
+    assert_eq!(refused(&[(0, -64.0)], 0.0), Ok(()));
+    assert_eq!(refused(&[(0, 1.0)], 1e-3), Err(Reason::ConstantTerm));
+    // A row naming a single is not decomposed from sparse coefficients.
+    assert_eq!(
+        ph.clone().try_push(0.0, &[2], &[1.0]),
+        Err(Reason::NoTwinPair)
+    );
+    // Singles only when they all fit; a store with singles appends no rows of one without.
+    let many: Vec<Option<usize>> = (0..MAX_PAIRS + 1).map(|_| None).collect();
+    assert!(Phased::with_singles(&many).is_none());
+    let mut plain = Phased::new(&eg_of).unwrap();
+    assert!(!plain.append(&ph) && plain.len() == 0);
 }
 
 /// Rows of `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair
