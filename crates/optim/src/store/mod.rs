@@ -11,7 +11,7 @@
 //! Sections come in this order, each at most once (an empty one is left out; a
 //! [`SetBuilder`](crate::SetBuilder) starts a second store of a kind when one is full):
 //!
-//! 1. **Phased** ([`Phased`], about 28 bytes a position and 2 a pair): a linear row
+//! 1. **Phased** ([`Phased`], about 14 bytes a position and 2 a pair): a linear row
 //!    `c + sum_k s_k (a w[m_k] + b w[e_k])`, where `(m_k, e_k)` are (middlegame, endgame)
 //!    parameter pairs (or *singles*, a parameter paired with itself), `a` and `b` one
 //!    middlegame and one endgame factor per row (any: an endgame scale, a phase above its
@@ -314,7 +314,8 @@ pub enum Reason {
     ConstantTerm,
     /// A linear row whose pairs are tapered by different factors.
     MixedPhases,
-    /// The store's arena would outgrow its 32-bit offsets.
+    /// The store's arena would outgrow its 32-bit offsets (phased store: or its table of
+    /// 65,536 distinct factors is full).
     StoreFull,
 }
 
@@ -329,7 +330,7 @@ impl fmt::Display for Reason {
             Reason::IndexOutOfRange => "parameter index or term count out of u16 range",
             Reason::ConstantTerm => "constant not exact as a 32-bit float",
             Reason::MixedPhases => "pairs tapered by different factors",
-            Reason::StoreFull => "compact store full (32-bit offsets)",
+            Reason::StoreFull => "compact store full (32-bit offsets, or 65,536 distinct factors)",
         })
     }
 }

@@ -5,8 +5,9 @@
 //! small integers `s_k` (piece counts, +-1), one middlegame factor `a`, one endgame factor `b`
 //! and one constant `c` per row (`a = rho`, `b = 1 - rho` for a plain taper; `b` carries an
 //! endgame scale, `a > 1` an unclamped phase, `c` the terms an engine does not tune). Each such
-//! row is stored as `[a, b]` (two f64: the factors as the evaluation computes them), `c` (f32,
-//! exact: a constant that is not a 32-bit float is refused) and one `u16` per pair. The pairs
+//! row is stored as the number of its `[a, b]` (two f64, exact, kept once per distinct pair in
+//! a table of at most 65,536: [`Factors`]), `c` (f32, exact: a constant that is not a 32-bit
+//! float is refused) and one `u16` per pair. The pairs
 //! with `s_k = +-1` (almost all of a piece-square table's) are *unit* features ([`Unit`]): the
 //! pair number and the sign, which together index a table of the signed by-pair weights (no
 //! multiplication, no conversion). The others are *general* features: the pair number in the
@@ -36,9 +37,11 @@ pub(crate) const S_MAX: f64 = 63.0;
 const UNIT_MASK: u16 = (4 << PAIR_BITS) - 2;
 
 mod decompose;
+mod factors;
 mod signed;
 mod unit;
 
+use factors::Factors;
 pub(crate) use signed::Signed;
 pub(crate) use unit::Unit;
 
@@ -127,8 +130,9 @@ pub(crate) struct Phased {
     /// Row `i`'s general features are `feats[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
     feats: Vec<u16>,
-    /// Row `i`'s middlegame and endgame factors.
-    ab: Vec<[f64; 2]>,
+    /// The distinct middlegame and endgame factors, and each row's number among them.
+    factors: Factors,
+    factor_of: Vec<u16>,
     /// Row `i`'s constant.
     konst: Vec<f32>,
 }
@@ -163,7 +167,7 @@ impl Phased {
 
     /// Number of rows.
     pub(crate) fn len(&self) -> usize {
-        self.ab.len()
+        self.factor_of.len()
     }
 
     /// Bytes of heap memory held.
@@ -175,7 +179,8 @@ impl Phased {
             + self.units.capacity() * 2
             + self.offsets.capacity() * 4
             + self.feats.capacity() * 2
-            + self.ab.capacity() * 16
+            + self.factors.heap_bytes()
+            + self.factor_of.capacity() * 2
             + self.konst.capacity() * 4
     }
 
@@ -185,7 +190,8 @@ impl Phased {
         self.units.shrink_to_fit();
         self.offsets.shrink_to_fit();
         self.feats.shrink_to_fit();
-        self.ab.shrink_to_fit();
+        self.factors.shrink();
+        self.factor_of.shrink_to_fit();
         self.konst.shrink_to_fit();
     }
 
@@ -200,20 +206,21 @@ impl Phased {
         )
     }
 
-    /// Appends row `i` of `other` (a store over the same parameters).
+    /// Appends row `i` of `other`, a store this one was made from by
+    /// [`empty_like`](Self::empty_like) (so that its factors are numbered alike).
     pub(crate) fn push_from(&mut self, other: &Phased, i: usize) {
         let (units, general) = other.row(i);
         self.units.extend_from_slice(units);
         self.feats.extend_from_slice(general);
         self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
-        self.ab.push(other.ab[i]);
+        self.factor_of.push(other.factor_of[i]);
         self.konst.push(other.konst[i]);
     }
 
-    /// Appends every row of `other`; `false` (and nothing appended) if `other` numbers its
+    /// Appends every row of `other`; `false` (and no row appended) if `other` numbers its
     /// pairs otherwise (a store made for other parameters, or with singles where this one has
-    /// none) or the offsets would outgrow 32 bits.
+    /// none), the offsets would outgrow 32 bits or the factors would not fit.
     pub(crate) fn append(&mut self, other: &Phased) -> bool {
         let (units, feats) = (self.units.len(), self.feats.len());
         if self.mg != other.mg || self.eg != other.eg {
@@ -224,6 +231,9 @@ impl Phased {
         {
             return false;
         }
+        let Some(number) = self.factors.merge(&other.factors) else {
+            return false;
+        };
         self.units.extend_from_slice(&other.units);
         self.feats.extend_from_slice(&other.feats);
         let shift = |o: &u32, base: usize| o + base as u32;
@@ -231,17 +241,20 @@ impl Phased {
         self.unit_offsets.extend(unit_ends.map(|o| shift(o, units)));
         self.offsets
             .extend(other.offsets.iter().skip(1).map(|o| shift(o, feats)));
-        self.ab.extend_from_slice(&other.ab);
+        let factor_of = other.factor_of.iter();
+        self.factor_of
+            .extend(factor_of.map(|&k| number[usize::from(k)]));
         self.konst.extend_from_slice(&other.konst);
         true
     }
 
-    /// An empty store over the same parameters.
+    /// An empty store over the same parameters, with the same factors.
     pub(crate) fn empty_like(&self) -> Phased {
         Phased {
             mg: self.mg.clone(),
             eg: self.eg.clone(),
             pair_of: self.pair_of.clone(),
+            factors: self.factors.clone(),
             unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
@@ -270,14 +283,14 @@ impl Phased {
             },
             get,
         );
-        let [a, b] = self.ab[i];
+        let [a, b] = self.factors.get(self.factor_of[i]);
         f64::from(self.konst[i]) + (a * sm + b * se)
     }
 
     /// Adds `seed * dq_i/dw` into `grad`.
     #[inline(always)]
     pub(crate) fn add_gradient(&self, i: usize, seed: f64, grad: &mut [f64]) {
-        let [a, b] = self.ab[i];
+        let [a, b] = self.factors.get(self.factor_of[i]);
         let (dm, de) = (seed * a, seed * b);
         for (p, s) in self.features(i) {
             grad[self.mg[p] as usize] += s * dm;
@@ -322,11 +335,12 @@ impl Phased {
         let offsets = &self.offsets[range.start..=range.end];
         let mut units_left = &self.units[unit_offsets[0] as usize..];
         let mut feats = &self.feats[offsets[0] as usize..];
-        let factors = self.ab[range.clone()]
+        let factors = self.factor_of[range.clone()]
             .iter()
             .zip(&self.konst[range.clone()]);
         let rows = (unit_offsets.windows(2).zip(offsets.windows(2))).zip(factors);
-        for (i, ((uo, o), (&[a, b], &c))) in range.zip(rows) {
+        for (i, ((uo, o), (&k, &c))) in range.zip(rows) {
+            let [a, b] = self.factors.get(k);
             let (units, rest) = units_left.split_at((uo[1] - uo[0]) as usize);
             units_left = rest;
             let (general, rest) = feats.split_at((o[1] - o[0]) as usize);
@@ -356,7 +370,7 @@ impl Phased {
     /// Row `i` as sparse (index, coefficient) pairs, appended to `idx` and `coef` (a single
     /// once, with coefficient `s (a + b)`).
     pub(crate) fn row_into(&self, i: usize, idx: &mut Vec<u32>, coef: &mut Vec<f64>) {
-        let [a, b] = self.ab[i];
+        let [a, b] = self.factors.get(self.factor_of[i]);
         for (p, s) in self.features(i) {
             let (m, e) = (self.mg[p], self.eg[p]);
             if m == e {

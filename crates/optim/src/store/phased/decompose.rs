@@ -98,8 +98,7 @@ impl Phased {
             Ok(d) => d,
             Err(why) => scaled(&groups).map_err(|_| why)?,
         };
-        self.push_row(&pairs, ab, c);
-        Ok(())
+        self.push_row(&pairs, ab, c)
     }
 
     /// A sparse row's coefficients merged by pair, sorted by pair.
@@ -160,12 +159,13 @@ impl Phased {
             }
             pairs.push((p, in_range(d)?));
         }
-        self.push_row(&pairs, ab, c);
-        Ok(())
+        self.push_row(&pairs, ab, c)
     }
 
-    /// Appends a row already checked: its features, factors and constant.
-    fn push_row(&mut self, pairs: &[(usize, i16)], ab: [f64; 2], c: f32) {
+    /// Appends a row already checked: its features, factors and constant; refused only if
+    /// its factors are new and the table of factors is full.
+    fn push_row(&mut self, pairs: &[(usize, i16)], ab: [f64; 2], c: f32) -> Result<(), Reason> {
+        let k = self.factors.intern(ab).ok_or(Reason::StoreFull)?;
         for &(p, s) in pairs {
             if s == 1 || s == -1 {
                 self.units.push(Unit::new(p, s < 0));
@@ -175,7 +175,8 @@ impl Phased {
         }
         self.unit_offsets.push(self.units.len() as u32);
         self.offsets.push(self.feats.len() as u32);
-        self.ab.push(ab);
+        self.factor_of.push(k);
         self.konst.push(c);
+        Ok(())
     }
 }

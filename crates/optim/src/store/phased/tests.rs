@@ -252,3 +252,69 @@ fn sweep_matches_score_gradient_and_rows() {
         }
     }
 }
+
+#[test]
+fn factors_are_kept_once_and_renumbered_on_append() {
+    let eg_of = [Some(1), None];
+    let mut a = Phased::new(&eg_of).unwrap();
+    let mut b = a.empty_like();
+    let (f1, f2, f3) = ([0.5, 0.5], [0.25, 0.375], [1.25, -0.25]);
+    for ab in [f1, f2, f1] {
+        assert_eq!(a.try_push_counts(ab, 1.0, &[(0, 2.0)]), Ok(()));
+    }
+    for ab in [f3, f2] {
+        assert_eq!(b.try_push_counts(ab, -1.0, &[(0, 1.0)]), Ok(()));
+    }
+    assert!(a.append(&b));
+    let w = [8.0, 16.0];
+    let want = |c: f64, s: f64, [x, y]: [f64; 2]| c + s * (x * 8.0 + y * 16.0);
+    let q: Vec<f64> = (0..5).map(|i| a.score(i, &w)).collect();
+    let expected = [
+        want(1.0, 2.0, f1),
+        want(1.0, 2.0, f2),
+        want(1.0, 2.0, f1),
+        want(-1.0, 1.0, f3),
+        want(-1.0, 1.0, f2),
+    ];
+    assert_eq!(q, expected);
+    // three distinct factors, whatever the number of rows; a subset reads them alike
+    assert_eq!(a.factors.merge(&Factors::default()), Some(Vec::new()));
+    assert_eq!(a.factors.intern(f3), Some(2));
+    let sub = Store::subset(&a, &[4, 0]);
+    assert_eq!(
+        [sub.score(0, &w), sub.score(1, &w)],
+        [expected[4], expected[0]]
+    );
+    // A full table refuses a new factor pair, not a known one.
+    let mut full = Phased::new(&eg_of).unwrap();
+    for k in 0..(1 << 16) {
+        let ab = [f64::from(k) / 65536.0, 1.0];
+        assert_eq!(full.try_push_counts(ab, 0.0, &[(0, 1.0)]), Ok(()));
+    }
+    assert_eq!(
+        full.try_push_counts([2.0, 1.0], 0.0, &[(0, 1.0)]),
+        Err(Reason::StoreFull)
+    );
+    assert_eq!(full.try_push_counts([0.5, 1.0], 0.0, &[(0, 1.0)]), Ok(()));
+    assert!(!full.append(&b), "b's new factors do not fit");
+    assert_eq!(full.len(), (1 << 16) + 1);
+}
+
+#[test]
+fn a_shrunk_store_numbers_known_factors_as_before() {
+    let eg_of = [Some(1), None];
+    let mut a = Phased::new(&eg_of).unwrap();
+    for k in 0..10 {
+        let ab = [f64::from(k) / 8.0, 1.0];
+        assert_eq!(a.try_push_counts(ab, 0.0, &[(0, 1.0)]), Ok(()));
+    }
+    let before = a.heap_bytes();
+    a.shrink();
+    assert!(a.heap_bytes() < before, "the index is dropped");
+    assert_eq!(
+        a.factors.intern([0.375, 1.0]),
+        Some(3),
+        "rebuilt, not duplicated"
+    );
+    assert_eq!(a.factors.intern([9.0, 1.0]), Some(10));
+}
