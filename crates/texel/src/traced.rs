@@ -17,6 +17,7 @@ use crate::setup::{Loaded, SetupOptions, TraceOptions};
 use crate::tunable::{RunFile, Tunable};
 use crate::TexelError;
 
+mod headed;
 mod load;
 mod report;
 
@@ -176,8 +177,10 @@ fn check_options(opts: &SetupOptions, t: &TraceOptions) -> Result<(), TexelError
 /// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions
 /// without a constant from their sparse terms ([`Manifest::linear_terms`]) into the compact
 /// phased store where they decompose over the tapered pairs ([`CompiledSet::record_linear`]),
-/// every other position (a constant, or declared non-linear terms) through the tape
-/// ([`Manifest::evaluate`] over [`Var`]), its linear rows compacted alike. Positions whose
+/// a linear manifest's other positions (a constant) through the tape ([`Manifest::evaluate`]
+/// over [`Var`]), their linear rows compacted alike; a manifest with declared non-linear
+/// terms or its own formula on the sums-scalars-and-head store (one head for every position,
+/// `traced/headed.rs`, [`CompiledSet::record_heads`]). Positions whose
 /// evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
 /// ([`RECORD_BATCH`]); `progress` advances by one per position.
 pub fn record_traces(
@@ -189,6 +192,7 @@ pub fn record_traces(
     let m = &*traced.manifest;
     let eg_of = traced.phase_pairs();
     let mut builder = SetBuilder::new(start.len());
+    let heads = headed::Heads::new(m, &eg_of);
     for batch in traces.chunks(RECORD_BATCH) {
         let (fast, slow): (Vec<&Trace>, Vec<&Trace>) = batch
             .iter()
@@ -203,7 +207,9 @@ pub fn record_traces(
                 progress,
             ));
         }
-        if !slow.is_empty() {
+        if let (Some(h), false) = (&heads, slow.is_empty()) {
+            builder.push(h.record(m, &slow, start, progress));
+        } else if !slow.is_empty() {
             let mut set = CompiledSet::record(
                 start,
                 &slow,
