@@ -302,3 +302,86 @@ fn an_ethereal_shaped_manifest_is_on_the_compact_store_and_exact() {
     check(&m, &traces, &set, &moved(&m, 60.0, 2));
     check(&m, &traces, &set, &moved(&m, 300.0, 3));
 }
+
+/// The fixture's manifest made linear: its king-safety elements' coefficients enter `mg`/`eg`
+/// directly (no sum, no terms, no features): a linear manifest with the same traced nonzeros.
+fn linearised(m: &Manifest) -> Manifest {
+    let mut json = m.to_json_with(&m.initial_weights());
+    let o = json.as_object_mut().unwrap();
+    o.remove("terms");
+    o.remove("features");
+    for p in o["params"].as_array_mut().unwrap() {
+        p.as_object_mut().unwrap().remove("sum");
+    }
+    Manifest::from_json(&json.to_string(), "linearised").unwrap()
+}
+
+/// Seconds a pass with the gradient takes (the best of `reps`).
+fn pass_seconds(set: &CompiledSet, w: &[f64], reps: usize) -> f64 {
+    let go = AtomicBool::new(false);
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let mut g = vec![0.0; w.len()];
+        let t = std::time::Instant::now();
+        let f = |_: usize, q: f64| (q * q * 1e-6, 2e-6 * q);
+        set.pass(w, 0..set.len(), None, Some(&mut g), f, (&go).into());
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    best
+}
+
+/// Measures bytes a position and pass time of the C fixture's traces: the declared king
+/// safety on the new store, the same traces under the linearised manifest (phased store),
+/// and the per-position programs the traces were recorded as before. `GRADTUNE_POSITIONS`
+/// positions (default 100,000).
+#[test]
+#[ignore = "measurement: run with --ignored --nocapture, nice -n 10"]
+fn measure_the_c_fixtures_king_safety() {
+    let n = std::env::var("GRADTUNE_POSITIONS").map_or(100_000, |v| v.parse().unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (m, traces) = fixture_traces(&exe, &random_fens(n, 5));
+    let lin = linearised(&m);
+    assert!(lin.is_linear());
+    let (w, wl) = (moved(&m, 20.0, 1), moved(&lin, 20.0, 1));
+    let t = std::time::Instant::now();
+    let set = record_traces(&Traced::new(m.clone()), &traces, &m.initial_weights(), None);
+    let record = t.elapsed().as_secs_f64();
+    let linear = record_traces(
+        &Traced::new(lin.clone()),
+        &traces,
+        &lin.initial_weights(),
+        None,
+    );
+    let t = std::time::Instant::now();
+    let programs = CompiledSet::record(
+        &m.initial_weights(),
+        &traces,
+        |_, t| texel::traced::label(t),
+        |_, t, w: &[tape::Var]| m.evaluate(t, w).ok(),
+        None,
+    );
+    let record_programs = t.elapsed().as_secs_f64();
+    let each = |s: &CompiledSet| s.heap_bytes() as f64 / s.len() as f64;
+    let (a, b, c) = (
+        pass_seconds(&set, &w, 5),
+        pass_seconds(&linear, &wl, 5),
+        pass_seconds(&programs, &w, 3),
+    );
+    println!("{n} positions, {} threads", rayon::current_num_threads());
+    println!("declared terms, new store: {:.0} bytes a position, pass {:.4} s, recorded in {record:.2} s; {:?}", each(&set), a, set.layout().stores);
+    println!(
+        "linearised manifest:       {:.0} bytes a position, pass {:.4} s; {:?}",
+        each(&linear),
+        b,
+        linear.layout().stores
+    );
+    println!("per-position programs:     {:.0} bytes a position, pass {:.4} s, recorded in {record_programs:.2} s", each(&programs), c);
+    println!(
+        "speed against linear: {:.0}%; against programs: {:.1}x",
+        100.0 * b / a,
+        c / a
+    );
+}
