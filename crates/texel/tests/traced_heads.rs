@@ -37,7 +37,7 @@ fn random_fens(n: usize, seed: u64) -> Vec<String> {
             if moves.is_empty() {
                 break;
             }
-            let m = moves[rng.gen_range(0..moves.len())].clone();
+            let m = moves[rng.gen_range(0..moves.len())];
             pos.play_unchecked(m);
         }
         out.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
@@ -163,13 +163,11 @@ fn fixture_traces(exe: &Path, fens: &[String]) -> (Manifest, Vec<Trace>) {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the fixture starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // Written from another thread: the answers fill the output pipe meanwhile.
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().expect("the fixture answers");
+    writer.join().unwrap().expect("the fixture reads its input");
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let json = lines
