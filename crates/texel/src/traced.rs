@@ -2,8 +2,8 @@
 //! it, as the third [`Tunable`] model beside `psqt` and `full`. Loading reads the traces,
 //! verifies them against the engine's own evaluations (refusing a set that fails, unless told
 //! otherwise), splits them by game and records them: linear evaluations into the compact
-//! sparse and phased stores straight from their terms, declared non-linear terms through the
-//! tape ([`record_traces`]).
+//! sparse and phased stores straight from their terms, declared non-linear terms as one head
+//! program and each position's inputs to it ([`record_traces`], `traced/headed.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
