@@ -167,11 +167,13 @@ pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use progress::{Progress, ProgressEvent};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, run_stage, RunConfig};
-pub use set::{CompiledSet, Counts, HeadGradient, SetBuilder, SparseRows, SplitSpec, Target};
+pub use set::{
+    CompiledSet, Counts, HeadGradient, HeadSpec, SetBuilder, SparseRows, SplitSpec, Target,
+};
 pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
 pub use stop::Stop;
 pub use stopping::{Stopping, CONVERGED};
-pub use store::{Fallback, Layout, Reason, StoreKind, StoreSize};
+pub use store::{Fallback, HeadRow, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};
 
 /// What can go wrong.

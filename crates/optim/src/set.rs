@@ -11,11 +11,13 @@ use crate::stop::Stop;
 use crate::store::{each_store, AnyStore, Fallback, Layout, Store, StoreKind, StoreSize};
 
 mod builder;
+mod heads;
 mod jacobian;
 mod linear;
 mod record;
 
 pub use builder::SetBuilder;
+pub use heads::HeadSpec;
 pub use jacobian::SparseRows;
 pub use linear::Counts;
 pub use record::{HeadGradient, SplitSpec};

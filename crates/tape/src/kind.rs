@@ -35,6 +35,8 @@ pub(crate) enum Kind {
     Sqrt,
     /// `|x|`, slope 0 at 0
     Abs,
+    /// `sign(x)`: -1, 0 or 1, slope 0
+    Sign,
     /// `min(x, y)`, ties to `x`
     Min,
     /// `max(x, y)`, ties to `x`
@@ -92,6 +94,7 @@ pub(crate) fn apply(kind: Kind, k: f64, x: f64, y: f64) -> (f64, f64, f64) {
             (v, 0.5 / v, 0.0)
         }
         Kind::Abs => (x.abs(), abs_slope(x), 0.0),
+        Kind::Sign => (abs_slope(x), 0.0, 0.0),
         Kind::Min => {
             if y < x {
                 (y, 0.0, 1.0)

@@ -95,6 +95,12 @@ pub trait Scalar:
     fn sqrt(self) -> Self;
     /// Absolute value; derivative `0` at `0`.
     fn abs(self) -> Self;
+    /// `-1`, `0` or `1` by the sign of the value; derivative `0`. On a tape it is an
+    /// operation (not a constant), so a replayed program re-decides it for new inputs.
+    #[inline]
+    fn sign(self) -> Self {
+        Self::constant(abs_slope(self.value()))
+    }
     /// The smaller of the two; on a tie, `self` (and its derivative).
     fn min(self, other: Self) -> Self;
     /// The larger of the two; on a tie, `self` (and its derivative).
@@ -219,7 +225,8 @@ pub fn sigmoid_f64(x: f64) -> f64 {
     }
 }
 
-/// The derivative of `|x|` as this crate defines it (`0` at `0`).
+/// The derivative of `|x|` as this crate defines it (`0` at `0`), which is also `sign(x)`
+/// (`-1`, `0` or `1`; `0` for `-0` and NaN).
 #[inline]
 pub(crate) fn abs_slope(x: f64) -> f64 {
     if x > 0.0 {

@@ -247,6 +247,10 @@ impl Scalar for Var {
         self.unary(Kind::Abs, 0.0)
     }
     #[inline(always)]
+    fn sign(self) -> Self {
+        self.unary(Kind::Sign, 0.0)
+    }
+    #[inline(always)]
     fn min(self, other: Self) -> Self {
         self.binary(Kind::Min, other)
     }

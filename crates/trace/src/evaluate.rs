@@ -23,25 +23,40 @@ struct Env<'a, S> {
 
 impl<S: Scalar> Env<'_, S> {
     fn feature(&self, k: u16) -> f64 {
-        let (w, b) = self.t.feature(k);
-        match self.side {
-            Some(0) => w,
-            Some(_) => b,
-            None => w - b,
-        }
+        feature_value(self.t, k, self.side)
     }
+}
 
-    fn param(
-        &self,
-        param: usize,
-        index: &[Node<Ref>],
-        component: Option<Component>,
-    ) -> Result<S, EvalError> {
-        let p = &self.m.params[param];
+/// Feature `k` of `t` for `side` (0 White, 1 Black; `None`: White's minus Black's).
+pub(crate) fn feature_value(t: &Trace, k: u16, side: Option<usize>) -> f64 {
+    let (w, b) = t.feature(k);
+    match side {
+        Some(0) => w,
+        Some(_) => b,
+        None => w - b,
+    }
+}
+
+/// Where a parameter leaf reads, for one position.
+pub(crate) struct Pick<'a> {
+    pub param: usize,
+    pub index: &'a [Node<Ref>],
+    pub component: Option<Component>,
+    /// The phase being computed (`None` in the evaluation formula).
+    pub phase: Option<Component>,
+    /// The side of a per-side term.
+    pub side: Option<usize>,
+}
+
+impl Manifest {
+    /// The weight a parameter leaf reads in `t`: its index expressions evaluated on the
+    /// position's features, its component resolved.
+    pub(crate) fn weight_index(&self, t: &Trace, pick: &Pick<'_>) -> Result<usize, EvalError> {
+        let p = &self.params[pick.param];
         let mut offset = 0;
-        for (dim, node) in index.iter().enumerate() {
+        for (dim, node) in pick.index.iter().enumerate() {
             let x = node.eval::<f64>(&|r: &Ref| match r {
-                Ref::Feature(k) => Ok(self.feature(*k)),
+                Ref::Feature(k) => Ok(feature_value(t, *k, pick.side)),
                 _ => Err(EvalError::Unknown {
                     name: format!("{r:?}"),
                 }),
@@ -58,10 +73,10 @@ impl<S: Scalar> Env<'_, S> {
             offset = offset * p.shape[dim] + i;
         }
         let mut k = p.first_weight + offset * p.per_element();
-        if p.tapered && resolve_component(component, self.phase) == Component::Eg {
+        if p.tapered && resolve_component(pick.component, pick.phase) == Component::Eg {
             k += 1;
         }
-        Ok(self.w[k])
+        Ok(k)
     }
 }
 
@@ -81,7 +96,16 @@ impl<S: Scalar> expr::Env<Ref, S> for Env<'_, S> {
                 param,
                 index,
                 component,
-            } => self.param(*param, index, *component)?,
+            } => {
+                let pick = Pick {
+                    param: *param,
+                    index,
+                    component: *component,
+                    phase: self.phase,
+                    side: self.side,
+                };
+                self.w[self.m.weight_index(t, &pick)?]
+            }
         })
     }
 }
@@ -126,35 +150,7 @@ impl Manifest {
                 got: w.len(),
             });
         }
-        let mut mg_terms = Vec::with_capacity(t.coeffs.len());
-        let mut eg_terms = Vec::with_capacity(t.coeffs.len());
-        let mut sum_terms: Vec<Vec<(u32, f64)>> = vec![Vec::new(); self.sums.len() * 4];
-        for &(i, white, black) in &t.coeffs {
-            let Some(e) = self.elements.get(i as usize) else {
-                continue; // readers reject such indices
-            };
-            let (wm, we) = if e.tapered {
-                (e.weight, e.weight + 1)
-            } else {
-                (e.weight, e.weight)
-            };
-            match e.sum {
-                None => {
-                    let d = f64::from(white) - f64::from(black);
-                    mg_terms.push((wm, d));
-                    eg_terms.push((we, d));
-                }
-                Some(k) => {
-                    for (side, c) in [(0, white), (1, black)] {
-                        if c != 0.0 {
-                            let base = usize::from(k) * 4 + side * 2;
-                            sum_terms[base].push((wm, f64::from(c)));
-                            sum_terms[base + 1].push((we, f64::from(c)));
-                        }
-                    }
-                }
-            }
-        }
+        let (mg_terms, eg_terms, sum_terms) = self.split_terms(t);
         let mut mg = S::dot(w, &mg_terms);
         let mut eg = S::dot(w, &eg_terms);
         let sums: Sums<S> = (0..self.sums.len())
@@ -206,6 +202,45 @@ impl Manifest {
             eg += inc[1];
         }
         Ok((mg, eg))
+    }
+
+    /// A trace's sparse terms: the linear part's middlegame and endgame terms, and each sum's
+    /// terms at `[slot * 4 + side * 2 + phase]`.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn split_terms(
+        &self,
+        t: &Trace,
+    ) -> (Vec<(u32, f64)>, Vec<(u32, f64)>, Vec<Vec<(u32, f64)>>) {
+        let mut mg_terms = Vec::with_capacity(t.coeffs.len());
+        let mut eg_terms = Vec::with_capacity(t.coeffs.len());
+        let mut sum_terms: Vec<Vec<(u32, f64)>> = vec![Vec::new(); self.sums.len() * 4];
+        for &(i, white, black) in &t.coeffs {
+            let Some(e) = self.elements.get(i as usize) else {
+                continue; // readers reject such indices
+            };
+            let (wm, we) = if e.tapered {
+                (e.weight, e.weight + 1)
+            } else {
+                (e.weight, e.weight)
+            };
+            match e.sum {
+                None => {
+                    let d = f64::from(white) - f64::from(black);
+                    mg_terms.push((wm, d));
+                    eg_terms.push((we, d));
+                }
+                Some(k) => {
+                    for (side, c) in [(0, white), (1, black)] {
+                        if c != 0.0 {
+                            let base = usize::from(k) * 4 + side * 2;
+                            sum_terms[base].push((wm, f64::from(c)));
+                            sum_terms[base + 1].push((we, f64::from(c)));
+                        }
+                    }
+                }
+            }
+        }
+        (mg_terms, eg_terms, sum_terms)
     }
 
     /// The evaluation formula applied to the totals, plus the constant.

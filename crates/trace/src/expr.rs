@@ -212,16 +212,7 @@ fn call<S: Scalar>(func: Func, a: &[S]) -> S {
         Func::Max => a[0].max(a[1]),
         Func::Clamp => a[0].clamp(a[1], a[2]),
         Func::Abs => a[0].abs(),
-        Func::Sign => {
-            let x = a[0].value();
-            S::constant(if x > 0.0 {
-                1.0
-            } else if x < 0.0 {
-                -1.0
-            } else {
-                0.0
-            })
-        }
+        Func::Sign => a[0].sign(),
         Func::Sigmoid => a[0].sigmoid(),
         Func::Exp => a[0].exp(),
     }

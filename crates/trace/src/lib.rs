@@ -32,6 +32,7 @@ pub mod emit;
 mod error;
 mod evaluate;
 pub mod expr;
+mod head;
 mod linear;
 mod manifest;
 mod read;
@@ -42,6 +43,7 @@ mod verify;
 
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
+pub use head::{HeadInputs, HeadShape};
 pub use manifest::{Manifest, ParamDecl, ScoreConvention, WeightInfo};
 pub use read::{read_traces, write_text, ReadOptions, ReadReport, MAX_MESSAGES};
 pub use text::{parse_engine_answer, parse_line, to_line};

@@ -40,7 +40,7 @@ pub struct SetBuilder {
     params: usize,
     /// Per section (in [`StoreKind`] order), the stores and their positions' labels: one store,
     /// or more when one filled its 32-bit offsets.
-    sections: [Vec<(AnyStore, Vec<Target>)>; 4],
+    sections: [Vec<(AnyStore, Vec<Target>)>; 5],
 }
 
 /// A section's place in the set.
@@ -49,7 +49,8 @@ fn section(kind: StoreKind) -> usize {
         StoreKind::Phased => 0,
         StoreKind::Sparse => 1,
         StoreKind::SumsAndHead => 2,
-        StoreKind::Program => 3,
+        StoreKind::SumsScalarsAndHead => 3,
+        StoreKind::Program => 4,
     }
 }
 

@@ -26,7 +26,12 @@
 //!    term (same coefficient on a `(m, e)` pair), whose twin coefficients are integers in
 //!    `-64..=63` once merged by pair, whose other sums' terms have `u16` indices and integer
 //!    coefficients in the `i16` range, and whose record fits the arena's 32-bit offsets.
-//! 4. **General programs** ([`Programs`], a [`tape::Program`] each, about 2,948 bytes for
+//! 4. **Sums, scalars and head** ([`ScalarHead`], about 110 bytes a position for the C trace
+//!    fixture's king safety): positions recorded by
+//!    [`CompiledSet::record_heads`](crate::CompiledSet::record_heads), an engine's declared
+//!    non-linear terms: twin groups of sums as the phased store packs them, weights picked per
+//!    position (`u16` indices), per-position scalars (`f64`), one shared head program.
+//! 5. **General programs** ([`Programs`], a [`tape::Program`] each, about 2,948 bytes for
 //!    `full`): everything else. Same values, more memory and slower passes.
 //!
 //! # Fallbacks are counted with their reason
@@ -57,11 +62,14 @@ mod headed;
 mod pairs;
 pub(crate) mod phased;
 mod programs;
+mod scalar_head;
 mod sparse;
 
 pub(crate) use headed::Headed;
 pub(crate) use phased::Phased;
 pub(crate) use programs::Programs;
+pub use scalar_head::HeadRow;
+pub(crate) use scalar_head::ScalarHead;
 pub(crate) use sparse::Sparse;
 
 /// One store of positions (see the module documentation). Positions are numbered `0..len()`
@@ -186,6 +194,7 @@ pub(crate) enum AnyStore {
     Phased(Phased),
     Sparse(Sparse),
     Headed(Headed),
+    ScalarHead(ScalarHead),
     Programs(Programs),
 }
 
@@ -197,6 +206,7 @@ macro_rules! each_store {
             $crate::store::AnyStore::Phased($s) => $body,
             $crate::store::AnyStore::Sparse($s) => $body,
             $crate::store::AnyStore::Headed($s) => $body,
+            $crate::store::AnyStore::ScalarHead($s) => $body,
             $crate::store::AnyStore::Programs($s) => $body,
         }
     };
@@ -225,6 +235,7 @@ impl AnyStore {
             AnyStore::Phased(s) => AnyStore::Phased(s.subset(keep)),
             AnyStore::Sparse(s) => AnyStore::Sparse(s.subset(keep)),
             AnyStore::Headed(s) => AnyStore::Headed(s.subset(keep)),
+            AnyStore::ScalarHead(s) => AnyStore::ScalarHead(s.subset(keep)),
             AnyStore::Programs(s) => AnyStore::Programs(s.subset(keep)),
         }
     }
@@ -239,6 +250,7 @@ impl AnyStore {
             (AnyStore::Phased(a), AnyStore::Phased(b)) => a.append(b),
             (AnyStore::Sparse(a), AnyStore::Sparse(b)) => a.append(b),
             (AnyStore::Headed(a), AnyStore::Headed(b)) => a.append(b),
+            (AnyStore::ScalarHead(a), AnyStore::ScalarHead(b)) => a.append(b),
             (AnyStore::Programs(a), AnyStore::Programs(b)) => {
                 a.append(b);
                 true
@@ -253,6 +265,7 @@ impl AnyStore {
             AnyStore::Phased(s) => s.shrink(),
             AnyStore::Sparse(s) => s.shrink(),
             AnyStore::Headed(s) => s.shrink(),
+            AnyStore::ScalarHead(s) => s.shrink(),
             AnyStore::Programs(s) => s.shrink(),
         }
     }
@@ -273,6 +286,9 @@ pub enum StoreKind {
     Sparse,
     /// Linear sums and one shared non-linear head, compact.
     SumsAndHead,
+    /// Linear sums, picked weights and per-position scalars into one shared non-linear head,
+    /// compact (an engine's declared non-linear terms).
+    SumsScalarsAndHead,
     /// General compiled [`tape::Program`]s.
     Program,
 }
@@ -283,6 +299,7 @@ impl fmt::Display for StoreKind {
             StoreKind::Phased => "the phased store",
             StoreKind::Sparse => "sparse rows",
             StoreKind::SumsAndHead => "the sums-and-head store",
+            StoreKind::SumsScalarsAndHead => "the sums-scalars-and-head store",
             StoreKind::Program => "general programs",
         })
     }

@@ -1,0 +1,277 @@
+//! [`ScalarHead`]: a compact store for evaluations that are one shared non-linear head of a
+//! position's linear sums, of weights it picks and of a few numbers of its own (an engine's
+//! declared king safety or complexity, read from its traces).
+//!
+//! A position's evaluation is `head(s_0 .. s_{2G-1}, w[p_0] .. w[p_{P-1}], c_0 .. c_{C-1})`:
+//!
+//! * `G` *twin groups*, each a (middlegame, endgame) couple of sparse sums over
+//!   (middlegame, endgame) parameter pairs with equal coefficients (the linear tapered part;
+//!   a king-safety sum of one side in both phases), stored as [`super::phased`]'s `u16`
+//!   features (unit features for +-1, else 9-bit pair and signed 7-bit coefficient), both
+//!   sums of a group out of one sweep;
+//! * `P` *picks*: single weights the head reads, which may differ per position (an
+//!   attacker-count weight indexed by the position's attacker count), one `u16` each;
+//! * `C` *scalars*: per-position numbers (phase factors, a constant, features), `f64` each.
+//!
+//! The head is one [`tape::Program`] for every position, replayed with the position's inputs
+//! (`min`, `max`, `abs`, `sign` re-decide their branch on replay, so the value and gradient
+//! are exact).
+//!
+//! Why a store beside [`super::Headed`] and not `Headed` generalised: `Headed` serves the
+//! chess model's `full`, one twin group and shared head weights, with a hand-written head in
+//! blocks; its hot loop and memory layout stay as they are. This one takes several twin
+//! groups, per-position weights and per-position scalars, which `full` does not need.
+//!
+//! Positions that do not fit (a non-integer or too large coefficient, a parameter outside a
+//! pair, an index beyond `u16`) are refused by [`ScalarHead::try_push`] with the [`Reason`];
+//! the recording keeps them as general programs. `scalar_head/replay.rs` holds the value,
+//! gradient and the pass.
+
+use tape::Program;
+
+use super::pairs::pair_table;
+use super::phased::{pack, pack_unit, S_MAX, S_MIN};
+use super::Reason;
+
+/// A position's inputs to a [`ScalarHead`]: `2 * groups` sums (group `g`'s middlegame sum at
+/// `2g`, its endgame sum at `2g + 1`), the picked weights and the scalars.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HeadRow {
+    /// The twin groups' sums, as (weight index, coefficient) terms.
+    pub sums: Vec<Vec<(u32, f64)>>,
+    /// The weight each pick reads.
+    pub picks: Vec<u32>,
+    /// The scalars.
+    pub scalars: Vec<f64>,
+}
+
+/// Sums, picks and scalars of many positions, and one head; see the module documentation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ScalarHead {
+    /// Middlegame and endgame index of each pair.
+    pub(super) mg: Vec<u32>,
+    pub(super) eg: Vec<u32>,
+    /// Pair number of each parameter (`u32::MAX`: not in a pair).
+    pair_of: Vec<u32>,
+    pub(super) groups: usize,
+    pub(super) picks: usize,
+    pub(super) scalars: usize,
+    /// Inputs: the groups' sums, the picks, the scalars.
+    pub(super) head: Program,
+    /// Start of each position's record in `arena` (`len() + 1` entries).
+    offsets: Vec<u32>,
+    /// Per position: the number of unit and of general features of each group, the picks,
+    /// then each group's unit and general features.
+    arena: Vec<u16>,
+    /// Per position, its `scalars` values.
+    values: Vec<f64>,
+}
+
+/// A position's record, parsed.
+#[derive(Clone, Copy)]
+pub(super) struct Row<'a> {
+    pub counts: &'a [u16],
+    pub picks: &'a [u16],
+    pub feats: &'a [u16],
+    pub scalars: &'a [f64],
+}
+
+impl Row<'_> {
+    /// Each group's unit and general features, in group order.
+    #[inline(always)]
+    pub fn groups(&self) -> impl Iterator<Item = (&[u16], &[u16])> + '_ {
+        let mut rest = self.feats;
+        self.counts.chunks_exact(2).map(move |c| {
+            let (units, r) = rest.split_at(usize::from(c[0]));
+            let (general, r) = r.split_at(usize::from(c[1]));
+            rest = r;
+            (units, general)
+        })
+    }
+}
+
+/// The couple of twin sums `a` (middlegame) and `b` (endgame) merged by pair: (pair number,
+/// integer coefficient), sorted by pair, zeros dropped; or why they do not pair.
+fn merge_twins(
+    (mg, eg, pair_of): (&[u32], &[u32], &[u32]),
+    a: &[(u32, f64)],
+    b: &[(u32, f64)],
+) -> Result<Vec<(u32, f64)>, Reason> {
+    if a.len() != b.len() {
+        return Err(Reason::NoTwinPair);
+    }
+    let mut pairs: Vec<(u32, f64)> = Vec::with_capacity(a.len());
+    for (&(m, c), &(e, d)) in a.iter().zip(b) {
+        let p = match pair_of.get(m as usize) {
+            Some(&p) if p != u32::MAX => p,
+            _ => return Err(Reason::NoTwinPair),
+        };
+        if mg[p as usize] != m || eg[p as usize] != e || c != d {
+            return Err(Reason::NoTwinPair);
+        }
+        if c.fract() != 0.0 {
+            return Err(Reason::NonIntegerCoefficient);
+        }
+        match pairs.iter_mut().find(|x| x.0 == p) {
+            Some(x) => x.1 += c,
+            None => pairs.push((p, c)),
+        }
+    }
+    pairs.retain(|x| x.1 != 0.0);
+    pairs.sort_unstable_by_key(|x| x.0);
+    if pairs.iter().any(|x| !(S_MIN..=S_MAX).contains(&x.1)) {
+        return Err(Reason::CoefficientOutOfRange);
+    }
+    Ok(pairs)
+}
+
+impl ScalarHead {
+    /// An empty store: `groups` twin groups, `picks` picks and `scalars` scalars into `head`,
+    /// over the parameter pairing `eg_of` (as [`crate::CompiledSet::compact_phased`] takes
+    /// it). `None` if the pairing has no pairs or too many, or the head takes other inputs.
+    pub(crate) fn new(
+        eg_of: &[Option<usize>],
+        (groups, picks, scalars): (usize, usize, usize),
+        head: Program,
+    ) -> Option<ScalarHead> {
+        if head.inputs() != 2 * groups + picks + scalars || groups > usize::from(u16::MAX) {
+            return None;
+        }
+        let (mg, eg, pair_of) = pair_table(eg_of)?;
+        Some(ScalarHead {
+            mg,
+            eg,
+            pair_of,
+            groups,
+            picks,
+            scalars,
+            head,
+            offsets: vec![0],
+            arena: Vec::new(),
+            values: Vec::new(),
+        })
+    }
+
+    /// Number of positions.
+    pub(crate) fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Bytes of heap memory held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.mg.capacity() + self.eg.capacity() + self.pair_of.capacity()) * 4
+            + self.head.heap_bytes()
+            + self.offsets.capacity() * 4
+            + self.arena.capacity() * 2
+            + self.values.capacity() * 8
+    }
+
+    /// Releases spare capacity.
+    pub(crate) fn shrink(&mut self) {
+        self.offsets.shrink_to_fit();
+        self.arena.shrink_to_fit();
+        self.values.shrink_to_fit();
+    }
+
+    /// An empty store with the same head and pairing.
+    pub(crate) fn empty_like(&self) -> ScalarHead {
+        ScalarHead {
+            mg: self.mg.clone(),
+            eg: self.eg.clone(),
+            pair_of: self.pair_of.clone(),
+            groups: self.groups,
+            picks: self.picks,
+            scalars: self.scalars,
+            head: self.head.clone(),
+            offsets: vec![0],
+            arena: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Appends a position; if its inputs do not fit the compact form, stores nothing and
+    /// says why not.
+    pub(crate) fn try_push(&mut self, row: &HeadRow) -> Result<(), Reason> {
+        if row.sums.len() != 2 * self.groups
+            || row.picks.len() != self.picks
+            || row.scalars.len() != self.scalars
+        {
+            return Err(Reason::UnusableSplit);
+        }
+        if row.picks.iter().any(|&p| p > u32::from(u16::MAX)) {
+            return Err(Reason::IndexOutOfRange);
+        }
+        let table = (&self.mg[..], &self.eg[..], &self.pair_of[..]);
+        let mut merged = Vec::with_capacity(self.groups);
+        for g in row.sums.chunks_exact(2) {
+            merged.push(merge_twins(table, &g[0], &g[1])?);
+        }
+        let is_unit = |c: f64| c == 1.0 || c == -1.0;
+        let start = self.arena.len();
+        for pairs in &merged {
+            let units = pairs.iter().filter(|x| is_unit(x.1)).count();
+            // At most one feature a pair: fewer than `MAX_PAIRS`, so within `u16`.
+            self.arena.push(units as u16);
+            self.arena.push((pairs.len() - units) as u16);
+        }
+        self.arena.extend(row.picks.iter().map(|&p| p as u16));
+        for pairs in &merged {
+            let units = pairs.iter().filter(|x| is_unit(x.1));
+            self.arena
+                .extend(units.map(|&(p, c)| pack_unit(p as usize, c < 0.0)));
+            let general = pairs.iter().filter(|x| !is_unit(x.1));
+            self.arena
+                .extend(general.map(|&(p, c)| pack(p as usize, c as i16)));
+        }
+        if self.arena.len() > u32::MAX as usize {
+            self.arena.truncate(start);
+            return Err(Reason::StoreFull);
+        }
+        self.offsets.push(self.arena.len() as u32);
+        self.values.extend_from_slice(&row.scalars);
+        Ok(())
+    }
+
+    /// Appends position `i` of `other` (a store with the same head and pairing).
+    pub(crate) fn push_from(&mut self, other: &ScalarHead, i: usize) {
+        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
+        self.arena.extend_from_slice(&other.arena[a..b]);
+        self.offsets.push(self.arena.len() as u32);
+        let s = other.scalars;
+        self.values
+            .extend_from_slice(&other.values[i * s..(i + 1) * s]);
+    }
+
+    /// Appends every position of `other` (made by [`empty_like`](Self::empty_like) of this
+    /// store); `false` (and nothing appended) if the arena would outgrow 32-bit offsets.
+    pub(crate) fn append(&mut self, other: &ScalarHead) -> bool {
+        let base = self.arena.len();
+        if base + other.arena.len() > u32::MAX as usize {
+            return false;
+        }
+        self.arena.extend_from_slice(&other.arena);
+        let ends = other.offsets.iter().skip(1);
+        self.offsets.extend(ends.map(|&o| o + base as u32));
+        self.values.extend_from_slice(&other.values);
+        true
+    }
+
+    /// Position `i`'s record.
+    #[inline(always)]
+    pub(super) fn row(&self, i: usize) -> Row<'_> {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        let (counts, rest) = self.arena[a..b].split_at(2 * self.groups);
+        let (picks, feats) = rest.split_at(self.picks);
+        let s = self.scalars;
+        Row {
+            counts,
+            picks,
+            feats,
+            scalars: &self.values[i * s..(i + 1) * s],
+        }
+    }
+}
+
+mod replay;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+//! Tests of the sums-scalars-and-head store.
+
+use super::*;
+use crate::store::Store;
+use tape::{Scalar, Scratch, Tape};
+
+/// head(a_mg, a_eg, b_mg, b_eg; p; c) = c * a_mg + a_eg * p - max(b_mg, 0)^2 + sign(b_eg) * c.
+fn store() -> ScalarHead {
+    let mut tape = Tape::new();
+    tape.record(|rec| {
+        let x = rec.inputs(&[1.0; 6]);
+        let y =
+            x[5] * x[0] + x[1] * x[4] - x[2].max(tape::Var::zero()).powi(2) + x[3].sign() * x[5];
+        let head = rec.compile(y);
+        // params: 0/1 and 2/3 pairs, 4 and 5 picked weights
+        let eg_of = [Some(1), None, Some(3), None, None, None];
+        ScalarHead::new(&eg_of, (2, 1, 1), head).unwrap()
+    })
+}
+
+fn row(a: &[(u32, u32, f64)], b: &[(u32, u32, f64)], pick: u32, c: f64) -> HeadRow {
+    let side = |v: &[(u32, u32, f64)], e: bool| -> Vec<(u32, f64)> {
+        v.iter()
+            .map(|&(m, g, k)| (if e { g } else { m }, k))
+            .collect()
+    };
+    HeadRow {
+        sums: vec![side(a, false), side(a, true), side(b, false), side(b, true)],
+        picks: vec![pick],
+        scalars: vec![c],
+    }
+}
+
+/// The head at `w` by hand, and its gradient.
+fn by_hand(r: &HeadRow, w: &[f64]) -> (f64, Vec<f64>) {
+    let s = |k: usize| {
+        r.sums[k]
+            .iter()
+            .map(|&(i, c)| c * w[i as usize])
+            .sum::<f64>()
+    };
+    let (am, ae, bm, be, p, c) = (s(0), s(1), s(2), s(3), w[r.picks[0] as usize], r.scalars[0]);
+    let sign = if be > 0.0 {
+        1.0
+    } else if be < 0.0 {
+        -1.0
+    } else {
+        0.0
+    };
+    let q = c * am + ae * p - bm.max(0.0).powi(2) + sign * c;
+    let mut g = vec![0.0; w.len()];
+    let d = [c, p, -2.0 * bm.max(0.0), 0.0];
+    for (k, dk) in d.iter().enumerate() {
+        for &(i, coef) in &r.sums[k] {
+            g[i as usize] += dk * coef;
+        }
+    }
+    g[r.picks[0] as usize] += ae;
+    (q, g)
+}
+
+#[test]
+fn replays_groups_picks_and_scalars() {
+    let mut h = store();
+    let rows = [
+        row(&[(0, 1, 2.0), (2, 3, -1.0)], &[(2, 3, 3.0)], 4, 0.5),
+        row(&[(0, 1, -1.0)], &[(0, 1, 1.0), (2, 3, -2.0)], 5, -1.25),
+        row(&[], &[], 4, 2.0),
+    ];
+    for r in &rows {
+        assert_eq!(h.try_push(r), Ok(()));
+    }
+    let w = [10.0, 20.0, 30.0, -40.0, 2.0, 0.5];
+    let mut scratch = Scratch::default();
+    let mut total = (0.0, vec![0.0; 6]);
+    for (i, r) in rows.iter().enumerate() {
+        let (q, g) = by_hand(r, &w);
+        assert_eq!(h.score(i, &w, &mut scratch), q, "position {i}");
+        let mut got = vec![0.0; 6];
+        h.add_gradient(i, 1.0, &mut scratch, &mut got);
+        assert_eq!(got, g, "position {i}");
+        total.0 += q * q;
+        for (t, gk) in total.1.iter_mut().zip(&g) {
+            *t += 2.0 * q * gk;
+        }
+    }
+    // The pass: loss q^2, so dL/dq = 2q.
+    let mut grad = vec![0.0; 6];
+    let loss = h.sweep(
+        &w,
+        0..3,
+        true,
+        &|_, q| (q * q, 2.0 * q),
+        &mut scratch,
+        &mut grad,
+    );
+    assert_eq!(loss, total.0);
+    for (a, b) in grad.iter().zip(&total.1) {
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "{grad:?} {:?}",
+            total.1
+        );
+    }
+    // A subset keeps the rows, scalars included.
+    let sub = h.subset(&[2, 0]);
+    assert_eq!(sub.score(1, &w, &mut scratch), h.score(0, &w, &mut scratch));
+    assert_eq!(sub.score(0, &w, &mut scratch), h.score(2, &w, &mut scratch));
+}
+
+#[test]
+fn refuses_what_does_not_fit_and_says_why() {
+    let mut h = store();
+    let mut r = row(&[(0, 1, 1.0)], &[], 4, 1.0);
+    r.sums[1] = vec![(1, 2.0)];
+    assert_eq!(h.try_push(&r), Err(Reason::NoTwinPair));
+    let r = row(&[(0, 1, 0.5)], &[], 4, 1.0);
+    assert_eq!(h.try_push(&r), Err(Reason::NonIntegerCoefficient));
+    let r = row(&[(0, 1, 99.0)], &[], 4, 1.0);
+    assert_eq!(h.try_push(&r), Err(Reason::CoefficientOutOfRange));
+    let r = row(&[(4, 4, 1.0)], &[], 4, 1.0);
+    assert_eq!(h.try_push(&r), Err(Reason::NoTwinPair));
+    let r = row(&[], &[], 70_000, 1.0);
+    assert_eq!(h.try_push(&r), Err(Reason::IndexOutOfRange));
+    let mut r = row(&[], &[], 4, 1.0);
+    r.scalars.push(2.0);
+    assert_eq!(h.try_push(&r), Err(Reason::UnusableSplit));
+    assert_eq!(h.len(), 0);
+}
