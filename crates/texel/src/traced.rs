@@ -2,13 +2,8 @@
 //! it, as the third [`Tunable`] model beside `psqt` and `full`. Loading reads the traces,
 //! verifies them against the engine's own evaluations (refusing a set that fails, unless told
 //! otherwise), splits them by game and records them: linear evaluations into the compact
-<<<<<<< HEAD
-//! phased store straight from their counts, declared non-linear terms through the tape
-//! ([`record_traces`]).
-=======
-//! sparse and phased stores straight from their terms, declared non-linear terms as one head
-//! program and each position's inputs to it ([`record_traces`], `traced/headed.rs`).
->>>>>>> h-nonlinear
+//! phased store straight from their counts, declared non-linear terms as one head program and
+//! each position's inputs to it ([`record_traces`], `traced/headed.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -179,22 +174,14 @@ fn check_options(opts: &SetupOptions, t: &TraceOptions) -> Result<(), TexelError
     Ok(())
 }
 
-<<<<<<< HEAD
 /// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions from
 /// their integer counts, factors and constant ([`Manifest::linear_counts`]) into the compact
 /// phased store ([`CompiledSet::record_counts`]: constants, endgame scales and unclamped
 /// phases included; a position whose counts do not fit, a decimal count say, becomes a
-/// sparse row with the reason), a non-linear manifest's through the tape
-/// ([`Manifest::evaluate`] over [`Var`]), its linear rows compacted alike. Positions whose
-=======
-/// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions
-/// without a constant from their sparse terms ([`Manifest::linear_terms`]) into the compact
-/// phased store where they decompose over the tapered pairs ([`CompiledSet::record_linear`]),
-/// a linear manifest's other positions (a constant) through the tape ([`Manifest::evaluate`]
-/// over [`Var`]), their linear rows compacted alike; a manifest with declared non-linear
-/// terms or its own formula on the sums-scalars-and-head store (one head for every position,
-/// `traced/headed.rs`, [`CompiledSet::record_heads`]). Positions whose
->>>>>>> h-nonlinear
+/// sparse row with the reason); a manifest with declared non-linear terms or its own formula
+/// on the sums-scalars-and-head store (one head for every position, `traced/headed.rs`,
+/// [`CompiledSet::record_heads`]), or through the tape ([`Manifest::evaluate`] over [`Var`],
+/// its linear rows compacted alike) if its head cannot be recorded. Positions whose
 /// evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
 /// ([`RECORD_BATCH`]); `progress` advances by one per position.
 pub fn record_traces(
@@ -218,14 +205,10 @@ pub fn record_traces(
                 &eg_of,
                 progress,
             ));
-<<<<<<< HEAD
+        } else if let Some(h) = &heads {
+            let refs: Vec<&Trace> = batch.iter().collect();
+            builder.push(h.record(m, &refs, start, progress));
         } else {
-=======
-        }
-        if let (Some(h), false) = (&heads, slow.is_empty()) {
-            builder.push(h.record(m, &slow, start, progress));
-        } else if !slow.is_empty() {
->>>>>>> h-nonlinear
             let mut set = CompiledSet::record(
                 start,
                 batch,
