@@ -74,13 +74,11 @@ impl<'m> TraceStream<'m> {
         out.clear();
         let max = max.max(1);
         while out.len() < max {
-            if let Some(t) = self.pending.pop_front() {
-                out.push(t);
-                continue;
-            }
-            if !self.fill()? {
+            if self.pending.is_empty() && !self.fill()? {
                 break;
             }
+            let k = (max - out.len()).min(self.pending.len());
+            out.extend(self.pending.drain(..k));
         }
         Ok(out.len())
     }

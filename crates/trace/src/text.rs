@@ -9,9 +9,6 @@ use shakmaty::{Color, Position};
 
 use crate::{Manifest, ScoreConvention, Trace};
 
-/// The operations a trace line adds to EPD.
-const TRACE_OPS: [&str; 6] = ["phase", "scale", "const", "eval", "t", "f"];
-
 /// Parses one trace line against a manifest. `Ok(None)` for a blank line or a comment (`#`,
 /// `//`); `Err` says which field is wrong (the caller adds `file:line`).
 ///
@@ -230,12 +227,12 @@ impl<'s, 'm, 'l> LineOps<'s, 'm, 'l> {
     }
 
     fn token(&mut self, tok: &'l str) -> Result<(), String> {
-        let opcode = TRACE_OPS.iter().find(|&&c| c == tok);
+        let opcode = trace_op(tok);
         if opcode.is_some() && self.tokens > 0 {
             self.end_op()?;
         }
         if self.tokens == 0 {
-            self.code = opcode.copied();
+            self.code = opcode;
             if self.code.is_none() {
                 self.labels.push_str(tok);
             }
@@ -352,12 +349,27 @@ fn check_scale(s: f32, m: &Manifest) -> Result<f32, String> {
     Ok(s)
 }
 
+/// The trace opcode `tok` is, if it is one (the operations a trace line adds to EPD).
+fn trace_op(tok: &str) -> Option<&'static str> {
+    Some(match tok {
+        "phase" => "phase",
+        "scale" => "scale",
+        "const" => "const",
+        "eval" => "eval",
+        "t" => "t",
+        "f" => "f",
+        _ => return None,
+    })
+}
+
 /// `key:white:black` with finite numbers.
 fn triple<'a>(a: &'a str, code: &str) -> Result<(&'a str, f32, f32), String> {
-    let mut parts = a.split(':');
-    let (Some(key), Some(w), Some(b), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
+    let colons = |s: &'a str| s.find(':').map(|k| (&s[..k], &s[k + 1..]));
+    let parts = colons(a).and_then(|(key, rest)| {
+        let (w, b) = colons(rest)?;
+        (!b.contains(':')).then_some((key, w, b))
+    });
+    let Some((key, w, b)) = parts else {
         return Err(format!(
             "`{code}` {a:?}: expected {}:white:black",
             if code == "t" { "index" } else { "name" }
@@ -368,7 +380,20 @@ fn triple<'a>(a: &'a str, code: &str) -> Result<(&'a str, f32, f32), String> {
     Ok((key, w, b))
 }
 
+/// A finite number: a whole number of up to 7 digits (an optional `-`) read directly (the
+/// common case: exact in `f32`, as `parse` gives it), anything else by `parse`.
 fn number(s: &str) -> Option<f32> {
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    if (1..=7).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
+        let n = digits
+            .bytes()
+            .fold(0u32, |n, c| n * 10 + u32::from(c - b'0'));
+        let x = n as f32;
+        return Some(if neg { -x } else { x });
+    }
     s.parse::<f32>().ok().filter(|x| x.is_finite())
 }
 

@@ -97,8 +97,8 @@ fn verdict(m: &Manifest, v: &Verified) -> Result<String, TexelError> {
     ))
 }
 
-/// Traces read, verified, split and recorded at a time.
-const BATCH: usize = 1 << 16;
+/// Traces read, verified, split and recorded at a time (16,384 of 4ku's are about 10 MB).
+const BATCH: usize = 1 << 14;
 
 /// [`Tunable::load`](crate::Tunable::load) for [`Traced`].
 pub(super) fn load(
