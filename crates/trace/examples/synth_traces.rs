@@ -137,7 +137,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if moves.is_empty() || written == n {
                 break;
             }
-            let mv = moves[rng.gen_range(0..moves.len())].clone();
+            let mv = moves[rng.gen_range(0..moves.len())];
             pos.play_unchecked(mv);
             if ply < 8 {
                 continue;
