@@ -15,10 +15,12 @@
 //! | 2 | feature count u16 |
 //! | 10 each | feature index u16, white f32, black f32 |
 
-use std::io::{BufRead, Read};
-use std::path::Path;
+use std::collections::VecDeque;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
 
 use data::PackedBoard;
+use rayon::prelude::*;
 
 use crate::read::{write_with, ReadOptions, ReadReport};
 use crate::{Manifest, Trace, TraceError};
@@ -82,43 +84,57 @@ fn encode(t: &Trace, b: &mut Vec<u8>) {
     }
 }
 
-/// A record's bytes being decoded; `None` means the file ended inside it.
-struct Cursor<'a, R> {
-    r: &'a mut R,
+/// A record's bytes being decoded from a buffer; `None` means the buffer ends inside it.
+struct Cursor<'a> {
+    b: &'a [u8],
+    pos: usize,
 }
 
-impl<R: Read> Cursor<'_, R> {
-    fn bytes<const N: usize>(&mut self) -> std::io::Result<[u8; N]> {
-        let mut b = [0u8; N];
-        self.r.read_exact(&mut b)?;
-        Ok(b)
+impl Cursor<'_> {
+    #[inline]
+    fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let b = self.b.get(self.pos..self.pos + N)?;
+        self.pos += N;
+        b.try_into().ok()
     }
-    fn u32(&mut self) -> std::io::Result<u32> {
+    #[inline]
+    fn u32(&mut self) -> Option<u32> {
         self.bytes().map(u32::from_le_bytes)
     }
-    fn f32(&mut self) -> std::io::Result<f32> {
+    #[inline]
+    fn f32(&mut self) -> Option<f32> {
         self.bytes().map(f32::from_le_bytes)
+    }
+    /// Whether `n` more bytes are there.
+    fn has(&self, n: usize) -> bool {
+        self.b.len() - self.pos >= n
     }
 }
 
-/// Decodes one record (the file's bytes only; [`check`] validates it).
-fn decode<R: Read>(c: &mut Cursor<'_, R>) -> std::io::Result<Trace> {
+/// Decodes one record at the start of `b` (the file's bytes only; [`check`] validates it):
+/// the trace and its length in bytes, or `None` if `b` ends inside the record.
+fn decode(b: &[u8]) -> Option<(Trace, usize)> {
+    let mut c = Cursor { b, pos: 0 };
     let board = PackedBoard(c.bytes()?);
     let result = f64::from_le_bytes(c.bytes()?);
     let [flags] = c.bytes()?;
     let game = c.u32()?;
     let phase = c.f32()?;
     let constant = c.f32()?;
-    let mut opt = |bit: u8| -> std::io::Result<Option<f32>> {
+    let mut opt = |bit: u8| -> Option<Option<f32>> {
         if flags & bit != 0 {
             c.f32().map(Some)
         } else {
-            Ok(None)
+            Some(None)
         }
     };
     let (score, scale, eval) = (opt(1)?, opt(2)?, opt(4)?);
     let n = c.u32()? as usize;
-    let mut coeffs = Vec::with_capacity(n.min(1 << 12));
+    // Each coefficient takes 6 bytes at least: a count the buffer cannot hold allocates nothing.
+    if !c.has(n.saturating_mul(6)) {
+        return None;
+    }
+    let mut coeffs = Vec::with_capacity(n);
     for _ in 0..n {
         let i = c.u32()?;
         if i & SMALL != 0 {
@@ -129,11 +145,14 @@ fn decode<R: Read>(c: &mut Cursor<'_, R>) -> std::io::Result<Trace> {
         }
     }
     let nf = u16::from_le_bytes(c.bytes()?) as usize;
+    if !c.has(nf * 10) {
+        return None;
+    }
     let mut features = Vec::with_capacity(nf);
     for _ in 0..nf {
         features.push((u16::from_le_bytes(c.bytes()?), c.f32()?, c.f32()?));
     }
-    Ok(Trace {
+    let t = Trace {
         board,
         result,
         score,
@@ -145,7 +164,8 @@ fn decode<R: Read>(c: &mut Cursor<'_, R>) -> std::io::Result<Trace> {
         eval,
         coeffs,
         features,
-    })
+    };
+    Some((t, c.pos))
 }
 
 /// What is wrong with a decoded record against the manifest, if anything.
@@ -209,49 +229,135 @@ fn check(t: &Trace, m: &Manifest) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a binary cache (the reader is at the magic).
-pub(crate) fn read(
-    mut reader: Box<dyn BufRead + Send>,
-    path: &Path,
-    m: &Manifest,
-    opts: &ReadOptions,
-    traces: &mut Vec<Trace>,
-    report: &mut ReadReport,
-) -> Result<(), TraceError> {
-    let mut header = [0u8; 16];
-    let loc = |n: u64| format!("{}: record {n}", path.display());
-    if let Err(e) = reader.read_exact(&mut header) {
-        return report.bad(
-            format!("{}: header", path.display()),
-            format!("truncated header ({e})"),
-            opts.strict,
-        );
-    }
-    let count = u64::from_le_bytes(header[8..].try_into().unwrap_or_default());
-    let mut c = Cursor { r: &mut reader };
-    for n in 1..=count {
-        report.read += 1;
-        match decode(&mut c) {
-            Ok(t) => match check(&t, m) {
-                Ok(()) => traces.push(t),
-                Err(msg) => report.bad(loc(n), msg, opts.strict)?,
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                let msg = format!("truncated: the file ends inside record {n} of {count}");
-                return report.bad(loc(n), msg, opts.strict);
-            }
-            Err(e) => return Err(TraceError::io(path, e)),
+/// Records decoded (then checked in parallel) at a time.
+const BINARY_BATCH: usize = 1 << 13;
+
+/// Bytes read from the file at a time (at least).
+const READ_BYTES: usize = 1 << 20;
+
+/// A binary cache being read (the reader at the magic).
+pub(crate) struct BinarySource {
+    reader: Box<dyn BufRead + Send>,
+    path: PathBuf,
+    /// Bytes read and not yet decoded, from `pos`.
+    buf: Vec<u8>,
+    pos: usize,
+    eof: bool,
+    /// The header's record count, once read.
+    count: Option<u64>,
+    /// Records decoded so far.
+    done: u64,
+}
+
+impl BinarySource {
+    pub(crate) fn new(reader: Box<dyn BufRead + Send>, path: &Path) -> Self {
+        BinarySource {
+            reader,
+            path: path.to_path_buf(),
+            buf: Vec::new(),
+            pos: 0,
+            eof: false,
+            count: None,
+            done: 0,
         }
     }
-    let mut extra = [0u8; 1];
-    match reader.read(&mut extra) {
-        Ok(0) => Ok(()),
-        Ok(_) => report.bad(
-            format!("{}: after record {count}", path.display()),
-            "bytes after the last record (the header's count is wrong or the file is corrupt)"
-                .into(),
-            opts.strict,
-        ),
-        Err(e) => Err(TraceError::io(path, e)),
+
+    /// Reads at least [`READ_BYTES`] (or as many as `buf` holds) more bytes, dropping the
+    /// decoded ones; `false` at the end of the file.
+    fn more(&mut self) -> Result<bool, TraceError> {
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+        let want = self.buf.len() + READ_BYTES.max(self.buf.len());
+        while self.buf.len() < want {
+            let avail = self
+                .reader
+                .fill_buf()
+                .map_err(|e| TraceError::io(&self.path, e))?;
+            if avail.is_empty() {
+                self.eof = true;
+                return Ok(false);
+            }
+            let n = avail.len();
+            self.buf.extend_from_slice(avail);
+            self.reader.consume(n);
+        }
+        Ok(true)
+    }
+
+    /// The next up to [`BINARY_BATCH`] records, checked, into `out` (malformed ones counted in
+    /// `report`, or the error with `strict`); `false` once the file is done.
+    pub(crate) fn fill(
+        &mut self,
+        m: &Manifest,
+        opts: &ReadOptions,
+        report: &mut ReadReport,
+        out: &mut VecDeque<Trace>,
+    ) -> Result<bool, TraceError> {
+        let name = self.path.display().to_string();
+        let count = match self.count {
+            Some(c) => c,
+            None => {
+                while self.buf.len() < 16 && self.more()? {}
+                if self.buf.len() < 16 {
+                    // The words of `read_exact`'s error, which this message has always quoted.
+                    let msg = "truncated header (failed to fill whole buffer)".to_string();
+                    report.bad(format!("{name}: header"), msg, opts.strict)?;
+                    return Ok(false);
+                }
+                let c = u64::from_le_bytes(self.buf[8..16].try_into().unwrap_or_default());
+                self.pos = 16;
+                self.count = Some(c);
+                c
+            }
+        };
+        let mut batch = Vec::with_capacity(BINARY_BATCH);
+        let mut truncated = false;
+        while batch.len() < BINARY_BATCH && self.done < count {
+            match decode(&self.buf[self.pos..]) {
+                Some((t, len)) => {
+                    self.pos += len;
+                    self.done += 1;
+                    batch.push((self.done, t));
+                }
+                None if self.eof => {
+                    truncated = true;
+                    break;
+                }
+                None => {
+                    self.more()?;
+                }
+            }
+        }
+        let verdicts: Vec<Result<(), String>> =
+            batch.par_iter().map(|(_, t)| check(t, m)).collect();
+        for ((n, t), verdict) in batch.into_iter().zip(verdicts) {
+            report.read += 1;
+            match verdict {
+                Ok(()) => out.push_back(t),
+                Err(msg) => report.bad(format!("{name}: record {n}"), msg, opts.strict)?,
+            }
+        }
+        if truncated {
+            let n = self.done + 1;
+            report.read += 1;
+            let msg = format!("truncated: the file ends inside record {n} of {count}");
+            report.bad(format!("{name}: record {n}"), msg, opts.strict)?;
+            return Ok(false);
+        }
+        if self.done < count {
+            return Ok(true);
+        }
+        if self.pos == self.buf.len() && !self.eof {
+            self.more()?;
+        }
+        if self.pos < self.buf.len() {
+            report.bad(
+                format!("{name}: after record {count}"),
+                "bytes after the last record (the header's count is wrong or the file is corrupt)"
+                    .into(),
+                opts.strict,
+            )?;
+        }
+        Ok(false)
     }
 }

@@ -1,12 +1,10 @@
 //! Reading trace files (text or the binary cache; plain, gzip or zstd) and writing text.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
-use crate::text::{parse_line_game, to_line};
-use crate::{binary, Manifest, Trace, TraceError};
+use crate::text::to_line;
+use crate::{Manifest, Trace, TraceError, TraceStream};
 
 /// Options of [`read_traces`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -67,101 +65,24 @@ impl std::fmt::Display for ReadReport {
     }
 }
 
-/// Lines parsed per parallel batch.
-const BATCH_LINES: usize = 1 << 14;
-
 /// Reads traces from text or binary-cache files (told apart by the `GTTRACE1` magic), plain,
 /// gzip or zstd (told apart by their first bytes), against `manifest`. Malformed records are
 /// skipped and counted, each message naming `file:line`; with `strict` the first is the error.
 /// A text line without a `game` operation is a game of its own, numbered one past the largest
-/// id so far (over all files).
+/// id so far (over all files). Every trace at once: [`TraceStream`] reads them a batch at a
+/// time.
 pub fn read_traces(
     paths: &[PathBuf],
     manifest: &Manifest,
     opts: &ReadOptions,
 ) -> Result<(Vec<Trace>, ReadReport), TraceError> {
+    let mut stream = TraceStream::open(paths, manifest, *opts);
     let mut traces = Vec::new();
-    let mut report = ReadReport::default();
-    let mut next_game = 0u32;
-    for path in paths {
-        let (mut reader, _) = data::source::open(path)?;
-        let head = reader.fill_buf().map_err(|e| TraceError::io(path, e))?;
-        if head.starts_with(binary::MAGIC) {
-            binary::read(reader, path, manifest, opts, &mut traces, &mut report)?;
-            if let Some(g) = traces.iter().map(|t| t.game).max() {
-                next_game = next_game.max(g.saturating_add(1));
-            }
-        } else {
-            read_text(
-                reader,
-                path,
-                manifest,
-                opts,
-                &mut traces,
-                &mut report,
-                &mut next_game,
-            )?;
-        }
+    let mut batch = Vec::new();
+    while stream.next_batch(1 << 16, &mut batch)? > 0 {
+        traces.append(&mut batch);
     }
-    Ok((traces, report))
-}
-
-type Parsed = Result<Option<(Trace, Option<u32>)>, String>;
-
-fn read_text(
-    mut reader: Box<dyn BufRead + Send>,
-    path: &Path,
-    m: &Manifest,
-    opts: &ReadOptions,
-    traces: &mut Vec<Trace>,
-    report: &mut ReadReport,
-    next_game: &mut u32,
-) -> Result<(), TraceError> {
-    let mut text: Vec<u8> = Vec::new();
-    let mut lines: Vec<(usize, usize, usize)> = Vec::new();
-    let mut line_no = 0usize;
-    loop {
-        let start = text.len();
-        let n = reader
-            .read_until(b'\n', &mut text)
-            .map_err(|e| TraceError::io(path, e))?;
-        if n > 0 {
-            line_no += 1;
-            lines.push((line_no, start, text.len()));
-        }
-        if n == 0 || lines.len() >= BATCH_LINES {
-            let parsed: Vec<(usize, Parsed)> = lines
-                .par_iter()
-                .map(|&(ln, a, b)| {
-                    let p = match std::str::from_utf8(&text[a..b]) {
-                        Ok(line) => parse_line_game(line, m),
-                        Err(_) => Err("not valid UTF-8".to_string()),
-                    };
-                    (ln, p)
-                })
-                .collect();
-            for (ln, p) in parsed {
-                match p {
-                    Ok(None) => {}
-                    Ok(Some((mut t, game))) => {
-                        report.read += 1;
-                        t.game = game.unwrap_or(*next_game);
-                        *next_game = (*next_game).max(t.game.saturating_add(1));
-                        traces.push(t);
-                    }
-                    Err(message) => {
-                        report.read += 1;
-                        report.bad(format!("{}:{ln}", path.display()), message, opts.strict)?;
-                    }
-                }
-            }
-            text.clear();
-            lines.clear();
-        }
-        if n == 0 {
-            return Ok(());
-        }
-    }
+    Ok((traces, stream.into_report()))
 }
 
 /// Writes traces as text lines (see [`parse_line`](crate::parse_line)), atomically; zstd when

@@ -9,9 +9,6 @@ use shakmaty::{Color, Position};
 
 use crate::{Manifest, ScoreConvention, Trace};
 
-/// The operations a trace line adds to EPD.
-const TRACE_OPS: [&str; 6] = ["phase", "scale", "const", "eval", "t", "f"];
-
 /// Parses one trace line against a manifest. `Ok(None)` for a blank line or a comment (`#`,
 /// `//`); `Err` says which field is wrong (the caller adds `file:line`).
 ///
@@ -38,7 +35,9 @@ pub fn parse_line(line: &str, manifest: &Manifest) -> Result<Option<Trace>, Stri
     })
 }
 
-/// [`parse_line`], also saying whether the line had a `game` operation.
+/// [`parse_line`], also saying whether the line had a `game` operation. Allocates nothing
+/// but the trace's own vectors: the operations are read from the line in place
+/// ([`LineOps`]) into this thread's reused buffers.
 pub(crate) fn parse_line_game(
     line: &str,
     m: &Manifest,
@@ -47,22 +46,37 @@ pub(crate) fn parse_line_game(
     if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
         return Ok(None);
     }
-    let fen_end = fen_end(line);
-    let (fen, rest) = line.split_at(fen_end);
-    let mut labels = String::new();
-    let mut ops = Ops::default();
-    for op in operations(rest) {
-        match op.first().map(String::as_str) {
-            Some(code) if TRACE_OPS.contains(&code) => ops.take(code, &op[1..], m)?,
-            Some(_) => {
-                labels += &op.join(" ");
-                labels += "; ";
-            }
-            None => {}
-        }
-    }
-    let rec = data::epd::parse_line(&format!("{fen} {labels}"), &EpdOptions::default())?
-        .ok_or("no position")?;
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        parse_trace(line, m, &mut s).map(Some)
+    })
+}
+
+/// Buffers reused from line to line (one set per thread).
+#[derive(Default)]
+struct Scratch {
+    /// The FEN and the label operations, for the EPD reader.
+    epd: String,
+    coeffs: Vec<(u32, f32, f32)>,
+    features: Vec<(u16, f32, f32)>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// A trace line that is not blank nor a comment, parsed with the buffers of `s`.
+fn parse_trace(line: &str, m: &Manifest, s: &mut Scratch) -> Result<(Trace, Option<u32>), String> {
+    let (fen, rest) = line.split_at(fen_end(line));
+    s.epd.clear();
+    s.epd.push_str(fen);
+    s.epd.push(' ');
+    s.coeffs.clear();
+    s.features.clear();
+    let mut ops = LineOps::new(m, &mut s.epd, &mut s.coeffs, &mut s.features);
+    ops.read(rest)?;
+    let LineOps { values, .. } = ops;
+    let rec = data::epd::parse_line(&s.epd, &EpdOptions::default())?.ok_or("no position")?;
     let black = rec.position.turn() == Color::Black;
     let flip = |x: f32| {
         if black && m.score == ScoreConvention::SideToMove {
@@ -72,7 +86,7 @@ pub(crate) fn parse_line_game(
         }
     };
     let board = PackedBoard::from_position(&rec.position);
-    let phase = match ops.phase {
+    let phase = match values.phase {
         Some(p) => p,
         None => match m.phase_pieces {
             Some(weights) => board_phase(&board, &weights, m.phase_max),
@@ -81,9 +95,7 @@ pub(crate) fn parse_line_game(
             }
         },
     };
-    ops.coeffs.sort_unstable_by_key(|c| c.0);
-    ops.features.sort_unstable_by_key(|c| c.0);
-    let (coeffs, features) = (merge(ops.coeffs), merge(ops.features));
+    let (coeffs, features) = (merge(&mut s.coeffs), merge(&mut s.features));
     let finite = coeffs.iter().all(|c| c.1.is_finite() && c.2.is_finite())
         && features.iter().all(|c| c.1.is_finite() && c.2.is_finite());
     if !finite {
@@ -96,13 +108,13 @@ pub(crate) fn parse_line_game(
         game: 0,
         white_to_move: !black,
         phase,
-        scale: ops.scale,
-        constant: flip(ops.constant.unwrap_or(0.0)),
-        eval: ops.eval.map(flip),
+        scale: values.scale,
+        constant: flip(values.constant.unwrap_or(0.0)),
+        eval: values.eval.map(flip),
         coeffs,
         features,
     };
-    Ok(Some((trace, rec.game)))
+    Ok((trace, rec.game))
 }
 
 /// The phase from the board: `min(max, sum of piece weights)`.
@@ -117,109 +129,244 @@ fn board_phase(board: &PackedBoard, weights: &[u32; 5], max: u32) -> f32 {
     sum.min(u64::from(max)) as f32
 }
 
-/// Adds up entries of equal index (sorted input) and drops entries that are zero for both.
-fn merge<I: Copy + PartialEq>(v: Vec<(I, f32, f32)>) -> Vec<(I, f32, f32)> {
-    let mut out: Vec<(I, f32, f32)> = Vec::with_capacity(v.len());
-    for (i, w, b) in v {
-        match out.last_mut() {
-            Some(last) if last.0 == i => {
-                last.1 += w;
-                last.2 += b;
-            }
-            _ => out.push((i, w, b)),
+/// Sorts `v` by index, adds up entries of equal index and drops entries that are zero for
+/// both, in place; the result as a vector of exactly its length.
+fn merge<I: Copy + Ord>(v: &mut Vec<(I, f32, f32)>) -> Vec<(I, f32, f32)> {
+    v.sort_unstable_by_key(|c| c.0);
+    let mut n = 0;
+    for k in 0..v.len() {
+        let (i, w, b) = v[k];
+        if n > 0 && v[n - 1].0 == i {
+            v[n - 1].1 += w;
+            v[n - 1].2 += b;
+        } else {
+            v[n] = (i, w, b);
+            n += 1;
         }
     }
-    out.retain(|x| x.1 != 0.0 || x.2 != 0.0);
-    out.shrink_to_fit();
-    out
+    v.truncate(n);
+    v.retain(|x| x.1 != 0.0 || x.2 != 0.0);
+    v.as_slice().to_vec()
 }
 
-/// The trace operations of one line.
+/// The trace values of one line (`phase`, `scale`, `const`, `eval`).
 #[derive(Default)]
-struct Ops {
+struct Values {
     phase: Option<f32>,
     scale: Option<f32>,
     constant: Option<f32>,
     eval: Option<f32>,
-    coeffs: Vec<(u32, f32, f32)>,
-    features: Vec<(u16, f32, f32)>,
 }
 
-impl Ops {
-    fn take(&mut self, code: &str, args: &[String], m: &Manifest) -> Result<(), String> {
-        let one = |slot: &Option<f32>| -> Result<f32, String> {
-            if slot.is_some() {
-                return Err(format!("`{code}` given twice"));
-            }
-            match args {
-                [x] => number(x).ok_or_else(|| format!("`{code}`: {x:?} is not a number")),
-                [] => Err(format!("`{code}` without a value")),
-                _ => Err(format!("`{code}` takes one value, found {}", args.len())),
-            }
-        };
-        match code {
-            "phase" => {
-                let p = one(&self.phase)?;
-                if !m.phase_ok(p) {
-                    return Err(format!("`phase` {p} out of range ({})", m.phase_range()));
+/// The operations after a line's FEN, read in place: split at `;` (outside quotes) and
+/// before a trace opcode, each a list of tokens (quoted strings kept whole, with their
+/// quotes). Trace operations fill `values`, `coeffs` and `features`; the others are appended
+/// to `labels` (tokens joined by a space, each operation ended by `; `) for the EPD reader.
+struct LineOps<'s, 'm, 'l> {
+    m: &'m Manifest,
+    labels: &'s mut String,
+    coeffs: &'s mut Vec<(u32, f32, f32)>,
+    features: &'s mut Vec<(u16, f32, f32)>,
+    values: Values,
+    /// The operation being read: its trace opcode (`None`: a label operation), its first
+    /// operand and how many tokens it has.
+    code: Option<&'static str>,
+    first: Option<&'l str>,
+    tokens: usize,
+}
+
+impl<'s, 'm, 'l> LineOps<'s, 'm, 'l> {
+    fn new(
+        m: &'m Manifest,
+        labels: &'s mut String,
+        coeffs: &'s mut Vec<(u32, f32, f32)>,
+        features: &'s mut Vec<(u16, f32, f32)>,
+    ) -> Self {
+        LineOps {
+            m,
+            labels,
+            coeffs,
+            features,
+            values: Values::default(),
+            code: None,
+            first: None,
+            tokens: 0,
+        }
+    }
+
+    /// Reads the operations of `rest` (the line after its FEN).
+    fn read(&mut self, rest: &'l str) -> Result<(), String> {
+        let mut start: Option<usize> = None;
+        let mut in_quote = false;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '"' => {
+                    start.get_or_insert(i);
+                    in_quote = !in_quote;
                 }
-                self.phase = Some(p);
-            }
-            "scale" => {
-                let s = one(&self.scale)?;
-                let Some(max) = m.scale_max else {
-                    return Err("`scale` given, but the manifest declares no `scale`".into());
-                };
-                if !(0.0..=max as f32).contains(&s) {
-                    return Err(format!("`scale` {s} out of range 0..={max}"));
-                }
-                self.scale = Some(s);
-            }
-            "const" => self.constant = Some(one(&self.constant)?),
-            "eval" => self.eval = Some(one(&self.eval)?),
-            "t" => {
-                for a in args {
-                    let (i, w, b) = triple(a, "t")?;
-                    let i: u32 = i
-                        .parse()
-                        .map_err(|_| format!("`t` {a:?}: index {i:?} is not a whole number"))?;
-                    if i as usize >= m.element_count() {
-                        return Err(format!(
-                            "`t` {a:?}: index {i} beyond the manifest ({} elements, 0..={})",
-                            m.element_count(),
-                            m.element_count().saturating_sub(1)
-                        ));
+                ';' if !in_quote => {
+                    if let Some(s) = start.take() {
+                        self.token(&rest[s..i])?;
                     }
-                    self.coeffs.push((i, w, b));
+                    self.end_op()?;
                 }
-            }
-            _ => {
-                for a in args {
-                    let (name, w, b) = triple(a, "f")?;
-                    let Some(k) = m.features.iter().position(|f| f == name) else {
-                        return Err(format!(
-                            "`f` {a:?}: unknown feature {name:?} (the manifest declares: {})",
-                            if m.features.is_empty() {
-                                "none".to_string()
-                            } else {
-                                m.features.join(", ")
-                            }
-                        ));
-                    };
-                    self.features.push((k as u16, w, b));
+                c if c.is_whitespace() && !in_quote => {
+                    if let Some(s) = start.take() {
+                        self.token(&rest[s..i])?;
+                    }
+                }
+                _ => {
+                    start.get_or_insert(i);
                 }
             }
         }
+        if let Some(s) = start {
+            self.token(&rest[s..])?;
+        }
+        self.end_op()
+    }
+
+    fn token(&mut self, tok: &'l str) -> Result<(), String> {
+        let opcode = trace_op(tok);
+        if opcode.is_some() && self.tokens > 0 {
+            self.end_op()?;
+        }
+        if self.tokens == 0 {
+            self.code = opcode;
+            if self.code.is_none() {
+                self.labels.push_str(tok);
+            }
+        } else {
+            match self.code {
+                None => {
+                    self.labels.push(' ');
+                    self.labels.push_str(tok);
+                }
+                Some("t") => self.coefficient(tok)?,
+                Some("f") => self.feature(tok)?,
+                Some(_) => {
+                    self.first.get_or_insert(tok);
+                }
+            }
+        }
+        self.tokens += 1;
+        Ok(())
+    }
+
+    /// Ends the operation being read (nothing if it has no token).
+    fn end_op(&mut self) -> Result<(), String> {
+        let tokens = std::mem::take(&mut self.tokens);
+        let first = self.first.take();
+        match self.code.take() {
+            _ if tokens == 0 => {}
+            None => self.labels.push_str("; "),
+            Some("t" | "f") => {}
+            Some(code) => self.one_value(code, first, tokens - 1)?,
+        }
+        Ok(())
+    }
+
+    /// `phase`, `scale`, `const` or `eval` with its `args` operands (the first `first`).
+    fn one_value(&mut self, code: &str, first: Option<&str>, args: usize) -> Result<(), String> {
+        let v = &mut self.values;
+        let slot = match code {
+            "phase" => &mut v.phase,
+            "scale" => &mut v.scale,
+            "const" => &mut v.constant,
+            _ => &mut v.eval,
+        };
+        if slot.is_some() {
+            return Err(format!("`{code}` given twice"));
+        }
+        let x = match (first, args) {
+            (Some(x), 1) => number(x).ok_or_else(|| format!("`{code}`: {x:?} is not a number"))?,
+            (_, 0) => return Err(format!("`{code}` without a value")),
+            _ => return Err(format!("`{code}` takes one value, found {args}")),
+        };
+        *slot = Some(match code {
+            "phase" => check_phase(x, self.m)?,
+            "scale" => check_scale(x, self.m)?,
+            _ => x,
+        });
+        Ok(())
+    }
+
+    /// One operand of `t`: `index:white:black`.
+    fn coefficient(&mut self, a: &str) -> Result<(), String> {
+        let (i, w, b) = triple(a, "t")?;
+        let i: u32 = i
+            .parse()
+            .map_err(|_| format!("`t` {a:?}: index {i:?} is not a whole number"))?;
+        let n = self.m.element_count();
+        if i as usize >= n {
+            return Err(format!(
+                "`t` {a:?}: index {i} beyond the manifest ({n} elements, 0..={})",
+                n.saturating_sub(1)
+            ));
+        }
+        self.coeffs.push((i, w, b));
+        Ok(())
+    }
+
+    /// One operand of `f`: `name:white:black`.
+    fn feature(&mut self, a: &str) -> Result<(), String> {
+        let m = self.m;
+        let (name, w, b) = triple(a, "f")?;
+        let Some(k) = m.features.iter().position(|f| f == name) else {
+            return Err(format!(
+                "`f` {a:?}: unknown feature {name:?} (the manifest declares: {})",
+                if m.features.is_empty() {
+                    "none".to_string()
+                } else {
+                    m.features.join(", ")
+                }
+            ));
+        };
+        self.features.push((k as u16, w, b));
         Ok(())
     }
 }
 
+/// A trace's `phase` checked against the manifest: the one place a parsed phase is validated.
+fn check_phase(p: f32, m: &Manifest) -> Result<f32, String> {
+    if !m.phase_ok(p) {
+        return Err(format!("`phase` {p} out of range ({})", m.phase_range()));
+    }
+    Ok(p)
+}
+
+/// A trace's `scale` checked against the manifest.
+fn check_scale(s: f32, m: &Manifest) -> Result<f32, String> {
+    let Some(max) = m.scale_max else {
+        return Err("`scale` given, but the manifest declares no `scale`".into());
+    };
+    if !(0.0..=max as f32).contains(&s) {
+        return Err(format!("`scale` {s} out of range 0..={max}"));
+    }
+    Ok(s)
+}
+
+/// The trace opcode `tok` is, if it is one (the operations a trace line adds to EPD).
+fn trace_op(tok: &str) -> Option<&'static str> {
+    Some(match tok {
+        "phase" => "phase",
+        "scale" => "scale",
+        "const" => "const",
+        "eval" => "eval",
+        "t" => "t",
+        "f" => "f",
+        _ => return None,
+    })
+}
+
 /// `key:white:black` with finite numbers.
 fn triple<'a>(a: &'a str, code: &str) -> Result<(&'a str, f32, f32), String> {
-    let mut parts = a.split(':');
-    let (Some(key), Some(w), Some(b), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
+    let colons = |s: &'a str| s.find(':').map(|k| (&s[..k], &s[k + 1..]));
+    let parts = colons(a).and_then(|(key, rest)| {
+        let (w, b) = colons(rest)?;
+        (!b.contains(':')).then_some((key, w, b))
+    });
+    let Some((key, w, b)) = parts else {
         return Err(format!(
             "`{code}` {a:?}: expected {}:white:black",
             if code == "t" { "index" } else { "name" }
@@ -230,16 +377,30 @@ fn triple<'a>(a: &'a str, code: &str) -> Result<(&'a str, f32, f32), String> {
     Ok((key, w, b))
 }
 
+/// A finite number: a whole number of up to 7 digits (an optional `-`) read directly (the
+/// common case: exact in `f32`, as `parse` gives it), anything else by `parse`.
 fn number(s: &str) -> Option<f32> {
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    if (1..=7).contains(&digits.len()) && digits.bytes().all(|c| c.is_ascii_digit()) {
+        let n = digits
+            .bytes()
+            .fold(0u32, |n, c| n * 10 + u32::from(c - b'0'));
+        let x = n as f32;
+        return Some(if neg { -x } else { x });
+    }
     s.parse::<f32>().ok().filter(|x| x.is_finite())
 }
 
 /// Byte end of the FEN: its four EPD fields, then the move counters if the next two tokens
 /// are both whole numbers.
 fn fen_end(line: &str) -> usize {
-    let mut toks = Vec::with_capacity(6);
+    let mut toks = [(0usize, 0usize); 6];
+    let mut n_toks = 0;
     let mut pos = 0;
-    while toks.len() < 6 {
+    while n_toks < 6 {
         let rest = &line[pos..];
         let start = pos + (rest.len() - rest.trim_start().len());
         if start >= line.len() {
@@ -249,8 +410,10 @@ fn fen_end(line: &str) -> usize {
             .find(char::is_whitespace)
             .unwrap_or(line.len() - start);
         pos = start + len;
-        toks.push((start, pos));
+        toks[n_toks] = (start, pos);
+        n_toks += 1;
     }
+    let toks = &toks[..n_toks];
     let digits = |k: usize| {
         toks.get(k)
             .is_some_and(|&(a, b)| line[a..b].bytes().all(|c| c.is_ascii_digit()))
@@ -261,41 +424,6 @@ fn fen_end(line: &str) -> usize {
         toks.len().min(4)
     };
     toks.get(n.wrapping_sub(1)).map_or(0, |t| t.1)
-}
-
-/// The operations after the FEN: split at `;` (outside quotes) and before a trace opcode;
-/// each a list of tokens (quoted strings kept whole, with their quotes).
-fn operations(rest: &str) -> Vec<Vec<String>> {
-    let mut ops: Vec<Vec<String>> = Vec::new();
-    let mut tokens: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut in_quote = false;
-    let end_token = |cur: &mut String, tokens: &mut Vec<String>, ops: &mut Vec<Vec<String>>| {
-        if cur.is_empty() {
-            return;
-        }
-        if TRACE_OPS.contains(&cur.as_str()) && !tokens.is_empty() {
-            ops.push(std::mem::take(tokens));
-        }
-        tokens.push(std::mem::take(cur));
-    };
-    for c in rest.chars() {
-        match c {
-            '"' => {
-                cur.push(c);
-                in_quote = !in_quote;
-            }
-            ';' if !in_quote => {
-                end_token(&mut cur, &mut tokens, &mut ops);
-                ops.push(std::mem::take(&mut tokens));
-            }
-            c if c.is_whitespace() && !in_quote => end_token(&mut cur, &mut tokens, &mut ops),
-            c => cur.push(c),
-        }
-    }
-    end_token(&mut cur, &mut tokens, &mut ops);
-    ops.push(tokens);
-    ops
 }
 
 /// One trace as a text line that [`parse_line`] reads back to an equal trace: the FEN, the
