@@ -4,9 +4,13 @@
 //! counted in the match result. The fake engines are `fixtures/clock-engine/clock_engine.py`
 //! (skipped where there is no `python3`).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+#[path = "common/clock_engine.rs"]
+mod clock_engine;
+
+use std::path::Path;
 use std::time::Duration;
+
+use clock_engine::clock_engine;
 
 use engine::game::{play_game_from, Termination};
 use engine::matches::play_match;
@@ -140,31 +144,6 @@ fn gradtune_s_own_search_keeps_to_its_clock() {
     for g in &r.games {
         assert_ne!(g.record.termination, Termination::TimeForfeit);
     }
-}
-
-fn have_python() -> bool {
-    Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// The command of the clock engine in `mode`, logging its `go` lines to `log`; `None` (and a
-/// note) without python3.
-fn clock_engine(mode: &str, log: &Path) -> Option<String> {
-    if !have_python() {
-        eprintln!("skipping: this test needs python3, and there is none");
-        return None;
-    }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/clock-engine/clock_engine.py");
-    Some(format!(
-        "python3 '{}' {mode} '{}'",
-        script.display(),
-        log.display()
-    ))
 }
 
 fn go_lines(log: &Path) -> Vec<String> {

@@ -2,6 +2,8 @@
 //! match's table size plays the games of gradtune's own search; an engine that cannot start is
 //! an error naming it.
 
+#[path = "../../engine/tests/common/clock_engine.rs"]
+mod clock;
 mod common;
 
 use common::{gradtune_uci, run};
@@ -59,24 +61,9 @@ fn a_uci_player_that_cannot_start_is_an_error() {
     assert!(r.stderr.contains("NAME=VALUE"), "{}", r.stderr);
 }
 
-/// `python3 clock_engine.py MODE LOG` as a `uci:` player, or `None` (and a note) without
-/// python3.
+/// The clock fixture in `mode` as a `uci:` player (`None` without python3).
 fn clock_engine(mode: &str, log: &std::path::Path) -> Option<String> {
-    let python = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python {
-        eprintln!("skipping: this test needs python3, and there is none");
-        return None;
-    }
-    let script = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/clock-engine/clock_engine.py");
-    Some(format!(
-        "uci:python3 '{}' {mode} '{}'",
-        script.display(),
-        log.display()
-    ))
+    clock::clock_engine(mode, log).map(|c| format!("uci:{c}"))
 }
 
 #[test]
