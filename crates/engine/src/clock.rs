@@ -42,7 +42,7 @@ fn seconds(text: &str, what: &str) -> Result<Duration, String> {
     let value: f64 = text
         .parse()
         .map_err(|_| format!("the {what} `{text}` is not a number of seconds"))?;
-    if !value.is_finite() || value < 0.0 || value > 1e9 {
+    if !value.is_finite() || !(0.0..=1e9).contains(&value) {
         return Err(format!(
             "the {what} `{text}` must be between 0 and 1e9 seconds"
         ));

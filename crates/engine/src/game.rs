@@ -94,7 +94,7 @@ impl GameRecord {
     /// move at the end.
     pub fn flagged(&self) -> Option<Color> {
         let first = self.opening.position.turn();
-        let mover = if self.moves.len() % 2 == 0 {
+        let mover = if self.moves.len().is_multiple_of(2) {
             first
         } else {
             !first

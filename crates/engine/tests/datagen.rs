@@ -13,7 +13,6 @@ fn options() -> DatagenOptions {
             seed: 42,
             ..RandomOpenings::default()
         },
-        ..DatagenOptions::default()
     }
 }
 

@@ -49,7 +49,6 @@ fn fingerprint<E: Evaluator>(eval: &E, games: u32, nodes: u64) -> (u64, u64) {
             seed: 7,
             ..RandomOpenings::default()
         },
-        ..DatagenOptions::default()
     };
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut mix = |bytes: &[u8]| {
