@@ -44,7 +44,6 @@ use std::sync::Arc;
 use engine::datagen::{generate_pooled, DatagenOptions};
 use engine::matches::{run_match, MatchEvent, MatchPlan, MatchRecord, MatchReport, SprtStop};
 use engine::openings::RandomOpenings;
-use engine::play::PlayOptions;
 use engine::ModelEvaluator;
 use optim::Control;
 
@@ -291,7 +290,7 @@ impl Runner<'_> {
         let s = self.settings;
         let plan = MatchPlan {
             openings: self.openings(derive_seed(s.seed, 0, SALT_LADDER), s.ladder_openings),
-            options: PlayOptions::default().nodes(s.ladder_nodes),
+            options: s.play(s.ladder_nodes),
             sprt: None,
             sprt_stop: SprtStop::Never,
         };
@@ -357,9 +356,7 @@ impl Runner<'_> {
         let opponents: Vec<&ModelEvaluator> = opponents.iter().collect();
         let datagen = DatagenOptions {
             games: s.games,
-            play: PlayOptions::default()
-                .nodes(s.nodes)
-                .interrupt(self.stop.clone()),
+            play: s.play(s.nodes).interrupt(self.stop.clone()),
             openings: RandomOpenings {
                 seed: derive_seed(s.seed, generation, SALT_DATA),
                 plies: s.opening_plies,
@@ -412,7 +409,7 @@ impl Runner<'_> {
         // 3. The gate: candidate against the current best.
         let plan = MatchPlan {
             openings: self.openings(derive_seed(s.seed, generation, SALT_GATE), s.gate_openings),
-            options: PlayOptions::default().nodes(s.gate_nodes),
+            options: s.play(s.gate_nodes),
             sprt: Some(s.sprt()),
             sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
         };

@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use shakmaty::Color;
 
 use crate::limits::{Clocks, SearchLimits};
@@ -82,6 +83,21 @@ impl FromStr for TimeControl {
             increment,
             moves,
         })
+    }
+}
+
+/// Written as its text (`"10+0.1"`), in settings files.
+impl Serialize for TimeControl {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Read from its text; a bad one is an error naming it.
+impl<'de> Deserialize<'de> for TimeControl {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -214,6 +230,13 @@ mod tests {
         let tc: TimeControl = "60".parse().unwrap();
         assert_eq!((tc.base, tc.increment), (Duration::from_secs(60), ms(0)));
         assert_eq!(tc.to_string(), "60");
+        let json = serde_json::to_string(&"40/60+0.6".parse::<TimeControl>().unwrap()).unwrap();
+        assert_eq!(json, r#""40/60+0.6""#);
+        assert_eq!(
+            serde_json::from_str::<TimeControl>(&json).unwrap().moves,
+            Some(40)
+        );
+        assert!(serde_json::from_str::<TimeControl>(r#""fast""#).is_err());
         for bad in [
             "", "+1", "0+1", "x+1", "10+y", "-1+0", "0/10", "a/10", "10+1+1", "inf",
         ] {

@@ -30,7 +30,8 @@ pub struct MoveLimitArgs {
     pub time_margin: u64,
 }
 
-fn parse_tc(text: &str) -> Result<TimeControl, String> {
+/// A `--tc` value: `10+0.1`, `60`, `40/60+0.6`.
+pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
     text.parse()
 }
 
