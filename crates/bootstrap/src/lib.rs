@@ -41,12 +41,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use engine::datagen::{generate_pooled_until, DatagenOptions};
-use engine::matches::{
-    run_match, MatchEvent, MatchOptions, MatchPlan, MatchRecord, MatchReport, SprtStop,
-};
+use engine::datagen::{generate_pooled, DatagenOptions};
+use engine::matches::{run_match, MatchEvent, MatchPlan, MatchRecord, MatchReport, SprtStop};
 use engine::openings::RandomOpenings;
-use engine::{ModelEvaluator, SearchLimits};
+use engine::ModelEvaluator;
 use optim::Control;
 
 pub use error::BootstrapError;
@@ -292,10 +290,7 @@ impl Runner<'_> {
         let s = self.settings;
         let plan = MatchPlan {
             openings: self.openings(derive_seed(s.seed, 0, SALT_LADDER), s.ladder_openings),
-            options: MatchOptions {
-                limits: SearchLimits::nodes(s.ladder_nodes),
-                ..MatchOptions::default()
-            },
+            options: s.play(s.ladder_nodes),
             sprt: None,
             sprt_stop: SprtStop::Never,
         };
@@ -331,7 +326,11 @@ impl Runner<'_> {
             MatchEvent::Game(_) => (self.on_event)(Event::Game),
             MatchEvent::SprtDecided { pairs } => (self.on_event)(Event::SprtDecided { pairs }),
         };
-        let report = run_match(a, b, plan, &on_match, self.stop);
+        let plan = MatchPlan {
+            options: plan.options.clone().interrupt(self.stop.clone()),
+            ..plan.clone()
+        };
+        let report = run_match(a, b, &plan, &on_match);
         (!report.interrupted && !self.stopped()).then_some(report)
     }
 
@@ -357,22 +356,20 @@ impl Runner<'_> {
         let opponents: Vec<&ModelEvaluator> = opponents.iter().collect();
         let datagen = DatagenOptions {
             games: s.games,
-            nodes: s.nodes,
+            play: s.play(s.nodes).interrupt(self.stop.clone()),
             openings: RandomOpenings {
                 seed: derive_seed(s.seed, generation, SALT_DATA),
                 plies: s.opening_plies,
                 max_eval: s.opening_max_eval,
                 mate_check_depth: None,
             },
-            ..DatagenOptions::default()
         };
         (self.on_event)(Event::Stage {
             stage: Stage::SelfPlay,
             games: u64::from(s.games),
         });
         let on_game = |_: &engine::game::GameRecord| (self.on_event)(Event::Game);
-        let (samples, summary) =
-            generate_pooled_until(&best, &opponents, &datagen, &on_game, self.stop);
+        let (samples, summary) = generate_pooled(&best, &opponents, &datagen, &on_game);
         if self.stopped() || summary.games < s.games {
             return Ok(None);
         }
@@ -412,10 +409,7 @@ impl Runner<'_> {
         // 3. The gate: candidate against the current best.
         let plan = MatchPlan {
             openings: self.openings(derive_seed(s.seed, generation, SALT_GATE), s.gate_openings),
-            options: MatchOptions {
-                limits: SearchLimits::nodes(s.gate_nodes),
-                ..MatchOptions::default()
-            },
+            options: s.play(s.gate_nodes),
             sprt: Some(s.sprt()),
             sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
         };

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
+use engine::clock::TimeControl;
 use engine::elo::Sprt;
+use engine::play::PlayOptions;
 use eval::ModelKind;
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +103,19 @@ pub struct Settings {
     pub ladder_nodes: u64,
     /// Reference weights the ladder also plays against.
     pub reference: Option<PathBuf>,
+    /// A clock for every game (self-play, gate, ladder) instead of the node counts; `None`
+    /// (absent from the file): fixed nodes. Games on a clock are not reproducible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSettings>,
+}
+
+/// The clock of a bootstrap's games (`tune bootstrap --tc`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClockSettings {
+    /// The time control.
+    pub tc: TimeControl,
+    /// Milliseconds a side may overrun its clock without losing on time.
+    pub time_margin_ms: u64,
 }
 
 impl Default for Settings {
@@ -135,11 +150,32 @@ impl Default for Settings {
             ladder_openings: 50,
             ladder_nodes: 5000,
             reference: None,
+            clock: None,
         }
     }
 }
 
 impl Settings {
+    /// How a stage's games are played: on the clock if there is one, else at `nodes` a move.
+    ///
+    /// ```
+    /// use bootstrap::settings::{ClockSettings, Settings};
+    /// let s = Settings::default();
+    /// assert_eq!(s.play(s.gate_nodes).node_count(), Some(5000));
+    /// let clock = ClockSettings { tc: "10+0.1".parse().unwrap(), time_margin_ms: 50 };
+    /// let s = Settings { clock: Some(clock), ..Settings::default() };
+    /// assert!(s.play(s.gate_nodes).clock().is_some());
+    /// ```
+    pub fn play(&self, nodes: u64) -> PlayOptions {
+        let options = PlayOptions::default();
+        match self.clock {
+            Some(c) => options
+                .time_control(c.tc)
+                .time_margin(std::time::Duration::from_millis(c.time_margin_ms)),
+            None => options.nodes(nodes),
+        }
+    }
+
     /// The gate's SPRT.
     pub fn sprt(&self) -> Sprt {
         Sprt {
@@ -214,9 +250,14 @@ impl Settings {
         let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
             return String::new();
         };
+        let added = b
+            .iter()
+            .filter(|(k, _)| !a.contains_key(*k))
+            .map(|(k, v)| format!("{k}: (none) -> {v}"));
         a.iter()
             .filter(|(k, v)| b.get(*k) != Some(*v))
             .map(|(k, v)| format!("{k}: {v} -> {}", b.get(k).cloned().unwrap_or_default()))
+            .chain(added)
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -248,6 +289,28 @@ mod tests {
         assert!(read.freeze.is_empty());
         assert_eq!(Settings::default().lambda, default_lambda(ModelKind::Psqt));
         assert_eq!(Settings::default().smooth, SMOOTH);
+    }
+
+    #[test]
+    fn a_clock_is_kept_in_the_state_and_absent_without_one() {
+        let text = serde_json::to_string(&Settings::default()).unwrap();
+        assert!(!text.contains("clock"), "{text}");
+        let clock = ClockSettings {
+            tc: "40/60+0.6".parse().unwrap(),
+            time_margin_ms: 25,
+        };
+        let timed = Settings {
+            clock: Some(clock),
+            ..Settings::default()
+        };
+        let text = serde_json::to_string(&timed).unwrap();
+        assert!(
+            text.contains(r#""clock":{"tc":"40/60+0.6","time_margin_ms":25}"#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Settings>(&text).unwrap(), timed);
+        let changed = Settings::default().differences(&timed);
+        assert!(changed.contains("clock: (none) -> "), "{changed}");
     }
 
     #[test]

@@ -5,10 +5,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, MatchReport, SprtStop};
+use engine::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
 use engine::openings::RandomOpenings;
-use engine::{ModelEvaluator, SearchLimits};
+use engine::play::PlayOptions;
+use engine::ModelEvaluator;
 use texel::job::Tuned;
 
 use crate::BootstrapError;
@@ -34,10 +36,7 @@ impl Verify {
                 ..RandomOpenings::default()
             }
             .openings(self.openings, &ModelEvaluator::default_material()),
-            options: MatchOptions {
-                limits: SearchLimits::nodes(self.nodes.max(1)),
-                ..MatchOptions::default()
-            },
+            options: PlayOptions::default().nodes(self.nodes.max(1)),
             sprt: None,
             sprt_stop: SprtStop::Never,
         }
@@ -82,17 +81,21 @@ pub fn players(
     Ok((kept, opponents))
 }
 
-/// Plays `kept` against `opponent` and, unless interrupted, stores the match in `out`'s
-/// `summary.json` under the opponent's key.
+/// Plays `kept` against `opponent` and, unless interrupted (`stop` set: the games under way
+/// are abandoned), stores the match in `out`'s `summary.json` under the opponent's key.
 pub fn play(
     out: &Path,
     kept: &ModelEvaluator,
     opponent: &Opponent,
     plan: &MatchPlan,
     on_event: &(dyn Fn(MatchEvent<'_>) + Sync),
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Result<MatchReport, BootstrapError> {
-    let report = run_match(kept, &opponent.weights, plan, on_event, stop);
+    let plan = MatchPlan {
+        options: plan.options.clone().interrupt(stop.clone()),
+        ..plan.clone()
+    };
+    let report = run_match(kept, &opponent.weights, &plan, on_event);
     if !report.interrupted {
         let record = serde_json::to_value(report.record(&opponent.name)).map_err(|source| {
             BootstrapError::Json {

@@ -1,7 +1,6 @@
 //! Self-play data generation: random openings, fixed-node self-play, every searched position
 //! labelled with the game result and the search score.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use data::Sample;
@@ -9,47 +8,44 @@ use rayon::prelude::*;
 use shakmaty::Position;
 
 use crate::evaluator::{relative, Evaluator, ModelEvaluator, MATE_BOUND};
-use crate::game::{play_game, play_game_until, Adjudication, GameRecord};
+use crate::game::{play_game_from, GameRecord};
 use crate::limits::SearchLimits;
 use crate::openings::{rng_for, Opening, RandomOpenings};
+use crate::play::PlayOptions;
 use crate::search::Searcher;
 
-/// Options of a self-play run.
+/// Options of a self-play run: how many games, their openings, and how they are played
+/// (move limits or a time control, table size, adjudication, stop flags: [`PlayOptions`]).
 ///
 /// ```
 /// use engine::datagen::DatagenOptions;
 /// use engine::openings::RandomOpenings;
+/// use engine::play::PlayOptions;
 /// // `tune datagen --games 2200 --nodes 2000 --seed 20261122`, the default dataset's run:
 /// let opts = DatagenOptions {
 ///     games: 2200,
-///     nodes: 2000,
 ///     openings: RandomOpenings { seed: 20261122, ..RandomOpenings::default() },
-///     ..DatagenOptions::default()
+///     play: PlayOptions::default().nodes(2000),
 /// };
-/// assert_eq!((opts.openings.plies, opts.hash_mb), (8, 4));
+/// assert_eq!((opts.openings.plies, opts.play.hash_mb), (8, 4));
 /// ```
 #[derive(Clone, Debug)]
 pub struct DatagenOptions {
     /// Number of games.
     pub games: u32,
-    /// Nodes per move.
-    pub nodes: u64,
     /// Random openings (seed, plies, balance limit).
     pub openings: RandomOpenings,
-    /// Transposition table per game, MiB.
-    pub hash_mb: usize,
-    /// Adjudication rules.
-    pub adjudication: Adjudication,
+    /// How every game is played (5,000 nodes a move by default). Under a time control the
+    /// games depend on timing, so a run is no longer reproducible.
+    pub play: PlayOptions,
 }
 
 impl Default for DatagenOptions {
     fn default() -> Self {
         Self {
             games: 100,
-            nodes: 5_000,
             openings: RandomOpenings::default(),
-            hash_mb: 4,
-            adjudication: Adjudication::default(),
+            play: PlayOptions::default(),
         }
     }
 }
@@ -76,32 +72,19 @@ pub struct DatagenSummary {
 }
 
 /// Play game number `index` of a run: its opening and everything after depend only on
-/// `(options.openings.seed, index)`.
+/// `(options.openings.seed, index)` (at fixed nodes). `None` if `options.play`'s `abandon`
+/// flag ends it.
 pub fn play_one<E: Evaluator + ?Sized>(
     eval: &E,
     options: &DatagenOptions,
     index: u32,
-) -> GameRecord {
-    let opening = options.openings.opening(u64::from(index), eval);
-    let mut searcher = Searcher::new(eval, options.hash_mb);
-    let limits = SearchLimits::nodes(options.nodes);
-    play_game(&opening, &options.adjudication, |pos, history| {
-        searcher.search(pos, history, &limits)
-    })
-}
-
-/// [`play_one`], abandoned (`None`) once `stop` is set: `stop` is looked at between moves.
-pub fn play_one_until<E: Evaluator + ?Sized>(
-    eval: &E,
-    options: &DatagenOptions,
-    index: u32,
-    stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let opening = options.openings.opening(u64::from(index), eval);
-    let mut searcher = Searcher::new(eval, options.hash_mb);
-    let limits = SearchLimits::nodes(options.nodes);
-    let choose = |pos: &_, history: &[u64], _: &[_]| searcher.search(pos, history, &limits);
-    play_game_until(&opening, &options.adjudication, choose, stop)
+    let mut searcher = Searcher::new(eval, options.play.hash_mb);
+    let choose = |pos: &_, history: &[u64], _: &[_], limits: &SearchLimits| {
+        searcher.search(pos, history, limits)
+    };
+    play_game_from(&opening, &options.play, choose)
 }
 
 /// Who plays game `index` of a run whose player meets `opponents` opponents besides itself:
@@ -124,50 +107,48 @@ pub fn pairing(index: u32, opponents: usize) -> Option<(usize, bool)> {
     slot.checked_sub(1).map(|j| (j, round.is_multiple_of(2)))
 }
 
-/// [`play_one_until`] for game `index` of a run in which `player` also meets `opponents`
-/// (see [`pairing`]): a self-play game is exactly [`play_one_until`]'s; a game against an
+/// [`play_one`] for game `index` of a run in which `player` also meets `opponents`
+/// (see [`pairing`]): a self-play game is exactly [`play_one`]'s; a game against an
 /// opponent gives each side its own search and transposition table. The opening is judged by
 /// `player`, as in self-play.
-pub fn play_pooled_until<E: Evaluator + ?Sized>(
+pub fn play_pooled<E: Evaluator + ?Sized>(
     player: &E,
     opponents: &[&E],
     options: &DatagenOptions,
     index: u32,
-    stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let Some((j, player_white)) = pairing(index, opponents.len()) else {
-        return play_one_until(player, options, index, stop);
+        return play_one(player, options, index);
     };
     let opening = options.openings.opening(u64::from(index), player);
     if player_white {
-        play_pair_until(&opening, player, opponents[j], options, stop)
+        play_pair(&opening, player, opponents[j], options)
     } else {
-        play_pair_until(&opening, opponents[j], player, options, stop)
+        play_pair(&opening, opponents[j], player, options)
     }
 }
 
 /// Salt of the random stream that draws the jittered weights of a game (see
-/// [`play_jittered_until`]), apart from the openings' stream of the same seed.
+/// [`play_jittered`]), apart from the openings' stream of the same seed.
 const JITTER_SALT: u64 = 0x6a69_7474_6572; // "jitter"
 
-/// [`play_pooled_until`] with both sides' piece values jittered by `jitter`: each side values
+/// [`play_pooled`] with both sides' piece values jittered by `jitter`: each side values
 /// the pieces with its own factors drawn uniformly from `[1 - jitter, 1 + jitter]`
 /// ([`ModelEvaluator::jittered`]). Game `index` pairs the same weights from the same opening
-/// (judged by the unjittered `player`) as [`play_pooled_until`], then White and Black each play
+/// (judged by the unjittered `player`) as [`play_pooled`], then White and Black each play
 /// with their own perturbed copy, drawn from `(options.openings.seed, index)` alone, so a run
 /// is reproducible whatever the threads. Self-play between copies that disagree on what the
 /// pieces are worth enters the trades the current weights avoid: exploration. A jitter of 0 is
-/// [`play_pooled_until`], game for game.
-pub fn play_jittered_until(
+/// [`play_pooled`], game for game.
+pub fn play_jittered(
     player: &ModelEvaluator,
     opponents: &[&ModelEvaluator],
     options: &DatagenOptions,
     jitter: f64,
     index: u32,
-    stop: &AtomicBool,
 ) -> Option<GameRecord> {
     if jitter <= 0.0 {
-        return play_pooled_until(player, opponents, options, index, stop);
+        return play_pooled(player, opponents, options, index);
     }
     let (white, black) = match pairing(index, opponents.len()) {
         None => (player, player),
@@ -178,29 +159,27 @@ pub fn play_jittered_until(
     let mut rng = rng_for(options.openings.seed ^ JITTER_SALT, u64::from(index));
     let white = white.jittered(jitter, &mut rng);
     let black = black.jittered(jitter, &mut rng);
-    play_pair_until(&opening, &white, &black, options, stop)
+    play_pair(&opening, &white, &black, options)
 }
 
 /// One game from `opening`, `white` and `black` each with its own search and transposition
-/// table; `None` once `stop` is set.
-fn play_pair_until<W: Evaluator + ?Sized, B: Evaluator + ?Sized>(
+/// table; `None` once `options.play`'s `abandon` flag is set.
+fn play_pair<W: Evaluator + ?Sized, B: Evaluator + ?Sized>(
     opening: &Opening,
     white: &W,
     black: &B,
     options: &DatagenOptions,
-    stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let mut w = Searcher::new(white, options.hash_mb);
-    let mut b = Searcher::new(black, options.hash_mb);
-    let limits = SearchLimits::nodes(options.nodes);
-    let choose = |pos: &shakmaty::Chess, history: &[u64], _: &[_]| {
+    let mut w = Searcher::new(white, options.play.hash_mb);
+    let mut b = Searcher::new(black, options.play.hash_mb);
+    let choose = |pos: &shakmaty::Chess, history: &[u64], _: &[_], limits: &SearchLimits| {
         if pos.turn() == shakmaty::Color::White {
-            w.search(pos, history, &limits)
+            w.search(pos, history, limits)
         } else {
-            b.search(pos, history, &limits)
+            b.search(pos, history, limits)
         }
     };
-    play_game_until(opening, &options.adjudication, choose, stop)
+    play_game_from(opening, &options.play, choose)
 }
 
 /// The labelled positions of a game: every searched position not in check and without a
@@ -208,9 +187,10 @@ fn play_pair_until<W: Evaluator + ?Sized, B: Evaluator + ?Sized>(
 ///
 /// ```
 /// use engine::datagen::{play_one, samples_from_game, DatagenOptions};
+/// use engine::play::PlayOptions;
 /// use engine::MaterialEvaluator;
-/// let opts = DatagenOptions { nodes: 200, ..DatagenOptions::default() };
-/// let game = play_one(&MaterialEvaluator, &opts, 0);
+/// let opts = DatagenOptions { play: PlayOptions::default().nodes(200), ..DatagenOptions::default() };
+/// let game = play_one(&MaterialEvaluator, &opts, 0).unwrap();
 /// let samples = samples_from_game(&game, 0);
 /// assert!(samples.iter().all(|s| s.result == game.white_score()));
 /// ```
@@ -225,114 +205,100 @@ pub fn samples_from_game(game: &GameRecord, id: u32) -> Vec<Sample> {
         .collect()
 }
 
-/// Run self-play on rayon's thread pool. Output is identical whatever the number of threads:
-/// games are collected in index order and each depends only on the seed and its index.
-/// `on_game` is called (from worker threads) after each game, e.g. for a progress bar.
+/// Run self-play on rayon's thread pool. Output is identical whatever the number of threads
+/// (at fixed nodes): games are collected in index order and each depends only on the seed and
+/// its index. `on_game` is called (from worker threads) after each game, e.g. for a progress
+/// bar.
+///
+/// Once `options.play`'s `stop` flag is set (e.g. by Ctrl-C) games not yet started are
+/// skipped; once its `abandon` flag is, games in progress are abandoned at their next move
+/// (within one search). Every finished game is kept (with its own index as game id, so each
+/// is the same game a full run would play); the summary counts the games finished.
 ///
 /// ```
+/// use std::sync::atomic::AtomicBool;
+/// use std::sync::Arc;
 /// use engine::datagen::{generate, DatagenOptions};
+/// use engine::play::PlayOptions;
 /// use engine::MaterialEvaluator;
-/// let opts = DatagenOptions { games: 2, nodes: 200, ..DatagenOptions::default() };
+/// let opts = DatagenOptions { games: 2, play: PlayOptions::default().nodes(200), ..DatagenOptions::default() };
 /// let (samples, summary) = generate(&MaterialEvaluator, &opts, &|_| {});
 /// assert_eq!(summary.games, 2);
 /// assert_eq!(summary.positions, samples.len() as u64);
+///
+/// let stopped = PlayOptions::default().nodes(200).interrupt(Arc::new(AtomicBool::new(true)));
+/// let opts = DatagenOptions { games: 50, play: stopped, ..DatagenOptions::default() };
+/// let (samples, summary) = generate(&MaterialEvaluator, &opts, &|_| {});
+/// assert_eq!((samples.len(), summary.games), (0, 0));
 /// ```
 pub fn generate<E: Evaluator + ?Sized>(
     eval: &E,
     options: &DatagenOptions,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> (Vec<Sample>, DatagenSummary) {
-    generate_until(eval, options, on_game, &AtomicBool::new(false))
+    generate_pooled(eval, &[], options, on_game)
 }
 
-/// [`generate`], stopping early once `stop` is set (e.g. by Ctrl-C): games not yet started
-/// are skipped, games in progress are abandoned at their next move (within one search), and
-/// every finished game is kept (with its own index as game id, so each is the same game a full
-/// run would play). The summary counts the games finished.
+/// [`generate`] with `player` also meeting `opponents` (see [`pairing`]): with none it is
+/// self-play, the same games as [`generate`]. Every searched position is labelled, the
+/// opponents' moves too (their search scores are the labels' scores there).
 ///
 /// ```
-/// use std::sync::atomic::AtomicBool;
-/// use engine::datagen::{generate_until, DatagenOptions};
-/// use engine::MaterialEvaluator;
-/// let opts = DatagenOptions { games: 50, nodes: 200, ..DatagenOptions::default() };
-/// let stopped = AtomicBool::new(true);
-/// let (samples, summary) = generate_until(&MaterialEvaluator, &opts, &|_| {}, &stopped);
-/// assert_eq!((samples.len(), summary.games), (0, 0));
-/// ```
-pub fn generate_until<E: Evaluator + ?Sized>(
-    eval: &E,
-    options: &DatagenOptions,
-    on_game: &(dyn Fn(&GameRecord) + Sync),
-    stop: &AtomicBool,
-) -> (Vec<Sample>, DatagenSummary) {
-    generate_pooled_until(eval, &[], options, on_game, stop)
-}
-
-/// [`generate_until`] with `player` also meeting `opponents` (see [`pairing`]): with none it
-/// is self-play, the same games as [`generate_until`]. Every searched position is labelled,
-/// the opponents' moves too (their search scores are the labels' scores there).
-///
-/// ```
-/// use std::sync::atomic::AtomicBool;
-/// use engine::datagen::{generate_pooled_until, DatagenOptions};
+/// use engine::datagen::{generate_pooled, DatagenOptions};
+/// use engine::play::PlayOptions;
 /// use engine::ModelEvaluator;
-/// let opts = DatagenOptions { games: 4, nodes: 200, ..DatagenOptions::default() };
+/// let opts = DatagenOptions { games: 4, play: PlayOptions::default().nodes(200), ..DatagenOptions::default() };
 /// let material = ModelEvaluator::default_material();
-/// let go = AtomicBool::new(false);
-/// let (_, summary) = generate_pooled_until(&material, &[&material], &opts, &|_| {}, &go);
+/// let (_, summary) = generate_pooled(&material, &[&material], &opts, &|_| {});
 /// assert_eq!(summary.games, 4);
 /// ```
-pub fn generate_pooled_until<E: Evaluator + ?Sized>(
+pub fn generate_pooled<E: Evaluator + ?Sized>(
     player: &E,
     opponents: &[&E],
     options: &DatagenOptions,
     on_game: &(dyn Fn(&GameRecord) + Sync),
-    stop: &AtomicBool,
 ) -> (Vec<Sample>, DatagenSummary) {
-    collect_games(options, on_game, stop, |i| {
-        play_pooled_until(player, opponents, options, i, stop)
+    collect_games(options, on_game, |i| {
+        play_pooled(player, opponents, options, i)
     })
 }
 
-/// [`generate_pooled_until`] with the sides' piece values jittered by `jitter`
-/// ([`play_jittered_until`]); with 0 it is [`generate_pooled_until`], the same games.
+/// [`generate_pooled`] with the sides' piece values jittered by `jitter`
+/// ([`play_jittered`]); with 0 it is [`generate_pooled`], the same games.
 ///
 /// ```
-/// use std::sync::atomic::AtomicBool;
-/// use engine::datagen::{generate_jittered_until, DatagenOptions};
+/// use engine::datagen::{generate_jittered, DatagenOptions};
+/// use engine::play::PlayOptions;
 /// use engine::ModelEvaluator;
-/// let opts = DatagenOptions { games: 2, nodes: 200, ..DatagenOptions::default() };
+/// let opts = DatagenOptions { games: 2, play: PlayOptions::default().nodes(200), ..DatagenOptions::default() };
 /// let material = ModelEvaluator::default_material();
-/// let go = AtomicBool::new(false);
-/// let (_, summary) = generate_jittered_until(&material, &[], &opts, 0.2, &|_| {}, &go);
+/// let (_, summary) = generate_jittered(&material, &[], &opts, 0.2, &|_| {});
 /// assert_eq!(summary.games, 2);
 /// ```
-pub fn generate_jittered_until(
+pub fn generate_jittered(
     player: &ModelEvaluator,
     opponents: &[&ModelEvaluator],
     options: &DatagenOptions,
     jitter: f64,
     on_game: &(dyn Fn(&GameRecord) + Sync),
-    stop: &AtomicBool,
 ) -> (Vec<Sample>, DatagenSummary) {
-    collect_games(options, on_game, stop, |i| {
-        play_jittered_until(player, opponents, options, jitter, i, stop)
+    collect_games(options, on_game, |i| {
+        play_jittered(player, opponents, options, jitter, i)
     })
 }
 
 /// Plays games `0..options.games` with `play` on rayon's pool (skipping those not started
-/// once `stop` is set) and labels the finished ones in index order.
+/// once `options.play` is stopped) and labels the finished ones in index order.
 fn collect_games(
     options: &DatagenOptions,
     on_game: &(dyn Fn(&GameRecord) + Sync),
-    stop: &AtomicBool,
     play: impl Fn(u32) -> Option<GameRecord> + Sync,
 ) -> (Vec<Sample>, DatagenSummary) {
     let start = Instant::now();
     let games: Vec<Option<GameRecord>> = (0..options.games)
         .into_par_iter()
         .map(|i| {
-            if stop.load(Ordering::Relaxed) {
+            if options.play.stopped() {
                 return None;
             }
             let g = play(i)?;

@@ -1,61 +1,17 @@
 //! Playing one game between two move choosers, with adjudication.
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 
+pub use crate::adjudication::Adjudication;
+use crate::clock::GameClock;
 use crate::evaluator::relative;
+use crate::limits::SearchLimits;
 use crate::openings::Opening;
+use crate::play::PlayOptions;
 use crate::search::{hash, SearchResult};
-
-/// When a game is stopped before the rules end it.
-///
-/// ```
-/// use engine::game::{play_game, Adjudication, Termination};
-/// use engine::openings::Opening;
-/// use engine::{MaterialEvaluator, SearchLimits, Searcher};
-/// use shakmaty::Chess;
-///
-/// // A game cut at 10 plies is a draw by the ply limit.
-/// let rules = Adjudication { max_plies: 10, ..Adjudication::default() };
-/// let mut searcher = Searcher::new(MaterialEvaluator, 1);
-/// let game = play_game(&Opening::from_position(Chess::default()), &rules, |pos, history| {
-///     searcher.search(pos, history, &SearchLimits::nodes(100))
-/// });
-/// assert_eq!(game.moves.len(), 10);
-/// assert_eq!(game.termination, Termination::MaxPlies);
-/// assert_eq!(game.white_score(), 0.5);
-/// assert_eq!(game.positions().count(), 10);
-/// ```
-#[derive(Clone, Debug)]
-pub struct Adjudication {
-    /// Win adjudication: both sides agree the score (White's view) is at least this large ...
-    pub resign_score: i32,
-    /// ... for this many consecutive plies.
-    pub resign_plies: u32,
-    /// Draw adjudication: the score is at most this (absolute) ...
-    pub draw_score: i32,
-    /// ... for this many consecutive plies ...
-    pub draw_plies: u32,
-    /// ... once this many plies have been played (after the opening).
-    pub draw_after: u32,
-    /// A game reaching this many plies (after the opening) is a draw.
-    pub max_plies: u32,
-}
-
-impl Default for Adjudication {
-    fn default() -> Self {
-        Self {
-            resign_score: 1000,
-            resign_plies: 4,
-            draw_score: 10,
-            draw_plies: 12,
-            draw_after: 80,
-            max_plies: 400,
-        }
-    }
-}
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +32,9 @@ pub enum Termination {
     DrawAdjudication,
     /// The game reached the ply limit.
     MaxPlies,
+    /// A side's flag fell: it used more than its clock (plus the margin). A loss, or a draw
+    /// when the other side has no mating material (FIDE Laws, 6.9).
+    TimeForfeit,
 }
 
 impl Termination {
@@ -90,6 +49,7 @@ impl Termination {
             Termination::WinAdjudication => "adjudication: decisive score",
             Termination::DrawAdjudication => "adjudication: drawn score",
             Termination::MaxPlies => "adjudication: move limit",
+            Termination::TimeForfeit => "time forfeit",
         }
     }
 }
@@ -128,6 +88,18 @@ impl GameRecord {
             Some(Color::Black) => 0.0,
             None => 0.5,
         }
+    }
+
+    /// The side that lost (or drew) on time, if the game ended by a flag fall: the side to
+    /// move at the end.
+    pub fn flagged(&self) -> Option<Color> {
+        let first = self.opening.position.turn();
+        let mover = if self.moves.len().is_multiple_of(2) {
+            first
+        } else {
+            !first
+        };
+        (self.termination == Termination::TimeForfeit).then_some(mover)
     }
 
     /// The positions before each searched move, paired with that move.
@@ -196,64 +168,143 @@ pub fn play_game(
     adjudication: &Adjudication,
     mut choose: impl FnMut(&Chess, &[u64]) -> SearchResult,
 ) -> GameRecord {
-    play_game_from(opening, adjudication, |pos, history, _| {
-        choose(pos, history)
-    })
-}
-
-/// [`play_game`] for choosers that need the game's moves (an external engine is sent the
-/// root and the moves, `position fen ROOT moves ...`): `choose(position, history, line)`,
-/// `line` being every move from `opening.root` (the opening's, then the game's).
-pub fn play_game_from(
-    opening: &Opening,
-    adjudication: &Adjudication,
-    choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
-) -> GameRecord {
-    match play(opening, adjudication, choose, || Ok::<(), Infallible>(())) {
+    let referee = Referee {
+        adjudication,
+        clock: None,
+        each: SearchLimits::default(),
+    };
+    let choose = |pos: &Chess, history: &[u64], _: &[Move], _: &SearchLimits| choose(pos, history);
+    match play(opening, referee, choose, || Ok::<(), Infallible>(())) {
         Ok(g) => g,
         Err(never) => match never {},
     }
 }
 
-/// [`play_game_from`], abandoned once `stop` is set (e.g. by Ctrl-C): `stop` is looked at
-/// before every move and after every search, and an abandoned game gives `None` (a game cut
-/// short is no game: its result would be made up).
+/// The one general form of [`play_game`]: the game as `options` say (their adjudication,
+/// their move limits or time control, their `abandon` flag), for choosers that need the
+/// game's moves (an external engine is sent the root and the moves, `position fen ROOT moves
+/// ...`) and the limits of each move: `choose(position, history, line, limits)`, `line` being
+/// every move from `opening.root` (the opening's, then the game's).
+///
+/// Under a time control the referee keeps both clocks ([`GameClock`]): `limits` carry them
+/// (`go wtime btime winc binc`), each answer is timed from the call to its return, and a side
+/// that takes more than its clock plus `options.time_margin` loses on time
+/// ([`Termination::TimeForfeit`]).
+///
+/// Once `options.abandon` is set the game is abandoned: the flag is looked at before every
+/// move and after every search, and an abandoned game gives `None` (a game cut short is no
+/// game: its result would be made up).
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use engine::game::{play_game_until, Adjudication};
+/// use std::sync::Arc;
+/// use engine::game::play_game_from;
 /// use engine::openings::Opening;
+/// use engine::play::PlayOptions;
 /// use engine::{MaterialEvaluator, SearchLimits, Searcher};
 /// use shakmaty::Chess;
 ///
 /// let mut s = Searcher::new(MaterialEvaluator, 1);
-/// let mut choose = |p: &_, h: &[u64], _: &[_]| s.search(p, h, &SearchLimits::depth(1));
+/// let mut choose = |p: &_, h: &[u64], _: &[_], l: &SearchLimits| s.search(p, h, l);
 /// let start = Opening::from_position(Chess::default());
-/// let stop = AtomicBool::new(true);
-/// assert!(play_game_until(&start, &Adjudication::default(), &mut choose, &stop).is_none());
-/// let rules = Adjudication { max_plies: 4, ..Adjudication::default() };
-/// let go = AtomicBool::new(false);
-/// assert_eq!(play_game_until(&start, &rules, &mut choose, &go).unwrap().moves.len(), 4);
+/// let abandoned = PlayOptions::default().abandon(Arc::new(AtomicBool::new(true)));
+/// assert!(play_game_from(&start, &abandoned, &mut choose).is_none());
+/// let mut options = PlayOptions::default().limits(SearchLimits::depth(1));
+/// options.adjudication.max_plies = 4;
+/// assert_eq!(play_game_from(&start, &options, &mut choose).unwrap().moves.len(), 4);
 /// ```
-pub fn play_game_until(
+pub fn play_game_from(
     opening: &Opening,
-    adjudication: &Adjudication,
-    choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
-    stop: &AtomicBool,
+    options: &PlayOptions,
+    choose: impl FnMut(&Chess, &[u64], &[Move], &SearchLimits) -> SearchResult,
 ) -> Option<GameRecord> {
-    let check = || match stop.load(Ordering::Relaxed) {
+    let each = match &options.limits {
+        crate::play::MoveLimits::Each(l) => l.clone(),
+        crate::play::MoveLimits::Clock(_) => SearchLimits::default(),
+    };
+    let check = || match options.abandoned() {
         true => Err(()),
         false => Ok(()),
     };
-    play(opening, adjudication, choose, check).ok()
+    let referee = Referee {
+        adjudication: &options.adjudication,
+        clock: options.clock(),
+        each,
+    };
+    play(opening, referee, choose, check).ok()
+}
+
+/// What a game is played under: the adjudication rules, the clocks (with a time control)
+/// or else the limits of every move.
+struct Referee<'a> {
+    adjudication: &'a Adjudication,
+    clock: Option<GameClock>,
+    each: SearchLimits,
+}
+
+/// The result when the side to move in `pos` loses on time: the other side wins, unless it
+/// has no mating material (then a draw).
+fn time_forfeit(pos: &Chess) -> (KnownOutcome, Termination) {
+    let other = !pos.turn();
+    let outcome = if pos.has_insufficient_material(other) {
+        KnownOutcome::Draw
+    } else {
+        KnownOutcome::Decisive { winner: other }
+    };
+    (outcome, Termination::TimeForfeit)
+}
+
+/// The running win and draw adjudication of a game.
+#[derive(Default)]
+struct Adjudicator {
+    /// Plies in a row with a decisive score, and its sign.
+    resign_run: (u32, i32),
+    /// Plies in a row with a drawn score.
+    draw_run: u32,
+}
+
+impl Adjudicator {
+    /// After a move with score `white` (White's view), the game's `plies` so far: the
+    /// adjudicated end, if the rules reached one.
+    fn after(
+        &mut self,
+        rules: &Adjudication,
+        white: i32,
+        plies: u32,
+    ) -> Option<(KnownOutcome, Termination)> {
+        let sign = white.signum();
+        if white.abs() >= rules.resign_score && sign == self.resign_run.1 {
+            self.resign_run.0 += 1;
+        } else if white.abs() >= rules.resign_score {
+            self.resign_run = (1, sign);
+        } else {
+            self.resign_run = (0, 0);
+        }
+        if self.resign_run.0 >= rules.resign_plies {
+            let winner = if sign > 0 { Color::White } else { Color::Black };
+            return Some((
+                KnownOutcome::Decisive { winner },
+                Termination::WinAdjudication,
+            ));
+        }
+        if white.abs() <= rules.draw_score {
+            self.draw_run += 1;
+        } else {
+            self.draw_run = 0;
+        }
+        if plies >= rules.draw_after && self.draw_run >= rules.draw_plies {
+            return Some((KnownOutcome::Draw, Termination::DrawAdjudication));
+        }
+        None
+    }
 }
 
 /// The game loop: `check()` before every move and after every search; its error abandons
 /// the game.
 fn play<E>(
     opening: &Opening,
-    adjudication: &Adjudication,
-    mut choose: impl FnMut(&Chess, &[u64], &[Move]) -> SearchResult,
+    mut referee: Referee<'_>,
+    mut choose: impl FnMut(&Chess, &[u64], &[Move], &SearchLimits) -> SearchResult,
     check: impl Fn() -> Result<(), E>,
 ) -> Result<GameRecord, E> {
     let mut line = opening.moves.clone();
@@ -264,18 +315,30 @@ fn play<E>(
         pos.play_unchecked(m);
     }
     let mut moves = Vec::new();
-    let mut resign_run = (0u32, 0i32);
-    let mut draw_run = 0u32;
+    let mut adjudicator = Adjudicator::default();
     let (outcome, termination) = loop {
         if let Some(end) = rules_outcome(&pos, &history) {
             break end;
         }
-        if moves.len() as u32 >= adjudication.max_plies {
+        if moves.len() as u32 >= referee.adjudication.max_plies {
             break (KnownOutcome::Draw, Termination::MaxPlies);
         }
         check()?;
-        let r = choose(&pos, &history, &line);
+        let limits = referee.clock.as_ref().map(|c| c.limits(pos.turn()));
+        let start = Instant::now();
+        let r = choose(
+            &pos,
+            &history,
+            &line,
+            limits.as_ref().unwrap_or(&referee.each),
+        );
+        let used = start.elapsed();
         check()?;
+        if let Some(clock) = &mut referee.clock {
+            if clock.punch(pos.turn(), used).is_err() {
+                break time_forfeit(&pos);
+            }
+        }
         let Some(m) = r.best_move.filter(|&m| pos.is_legal(m)) else {
             // A chooser that returns no legal move forfeits.
             break (
@@ -295,29 +358,8 @@ fn play<E>(
         history.push(hash(&pos));
         pos.play_unchecked(m);
         line.push(m);
-
-        let sign = white.signum();
-        if white.abs() >= adjudication.resign_score && sign == resign_run.1 {
-            resign_run.0 += 1;
-        } else if white.abs() >= adjudication.resign_score {
-            resign_run = (1, sign);
-        } else {
-            resign_run = (0, 0);
-        }
-        if resign_run.0 >= adjudication.resign_plies {
-            let winner = if sign > 0 { Color::White } else { Color::Black };
-            break (
-                KnownOutcome::Decisive { winner },
-                Termination::WinAdjudication,
-            );
-        }
-        if white.abs() <= adjudication.draw_score {
-            draw_run += 1;
-        } else {
-            draw_run = 0;
-        }
-        if moves.len() as u32 >= adjudication.draw_after && draw_run >= adjudication.draw_plies {
-            break (KnownOutcome::Draw, Termination::DrawAdjudication);
+        if let Some(end) = adjudicator.after(referee.adjudication, white, moves.len() as u32) {
+            break end;
         }
     };
     Ok(GameRecord {

@@ -17,6 +17,8 @@
 
 #![warn(missing_docs)]
 
+pub mod adjudication;
+pub mod clock;
 pub mod error;
 pub mod evaluator;
 pub mod limits;
@@ -35,6 +37,7 @@ pub mod label;
 pub mod matches;
 pub mod openings;
 pub mod pgn_out;
+pub mod play;
 pub mod player;
 pub mod runner;
 pub mod spsa;

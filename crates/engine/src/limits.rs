@@ -1,4 +1,4 @@
-//! How long a search may run: depth, nodes, time, and a stop flag.
+//! How long a search may run: depth, nodes, time, the game clocks, and a stop flag.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -30,6 +30,24 @@ pub struct SearchLimits {
     pub soft_time: Option<Duration>,
     /// Set to `true` from another thread to stop the search (UCI `stop`).
     pub stop: Option<Arc<AtomicBool>>,
+    /// The game clocks (UCI `go wtime btime winc binc movestogo`): the search takes its time
+    /// limits from the mover's clock ([`SearchLimits::resolve`]) unless `movetime` is set.
+    pub clock: Option<Clocks>,
+}
+
+/// Both sides' clocks as UCI's `go` gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// White's time left.
+    pub wtime: Duration,
+    /// Black's time left.
+    pub btime: Duration,
+    /// White's increment.
+    pub winc: Duration,
+    /// Black's increment.
+    pub binc: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
 }
 
 impl SearchLimits {
@@ -78,6 +96,40 @@ impl SearchLimits {
             soft_time: Some(soft),
             ..Self::default()
         }
+    }
+
+    /// Search with the game clocks: time limits from the mover's ([`SearchLimits::resolve`]).
+    pub fn clocks(clocks: Clocks) -> Self {
+        Self {
+            clock: Some(clocks),
+            ..Self::default()
+        }
+    }
+
+    /// These limits for a search by `turn`: with a [`clock`](Self::clock) and no `movetime`,
+    /// the hard and soft time limits of [`SearchLimits::clock`] for the mover's time,
+    /// increment and moves to go; otherwise unchanged.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use engine::limits::{Clocks, SearchLimits};
+    /// use shakmaty::Color;
+    /// let s = Duration::from_secs;
+    /// let clocks = Clocks { wtime: s(60), btime: s(1), winc: s(0), binc: s(0), moves_to_go: None };
+    /// let white = SearchLimits::clocks(clocks).resolve(Color::White);
+    /// let black = SearchLimits::clocks(clocks).resolve(Color::Black);
+    /// assert!(white.movetime.unwrap() > black.movetime.unwrap());
+    /// assert!(black.movetime.unwrap() < s(1));
+    /// ```
+    pub fn resolve(&self, turn: Color) -> SearchLimits {
+        let mut limits = self.clone();
+        if let (Some(c), None) = (self.clock, self.movetime) {
+            let (time, inc) = clock_for(turn, c.wtime, c.btime, c.winc, c.binc);
+            let clock = SearchLimits::clock(time, inc, c.moves_to_go);
+            limits.movetime = clock.movetime;
+            limits.soft_time = clock.soft_time;
+        }
+        limits
     }
 
     /// Attach a stop flag.

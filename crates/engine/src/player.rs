@@ -8,54 +8,68 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use crate::error::EngineError;
 use crate::evaluator::{Evaluator, ModelEvaluator};
 use crate::limits::SearchLimits;
-use crate::matches::MatchOptions;
+use crate::play::PlayOptions;
 use crate::search::{SearchResult, Searcher};
 use crate::uci_client::{EngineSpec, UciEngine, UciError};
 
 /// Chooses the moves of one side in one game.
 pub trait Mover {
-    /// The move in `pos`, reached from the game's root by `line`; `history` holds the hashes
-    /// of the earlier positions.
-    fn choose(&mut self, pos: &Chess, history: &[u64], line: &[Move]) -> SearchResult;
+    /// The move in `pos`, reached from the game's root by `line`, searched within `limits`
+    /// (which carry the game clocks under a time control); `history` holds the hashes of the
+    /// earlier positions.
+    fn choose(
+        &mut self,
+        pos: &Chess,
+        history: &[u64],
+        line: &[Move],
+        limits: &SearchLimits,
+    ) -> SearchResult;
 }
 
 /// A match player: one [`Mover`] per game.
 pub trait Player: Sync {
     /// A mover for a new game between `root` and the end, with the match's options.
-    fn mover<'a>(&'a self, root: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a>;
+    fn mover<'a>(&'a self, root: &Chess, options: &'a PlayOptions) -> Box<dyn Mover + 'a>;
 }
 
 /// gradtune's search, a fresh table per game.
 struct SearchMover<'a, E: Evaluator + ?Sized> {
     searcher: Searcher<&'a E>,
-    limits: &'a SearchLimits,
 }
 
 impl<E: Evaluator + ?Sized> Mover for SearchMover<'_, E> {
-    fn choose(&mut self, pos: &Chess, history: &[u64], _: &[Move]) -> SearchResult {
-        self.searcher.search(pos, history, self.limits)
+    fn choose(
+        &mut self,
+        pos: &Chess,
+        history: &[u64],
+        _: &[Move],
+        limits: &SearchLimits,
+    ) -> SearchResult {
+        self.searcher.search(pos, history, limits)
     }
 }
 
 impl<E: Evaluator + ?Sized> Player for E {
-    fn mover<'a>(&'a self, _: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a> {
+    fn mover<'a>(&'a self, _: &Chess, options: &'a PlayOptions) -> Box<dyn Mover + 'a> {
         Box::new(SearchMover {
             searcher: Searcher::new(self, options.hash_mb),
-            limits: &options.limits,
         })
     }
 }
 
 /// An external UCI engine as a match player: each game gets an engine process (kept in a pool
 /// between games), `ucinewgame`, then `position fen ROOT moves ...` and `go` with the match's
-/// limits for each move. An engine that fails (a time-out, a crash, a malformed answer) is
-/// restarted and asked again once; failing again, it forfeits the game. Every failure is
-/// recorded ([`UciPlayer::failures`]).
+/// limits for each move (`go nodes N`, `go movetime MS`, or under a time control `go wtime W
+/// btime B winc I binc I [movestogo M]`). An engine that fails (a time-out, a crash, a
+/// malformed answer) is restarted and asked again once; failing again, it forfeits the game.
+/// Under a time control the engine is waited for at most its clock plus the time-out, and
+/// one that runs out of time is not asked again: its flag has fallen (a loss on time). Every
+/// failure is recorded ([`UciPlayer::failures`]).
 pub struct UciPlayer {
     spec: EngineSpec,
     timeout: Duration,
@@ -114,16 +128,31 @@ struct UciMover<'a> {
     player: &'a UciPlayer,
     engine: Option<UciEngine>,
     root: Chess,
-    limits: &'a SearchLimits,
+}
+
+/// How long to wait for an answer within `limits`: `timeout`, plus the mover's clock under a
+/// time control (the referee judges the flag; this only ends the wait for a hung engine).
+fn answer_timeout(pos: &Chess, limits: &SearchLimits, timeout: Duration) -> Duration {
+    let clock = limits.clock.map(|c| match pos.turn() {
+        shakmaty::Color::White => c.wtime,
+        shakmaty::Color::Black => c.btime,
+    });
+    timeout + clock.unwrap_or(Duration::ZERO)
 }
 
 impl UciMover<'_> {
-    fn ask(&mut self, line: &[Move]) -> Result<SearchResult, UciError> {
+    fn ask(
+        &mut self,
+        pos: &Chess,
+        line: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<SearchResult, UciError> {
         let engine = match &mut self.engine {
             Some(e) => e,
             None => self.engine.insert(self.player.engine()?),
         };
-        let r = engine.search(&self.root, line, self.limits, self.player.timeout, None)?;
+        let timeout = answer_timeout(pos, limits, self.player.timeout);
+        let r = engine.search(&self.root, line, limits, timeout, None)?;
         Ok(SearchResult {
             best_move: r.best_move,
             score: r.score.map_or(0, |s| s.centipawns()),
@@ -136,14 +165,24 @@ impl UciMover<'_> {
 }
 
 impl Mover for UciMover<'_> {
-    fn choose(&mut self, _: &Chess, _: &[u64], line: &[Move]) -> SearchResult {
+    fn choose(
+        &mut self,
+        pos: &Chess,
+        _: &[u64],
+        line: &[Move],
+        limits: &SearchLimits,
+    ) -> SearchResult {
         for attempt in ["restarted, asked again", "forfeits the game"] {
-            match self.ask(line) {
+            match self.ask(pos, line, limits) {
                 Ok(r) => return r,
                 Err(e) => {
-                    self.player.record(&e, attempt);
                     // Killed; the next attempt starts a new engine (and `ucinewgame`).
                     self.engine = None;
+                    if limits.clock.is_some() && matches!(e, UciError::Timeout { .. }) {
+                        self.player.record(&e, "out of time: loses on time");
+                        break;
+                    }
+                    self.player.record(&e, attempt);
                 }
             }
         }
@@ -167,12 +206,11 @@ impl Drop for UciMover<'_> {
 }
 
 impl Player for UciPlayer {
-    fn mover<'a>(&'a self, root: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a> {
+    fn mover<'a>(&'a self, root: &Chess, _: &'a PlayOptions) -> Box<dyn Mover + 'a> {
         Box::new(UciMover {
             player: self,
             engine: None,
             root: root.clone(),
-            limits: &options.limits,
         })
     }
 }
@@ -295,7 +333,7 @@ impl MatchPlayer {
 }
 
 impl Player for MatchPlayer {
-    fn mover<'a>(&'a self, root: &Chess, options: &'a MatchOptions) -> Box<dyn Mover + 'a> {
+    fn mover<'a>(&'a self, root: &Chess, options: &'a PlayOptions) -> Box<dyn Mover + 'a> {
         match self {
             MatchPlayer::Search(e) => e.mover(root, options),
             MatchPlayer::Uci(u) => u.mover(root, options),

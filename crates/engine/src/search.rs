@@ -152,7 +152,7 @@ impl<E: Evaluator> Searcher<E> {
         mut on_iteration: impl FnMut(&Iteration<'_>),
     ) -> SearchResult {
         self.start = Instant::now();
-        self.limits = limits.clone();
+        self.limits = limits.resolve(pos.turn());
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;

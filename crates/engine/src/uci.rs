@@ -18,7 +18,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::evaluator::ModelEvaluator;
-use crate::limits::SearchLimits;
+use crate::limits::{Clocks, SearchLimits};
 use crate::search::{hash, mate_in, Iteration, Searcher};
 
 type Engine = Searcher<Arc<ModelEvaluator>>;
@@ -376,19 +376,21 @@ pub fn parse_go(args: &[&str], pos: &Chess) -> Result<SearchLimits, String> {
             other => return Err(format!("unknown `go` parameter `{other}`")),
         }
     }
-    let (time, inc) = match pos.turn() {
-        shakmaty::Color::White => (wtime, winc),
-        shakmaty::Color::Black => (btime, binc),
+    let mover = match pos.turn() {
+        shakmaty::Color::White => wtime,
+        shakmaty::Color::Black => btime,
     };
-    if let Some(t) = time {
-        if limits.movetime.is_none() {
-            let clock =
-                SearchLimits::clock(Duration::from_millis(t), Duration::from_millis(inc), togo);
-            limits.movetime = clock.movetime;
-            limits.soft_time = clock.soft_time;
-        }
+    if mover.is_some() {
+        let ms = |t: Option<u64>| Duration::from_millis(t.unwrap_or(0));
+        limits.clock = Some(Clocks {
+            wtime: ms(wtime),
+            btime: ms(btime),
+            winc: ms(Some(winc)),
+            binc: ms(Some(binc)),
+            moves_to_go: togo,
+        });
     }
-    Ok(limits)
+    Ok(limits.resolve(pos.turn()))
 }
 
 #[cfg(test)]

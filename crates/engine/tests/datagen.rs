@@ -2,17 +2,17 @@
 
 use engine::datagen::{generate, DatagenOptions};
 use engine::openings::RandomOpenings;
+use engine::play::PlayOptions;
 use engine::MaterialEvaluator;
 
 fn options() -> DatagenOptions {
     DatagenOptions {
         games: 4,
-        nodes: 300,
+        play: PlayOptions::default().nodes(300),
         openings: RandomOpenings {
             seed: 42,
             ..RandomOpenings::default()
         },
-        ..DatagenOptions::default()
     }
 }
 
@@ -99,24 +99,26 @@ fn mate_check_redraws_only_openings_with_a_forced_mate() {
 #[test]
 fn a_stop_flag_keeps_the_finished_games() {
     use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
     let opts = DatagenOptions {
         games: 6,
         ..options()
     };
     let (all, _) = generate(&MaterialEvaluator, &opts, &|_| {});
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopping = DatagenOptions {
+        play: opts.play.clone().interrupt(stop.clone()),
+        ..opts.clone()
+    };
     // Stop after the first finished game: with one thread, exactly one game is played.
     let (part, summary) = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap()
         .install(|| {
-            engine::datagen::generate_until(
-                &MaterialEvaluator,
-                &opts,
-                &|_| stop.store(true, Ordering::Relaxed),
-                &stop,
-            )
+            generate(&MaterialEvaluator, &stopping, &|_| {
+                stop.store(true, Ordering::Relaxed)
+            })
         });
     assert_eq!(summary.games, 1);
     assert_eq!(summary.positions, part.len() as u64);
@@ -138,15 +140,13 @@ fn reversed_material() -> engine::ModelEvaluator {
 
 #[test]
 fn a_pool_without_opponents_is_self_play() {
-    use std::sync::atomic::AtomicBool;
     let player = engine::ModelEvaluator::default_material();
-    let go = AtomicBool::new(false);
-    let pooled = engine::datagen::generate_pooled_until(&player, &[], &options(), &|_| {}, &go);
+    let pooled = engine::datagen::generate_pooled(&player, &[], &options(), &|_| {});
     // `generate` runs through the same function: compare with the games played one by one by
     // `play_one`, the self-play loop that knows nothing of pools.
     let mut alone = Vec::new();
     for i in 0..options().games {
-        let game = engine::datagen::play_one(&player, &options(), i);
+        let game = engine::datagen::play_one(&player, &options(), i).unwrap();
         alone.extend(engine::datagen::samples_from_game(&game, i));
     }
     assert!(!alone.is_empty());
@@ -155,19 +155,17 @@ fn a_pool_without_opponents_is_self_play() {
 
 #[test]
 fn pooled_games_give_the_player_each_colour_in_turn() {
-    use std::sync::atomic::AtomicBool;
     // One opponent: games 0 and 2 are self-play, game 1 has the player on White, game 3 on
     // Black. Against an opponent that gives its pieces away, the player wins both.
     let player = engine::ModelEvaluator::default_material();
     let opponent = reversed_material();
     let opts = DatagenOptions {
         games: 4,
-        nodes: 1000,
+        play: PlayOptions::default().nodes(1000),
         ..options()
     };
-    let go = AtomicBool::new(false);
     let games: Vec<_> = (0..4)
-        .map(|i| engine::datagen::play_pooled_until(&player, &[&opponent], &opts, i, &go).unwrap())
+        .map(|i| engine::datagen::play_pooled(&player, &[&opponent], &opts, i).unwrap())
         .collect();
     assert_eq!(
         games[1].white_score(),
@@ -179,10 +177,10 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
         0.0,
         "the player had Black in game 3"
     );
-    // The same run by `generate_pooled_until`, on any number of threads.
+    // The same run by `generate_pooled`, on any number of threads.
     let run = |threads| {
         on_threads(threads, || {
-            engine::datagen::generate_pooled_until(&player, &[&opponent], &opts, &|_| {}, &go)
+            engine::datagen::generate_pooled(&player, &[&opponent], &opts, &|_| {})
         })
     };
     let (one, summary) = run(1);
@@ -197,34 +195,23 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
 
 #[test]
 fn no_jitter_plays_the_pooled_games() {
-    use std::sync::atomic::AtomicBool;
     let player = engine::ModelEvaluator::default_material();
     let opponent = reversed_material();
-    let go = AtomicBool::new(false);
-    let pooled =
-        engine::datagen::generate_pooled_until(&player, &[&opponent], &options(), &|_| {}, &go);
-    let jittered = engine::datagen::generate_jittered_until(
-        &player,
-        &[&opponent],
-        &options(),
-        0.0,
-        &|_| {},
-        &go,
-    );
+    let pooled = engine::datagen::generate_pooled(&player, &[&opponent], &options(), &|_| {});
+    let jittered =
+        engine::datagen::generate_jittered(&player, &[&opponent], &options(), 0.0, &|_| {});
     assert!(!pooled.0.is_empty());
     assert_eq!(pooled.0, jittered.0);
 }
 
 #[test]
 fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
-    use std::sync::atomic::AtomicBool;
     let player = engine::ModelEvaluator::default_material();
-    let go = AtomicBool::new(false);
     let opts = options();
     let mut moved = 0;
     for i in 0..opts.games {
-        let a = engine::datagen::play_jittered_until(&player, &[], &opts, 0.0, i, &go).unwrap();
-        let b = engine::datagen::play_jittered_until(&player, &[], &opts, 0.3, i, &go).unwrap();
+        let a = engine::datagen::play_jittered(&player, &[], &opts, 0.0, i).unwrap();
+        let b = engine::datagen::play_jittered(&player, &[], &opts, 0.3, i).unwrap();
         assert_eq!(
             a.opening, b.opening,
             "game {i}: the opening does not depend on the jitter"
@@ -239,7 +226,7 @@ fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
     // The same seed gives the same games on any number of threads.
     let run = |threads| {
         on_threads(threads, || {
-            engine::datagen::generate_jittered_until(&player, &[], &opts, 0.3, &|_| {}, &go).0
+            engine::datagen::generate_jittered(&player, &[], &opts, 0.3, &|_| {}).0
         })
     };
     let one = run(1);

@@ -6,17 +6,15 @@ mod fake_engine;
 
 use std::time::Duration;
 
-use engine::matches::{play_match, MatchOptions, MatchResult};
+use engine::matches::{play_match, MatchResult};
 use engine::openings::RandomOpenings;
+use engine::play::PlayOptions;
 use engine::player::{MatchPlayer, UciPlayer};
 use engine::uci_client::EngineSpec;
-use engine::{ModelEvaluator, SearchLimits};
+use engine::ModelEvaluator;
 
-fn options() -> MatchOptions {
-    MatchOptions {
-        limits: SearchLimits::nodes(400),
-        ..MatchOptions::default()
-    }
+fn options() -> PlayOptions {
+    PlayOptions::default().nodes(400)
 }
 
 fn moves(r: &MatchResult) -> Vec<Vec<shakmaty::Move>> {

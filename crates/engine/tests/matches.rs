@@ -1,20 +1,18 @@
 //! Matches: a player against itself at fixed nodes plays each opening's two games alike, so
 //! every pair scores one point and the Elo difference is exactly 0.
 
-use engine::matches::{play_match, MatchOptions};
+use engine::matches::play_match;
 use engine::openings::RandomOpenings;
 use engine::pgn_out::{game_pgn, PgnTags};
-use engine::{MaterialEvaluator, ModelEvaluator, SearchLimits};
+use engine::play::PlayOptions;
+use engine::{MaterialEvaluator, ModelEvaluator};
 
 #[test]
 fn self_match_is_even() {
     let eval = ModelEvaluator::default_material();
     let gen = RandomOpenings::default();
     let openings: Vec<_> = (0..3).map(|i| gen.opening(i, &eval)).collect();
-    let opts = MatchOptions {
-        limits: SearchLimits::nodes(400),
-        ..MatchOptions::default()
-    };
+    let opts = PlayOptions::default().nodes(400);
     let r = play_match(&eval, &eval, &openings, &opts, &|_| {});
     assert_eq!(r.games.len(), 6);
     assert_eq!(r.pairs, [0, 0, 3, 0, 0]);
@@ -36,10 +34,7 @@ fn material_beats_a_blind_player() {
     let blind = ModelEvaluator::new(model.clone(), vec![0.0; model.len()]).unwrap();
     let gen = RandomOpenings::default();
     let openings: Vec<_> = (0..3).map(|i| gen.opening(i, &MaterialEvaluator)).collect();
-    let opts = MatchOptions {
-        limits: SearchLimits::nodes(500),
-        ..MatchOptions::default()
-    };
+    let opts = PlayOptions::default().nodes(500);
     let r = play_match(&material, &blind, &openings, &opts, &|_| {});
     assert!(r.wins > r.losses, "{} / {} / {}", r.wins, r.draws, r.losses);
     assert!(r.elo_pentanomial().unwrap().elo > 0.0);
@@ -56,10 +51,7 @@ fn chess960_openings_play_and_their_pgn_reads_back() {
     )
     .unwrap();
     let openings = engine::openings::read_epd(&path).unwrap();
-    let opts = MatchOptions {
-        limits: SearchLimits::nodes(200),
-        ..MatchOptions::default()
-    };
+    let opts = PlayOptions::default().nodes(200);
     let r = play_match(
         &MaterialEvaluator,
         &MaterialEvaluator,

@@ -44,12 +44,11 @@ fn perturbed(kind: ModelKind) -> ModelEvaluator {
 fn fingerprint<E: Evaluator>(eval: &E, games: u32, nodes: u64) -> (u64, u64) {
     let options = DatagenOptions {
         games,
-        nodes,
+        play: engine::play::PlayOptions::default().nodes(nodes),
         openings: RandomOpenings {
             seed: 7,
             ..RandomOpenings::default()
         },
-        ..DatagenOptions::default()
     };
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut mix = |bytes: &[u8]| {
@@ -59,7 +58,7 @@ fn fingerprint<E: Evaluator>(eval: &E, games: u32, nodes: u64) -> (u64, u64) {
     };
     let mut total = 0;
     for i in 0..games {
-        let g: GameRecord = play_one(eval, &options, i);
+        let g: GameRecord = play_one(eval, &options, i).expect("no stop flag: every game ends");
         for m in &g.moves {
             mix(shakmaty::uci::UciMove::from_standard(m.mv)
                 .to_string()

@@ -3,15 +3,16 @@
 //! through) and interruption.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 
-use engine::matches::MatchOptions;
 use engine::openings::RandomOpenings;
+use engine::play::PlayOptions;
 use engine::spsa::{
     comparison, run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject,
     SCALE_C,
 };
-use engine::{ModelEvaluator, SearchLimits};
+use engine::ModelEvaluator;
 use optim::spsa::{Gains, Spsa, SpsaState};
 
 fn psqt_start() -> ModelEvaluator {
@@ -111,10 +112,7 @@ fn plan(iterations: u64, pairs: usize) -> SpsaPlan {
             seed: 3,
             ..RandomOpenings::default()
         }),
-        options: MatchOptions {
-            limits: SearchLimits::nodes(300),
-            ..MatchOptions::default()
-        },
+        options: PlayOptions::default().nodes(300),
     }
 }
 
@@ -130,17 +128,10 @@ fn an_iteration_plays_each_opening_with_both_colours() {
         }
     };
     let mut saved = Vec::new();
-    let end = run_spsa(
-        &subject,
-        &plan,
-        &mut state,
-        &on_event,
-        &mut |s| {
-            saved.push(s.clone());
-            Ok(())
-        },
-        &AtomicBool::new(false),
-    )
+    let end = run_spsa(&subject, &plan, &mut state, &on_event, &mut |s| {
+        saved.push(s.clone());
+        Ok(())
+    })
     .unwrap();
     assert_eq!(end, SpsaEnd::Done);
     let results = results.into_inner().unwrap();
@@ -162,9 +153,8 @@ fn an_iteration_plays_each_opening_with_both_colours() {
 #[test]
 fn a_resumed_run_equals_an_uninterrupted_one() {
     let subject = Subject::Model(psqt_start());
-    let never = AtomicBool::new(false);
     let run = |plan: &SpsaPlan, state: &mut SpsaState| {
-        run_spsa(&subject, plan, state, &|_| {}, &mut |_| Ok(()), &never).unwrap()
+        run_spsa(&subject, plan, state, &|_| {}, &mut |_| Ok(())).unwrap()
     };
     let whole_plan = plan(4, 1);
     let mut whole = SpsaState::new(vec![0.0; whole_plan.basis.len()]);
@@ -186,9 +176,10 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
 #[test]
 fn a_stop_drops_the_iteration_under_way() {
     let subject = Subject::Model(psqt_start());
-    let plan = plan(3, 2);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut plan = plan(3, 2);
+    plan.options = plan.options.interrupt(stop.clone());
     let mut state = SpsaState::new(vec![0.0; plan.basis.len()]);
-    let stop = AtomicBool::new(false);
     // Stop at the first finished game: the iteration is dropped, nothing saved.
     let on_event = |e: SpsaEvent<'_>| {
         if let SpsaEvent::Game(_) = e {
@@ -196,17 +187,10 @@ fn a_stop_drops_the_iteration_under_way() {
         }
     };
     let mut saves = 0;
-    let end = run_spsa(
-        &subject,
-        &plan,
-        &mut state,
-        &on_event,
-        &mut |_| {
-            saves += 1;
-            Ok(())
-        },
-        &stop,
-    )
+    let end = run_spsa(&subject, &plan, &mut state, &on_event, &mut |_| {
+        saves += 1;
+        Ok(())
+    })
     .unwrap();
     assert_eq!(end, SpsaEnd::Interrupted);
     assert_eq!(saves, 0);
@@ -218,15 +202,7 @@ fn mismatched_plans_are_errors() {
     let subject = Subject::Model(psqt_start());
     let plan = plan(1, 1);
     let mut state = SpsaState::new(vec![0.0; plan.basis.len() + 1]);
-    let e = run_spsa(
-        &subject,
-        &plan,
-        &mut state,
-        &|_| {},
-        &mut |_| Ok(()),
-        &AtomicBool::new(false),
-    )
-    .unwrap_err();
+    let e = run_spsa(&subject, &plan, &mut state, &|_| {}, &mut |_| Ok(())).unwrap_err();
     assert!(e.to_string().contains("coordinates"), "{e}");
 }
 

@@ -41,7 +41,7 @@ fn sampled_diagonal(obj: &Objective, x: &[f64], sample: usize, cols: &[f64]) -> 
             Vec::new(),
         )
     };
-    let d = chunked_sum_with(
+    let d = chunked_sum(
         set.len(),
         obj.dim(),
         init,
@@ -51,7 +51,9 @@ fn sampled_diagonal(obj: &Objective, x: &[f64], sample: usize, cols: &[f64]) -> 
             set.row_at(i, &w, scratch, dense, idx, coef);
             add_squares(acc, &obj.slot, curvature[i], idx, coef);
         },
-    );
+        Stop::Never,
+    )
+    .unwrap_or_else(|| vec![0.0; obj.dim()]);
     finish_diagonal(d, &obj.penalty_diagonal(), Some(cols))
 }
 
@@ -126,7 +128,7 @@ impl Linearisation<'_> {
         let set = &*self.set;
         let m = obj.dim();
         let slot = &obj.slot;
-        let mut out = chunked_sum(set.len(), m, |acc, i| {
+        let body = |_: &mut (), acc: &mut [f64], i: usize| {
             let (idx, coef) = set.row(i, &self.jacobian);
             let mut jv = 0.0;
             for (&j, &c) in idx.iter().zip(coef) {
@@ -144,7 +146,9 @@ impl Linearisation<'_> {
                     }
                 }
             }
-        });
+        };
+        let mut out =
+            chunked_sum(set.len(), m, || (), body, Stop::Never).unwrap_or_else(|| vec![0.0; m]);
         obj.add_penalty_curvature_times(v, &mut out);
         out
     }
@@ -185,7 +189,7 @@ impl Linearisation<'_> {
                 }
             }
         };
-        let mut h = chunked_sum_until(set.len(), m * m, || (), body, stop)?;
+        let mut h = chunked_sum(set.len(), m * m, || (), body, stop)?;
         for a in 0..m {
             for b in a + 1..m {
                 h[b * m + a] = h[a * m + b];
@@ -212,7 +216,7 @@ impl Linearisation<'_> {
             let (idx, coef) = set.row(i, &self.jacobian);
             add_squares(acc, slot, self.curvature[i], idx, coef);
         };
-        let d = chunked_sum_until(set.len(), m, || (), body, stop)?;
+        let d = chunked_sum(set.len(), m, || (), body, stop)?;
         Some(finish_diagonal(
             d,
             &obj.penalty_diagonal(),
@@ -221,37 +225,16 @@ impl Linearisation<'_> {
     }
 }
 
-/// `sum over i in 0..n of body(i)` into a vector of `len` zeros: positions in fixed chunks in
-/// parallel, the chunks' sums added in chunk order, so the same data, weights and thread count
-/// give the same bits on every run (rayon's `fold`/`reduce` tree depends on work stealing).
-fn chunked_sum<B>(n: usize, len: usize, body: B) -> Vec<f64>
-where
-    B: Fn(&mut [f64], usize) + Sync,
-{
-    chunked_sum_with(n, len, || (), |_, acc, i| body(acc, i))
-}
-
-/// [`chunked_sum`] with a state per chunk made by `init` (scratch buffers).
-fn chunked_sum_with<S, I, B>(n: usize, len: usize, init: I, body: B) -> Vec<f64>
-where
-    I: Fn() -> S + Sync,
-    B: Fn(&mut S, &mut [f64], usize) + Sync,
-{
-    chunked_sum_until(n, len, init, body, Stop::Never).unwrap_or_else(|| vec![0.0; len])
-}
-
-/// Positions a chunk of [`chunked_sum_until`] sums between two looks at its stop test.
+/// Positions a chunk of [`chunked_sum`] sums between two looks at its stop test.
 const STOP_EVERY: usize = 256;
 
-/// [`chunked_sum_with`], abandoned (`None`) once `stop` says so: each chunk asks it every
-/// [`STOP_EVERY`] positions, so the sum ends within that many positions per thread.
-fn chunked_sum_until<S, I, B>(
-    n: usize,
-    len: usize,
-    init: I,
-    body: B,
-    stop: Stop<'_>,
-) -> Option<Vec<f64>>
+/// `sum over i in 0..n of body(state, i)` into a vector of `len` zeros, with a state per chunk
+/// made by `init` (scratch buffers): positions in fixed chunks in parallel, the chunks' sums
+/// added in chunk order, so the same data, weights and thread count give the same bits on
+/// every run (rayon's `fold`/`reduce` tree depends on work stealing). Abandoned (`None`) once
+/// `stop` says so: each chunk asks it every [`STOP_EVERY`] positions, so the sum ends within
+/// that many positions per thread; with [`Stop::Never`] it is always `Some`.
+fn chunked_sum<S, I, B>(n: usize, len: usize, init: I, body: B, stop: Stop<'_>) -> Option<Vec<f64>>
 where
     I: Fn() -> S + Sync,
     B: Fn(&mut S, &mut [f64], usize) + Sync,

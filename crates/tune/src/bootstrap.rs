@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context;
+use bootstrap::settings::ClockSettings;
 use bootstrap::{Event, Options, Settings, Stage};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -109,6 +110,14 @@ pub struct Args {
     /// Nodes per move in the ladder matches.
     #[arg(long, default_value_t = 5000)]
     ladder_nodes: u64,
+    /// Play every game (self-play, gate, ladder) on this clock instead of the node counts:
+    /// `BASE+INC` seconds (`10+0.1`) or `MOVES/BASE+INC` (see `tune match --tc`). The games,
+    /// and so the run, are then not reproducible.
+    #[arg(long, value_name = "TC", value_parser = crate::move_limits::parse_tc)]
+    tc: Option<engine::clock::TimeControl>,
+    /// With --tc: milliseconds a side may overrun its clock without losing on time.
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    time_margin: u64,
     /// Reference weights the ladder also plays against (e.g. ../shared/reference/pesto-psqt.json).
     #[arg(long, value_name = "FILE")]
     reference: Option<PathBuf>,
@@ -165,6 +174,10 @@ fn options(args: &Args) -> anyhow::Result<Options> {
             ladder_openings: args.ladder_openings,
             ladder_nodes: args.ladder_nodes,
             reference: args.reference.clone(),
+            clock: args.tc.map(|tc| ClockSettings {
+                tc,
+                time_margin_ms: args.time_margin,
+            }),
         },
     })
 }

@@ -6,11 +6,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context;
-use engine::datagen::{generate_jittered_until, DatagenOptions};
+use engine::datagen::{generate_jittered, DatagenOptions};
 use engine::game::Adjudication;
 use engine::openings::RandomOpenings;
 use engine::ModelEvaluator;
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::move_limits::MoveLimitArgs;
 
 /// Options of `tune datagen`.
 #[derive(clap::Args)]
@@ -30,9 +32,8 @@ pub struct Args {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     games: u32,
-    /// Nodes per move.
-    #[arg(long, default_value_t = 5000)]
-    nodes: u64,
+    #[command(flatten)]
+    limits: MoveLimitArgs,
     /// Master seed: the same seed gives the same file, whatever the thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -82,19 +83,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|p| ModelEvaluator::load(p))
         .collect::<Result<Vec<_>, _>>()?;
     let opponents: Vec<&ModelEvaluator> = opponents.iter().collect();
+    let stop = interrupt_flag("abandoning the games in progress, writing the finished ones");
+    let play = args.limits.options(5000).adjudication(Adjudication {
+        max_plies: args.max_plies,
+        ..Adjudication::default()
+    });
     let options = DatagenOptions {
         games: args.games,
-        nodes: args.nodes,
+        play: play.interrupt(stop),
         openings: RandomOpenings {
             seed: args.seed,
             plies: args.opening_plies,
             max_eval: args.opening_max_eval,
             mate_check_depth: args.opening_mate_depth,
-        },
-        hash_mb: 4,
-        adjudication: Adjudication {
-            max_plies: args.max_plies,
-            ..Adjudication::default()
         },
     };
     let bar = ProgressBar::new(u64::from(args.games));
@@ -112,10 +113,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let stop = interrupt_flag("abandoning the games in progress, writing the finished ones");
-    let (samples, summary) = pool.install(|| {
-        generate_jittered_until(&eval, &opponents, &options, args.jitter, &on_game, &stop)
-    });
+    let (samples, summary) =
+        pool.install(|| generate_jittered(&eval, &opponents, &options, args.jitter, &on_game));
     bar.finish_and_clear();
     if summary.games < args.games {
         eprintln!(

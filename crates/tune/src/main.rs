@@ -16,6 +16,7 @@ mod explain;
 mod extract;
 mod label;
 mod matches;
+mod move_limits;
 mod progress;
 mod spsa;
 mod stats;

@@ -8,14 +8,16 @@ use std::time::Duration;
 
 use anyhow::Context;
 use engine::elo::Sprt;
-use engine::matches::{run_match, MatchEvent, MatchOptions, MatchPlan, SprtStop};
+use engine::matches::{run_match, MatchEvent, MatchPlan, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
 use engine::player::{MatchPlayer, UciSetup};
 use engine::uci_client::UciError;
 use engine::EngineError;
-use engine::{ModelEvaluator, SearchLimits};
+use engine::ModelEvaluator;
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::move_limits::MoveLimitArgs;
 
 /// Options of `tune match`.
 #[derive(clap::Args)]
@@ -41,12 +43,8 @@ pub struct Args {
     /// Redraw random openings whose quiescence score exceeds this (centipawns).
     #[arg(long, default_value_t = 100.0)]
     opening_max_eval: f64,
-    /// Nodes per move.
-    #[arg(long, default_value_t = 5000, conflicts_with = "movetime")]
-    nodes: u64,
-    /// Milliseconds per move instead of a node count.
-    #[arg(long)]
-    movetime: Option<u64>,
+    #[command(flatten)]
+    limits: MoveLimitArgs,
     /// Write the games to this PGN file.
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -91,7 +89,9 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     weights_file_option: Option<String>,
     /// Seconds a `uci:` engine may take for one move before it counts as hung (default: 10,
-    /// plus three times --movetime).
+    /// plus three times --movetime; with --tc, waited beyond the engine's clock). A hung
+    /// engine is killed, restarted and asked again once, then forfeits the game (with --tc
+    /// it has lost on time); each failure is reported.
     #[arg(long, value_name = "SECS")]
     uci_timeout: Option<f64>,
 }
@@ -198,7 +198,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let uci_timeout = match args.uci_timeout {
         Some(t) if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
         Some(t) => anyhow::bail!("--uci-timeout must be a positive number of seconds, not {t}"),
-        None => Duration::from_secs(10) + 3 * Duration::from_millis(args.movetime.unwrap_or(0)),
+        None => {
+            Duration::from_secs(10) + 3 * Duration::from_millis(args.limits.movetime.unwrap_or(0))
+        }
     };
     let (wa, wb) = (args.weights_a.as_deref(), args.weights_b.as_deref());
     let a = open(&args, 'a', &args.a, &args.uci_options_a, wa, uci_timeout)?;
@@ -242,16 +244,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             gen.openings(args.openings, &ModelEvaluator::default_material())
         }
     };
-    let limits = match args.movetime {
-        Some(ms) => SearchLimits::movetime(Duration::from_millis(ms.max(1))),
-        None => SearchLimits::nodes(args.nodes.max(1)),
-    };
+    let stop = crate::datagen::interrupt_flag(
+        "abandoning the games under way; the finished pairs are reported and written",
+    );
     let plan = MatchPlan {
         openings,
-        options: MatchOptions {
-            limits,
-            ..MatchOptions::default()
-        },
+        options: args.limits.options(5000).interrupt(stop),
         sprt,
         sprt_stop: if args.sprt_stop {
             SprtStop::AfterEachPair
@@ -275,10 +273,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
-    let stop = crate::datagen::interrupt_flag(
-        "abandoning the games under way; the finished pairs are reported and written",
-    );
-    let report = pool.install(|| run_match(&a, &b, &plan, &on_event, &stop));
+    let report = pool.install(|| run_match(&a, &b, &plan, &on_event));
     bar.finish_and_clear();
     let result = &report.result;
 

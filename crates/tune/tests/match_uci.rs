@@ -2,6 +2,8 @@
 //! match's table size plays the games of gradtune's own search; an engine that cannot start is
 //! an error naming it.
 
+#[path = "../../engine/tests/common/clock_engine.rs"]
+mod clock;
 mod common;
 
 use common::{gradtune_uci, run};
@@ -57,4 +59,78 @@ fn a_uci_player_that_cannot_start_is_an_error() {
     ]);
     assert_eq!(r.code, Some(1));
     assert!(r.stderr.contains("NAME=VALUE"), "{}", r.stderr);
+}
+
+/// The clock fixture in `mode` as a `uci:` player (`None` without python3).
+fn clock_engine(mode: &str, log: &std::path::Path) -> Option<String> {
+    clock::clock_engine(mode, log).map(|c| format!("uci:{c}"))
+}
+
+#[test]
+fn tc_plays_an_engine_that_reads_only_its_clock_and_reports_losses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("go.log");
+    let Some(reader) = clock_engine("wtime-only", &log) else {
+        return;
+    };
+    // Against itself from the start position: the knights go out and back, two draws.
+    let epd = dir.path().join("start.epd");
+    std::fs::write(
+        &epd,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let epd = epd.display().to_string();
+    let common = ["--epd", &epd, "--openings", "1", "--threads", "1"];
+    let mut args = vec![
+        "match",
+        &reader,
+        &reader,
+        "--tc",
+        "5+0.1",
+        "--time-margin",
+        "1000",
+    ];
+    args.extend(common);
+    let r = run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("W/D/L (A's view): 0 / 2 / 0"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("losses on time"), "{}", r.stdout);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        sent.starts_with("go wtime 5000 btime 5000 winc 100 binc 100\n"),
+        "{sent}"
+    );
+
+    // An engine that sleeps past its clock loses both games on time, and the report says so.
+    let Some(sleeper) = clock_engine("oversleep", &dir.path().join("sleep.log")) else {
+        return;
+    };
+    let mut args = vec![
+        "match",
+        &sleeper,
+        "default",
+        "--tc",
+        "1",
+        "--time-margin",
+        "0",
+    ];
+    args.extend(common);
+    let r = run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("W/D/L (A's view): 0 / 0 / 2"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("losses on time: clock engine 2, default 0"),
+        "{}",
+        r.stdout
+    );
 }

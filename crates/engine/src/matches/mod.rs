@@ -5,40 +5,18 @@
 mod record;
 mod run;
 
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-
 use rayon::prelude::*;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::elo::{pentanomial, trinomial, EloEstimate};
-use crate::game::{play_game_from, play_game_until, Adjudication, GameRecord};
+use crate::game::{play_game_from, GameRecord};
 use crate::limits::SearchLimits;
 use crate::openings::Opening;
+use crate::play::PlayOptions;
 use crate::player::{Mover, Player};
 
 pub use record::{format_elo, verdict_name, MatchRecord, SprtRecord};
 pub use run::{run_match, MatchEvent, MatchPlan, MatchReport, SprtOutcome, SprtStop};
-
-/// Options of a match.
-#[derive(Clone, Debug)]
-pub struct MatchOptions {
-    /// Limits of every move (nodes or movetime).
-    pub limits: SearchLimits,
-    /// Transposition table per player and game, MiB.
-    pub hash_mb: usize,
-    /// Adjudication rules.
-    pub adjudication: Adjudication,
-}
-
-impl Default for MatchOptions {
-    fn default() -> Self {
-        Self {
-            limits: SearchLimits::nodes(5_000),
-            hash_mb: 4,
-            adjudication: Adjudication::default(),
-        }
-    }
-}
 
 /// One game of a match.
 #[derive(Clone, Debug)]
@@ -61,18 +39,26 @@ impl MatchGame {
             1.0 - white
         }
     }
+
+    /// Whose flag fell, if the game was lost (or drawn) on time: `Some(true)` for A.
+    pub fn a_flagged(&self) -> Option<bool> {
+        self.record
+            .flagged()
+            .map(|side| (side == Color::White) == self.a_white)
+    }
 }
 
 /// The games of a match and their tally from A's point of view.
 ///
 /// ```
-/// use engine::matches::{play_match, MatchOptions};
+/// use engine::matches::play_match;
 /// use engine::openings::Opening;
-/// use engine::{MaterialEvaluator, SearchLimits};
+/// use engine::play::PlayOptions;
+/// use engine::MaterialEvaluator;
 /// use shakmaty::Chess;
 ///
 /// let openings = [Opening::from_position(Chess::default())];
-/// let opts = MatchOptions { limits: SearchLimits::nodes(200), ..MatchOptions::default() };
+/// let opts = PlayOptions::default().nodes(200);
 /// let r = play_match(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &|_| {});
 /// // One opening, both colours: one pair; a player against itself at fixed nodes scores 1.
 /// assert_eq!(r.games.len(), 2);
@@ -91,6 +77,8 @@ pub struct MatchResult {
     pub losses: u64,
     /// Pairs by A's points in the pair: 0, ½, 1, 1½, 2.
     pub pairs: [u64; 5],
+    /// Games lost (or drawn) on time by A, then by B (counted in the tally above too).
+    pub time_losses: [u64; 2],
 }
 
 impl MatchResult {
@@ -102,6 +90,11 @@ impl MatchResult {
                 s if s > 0.75 => r.wins += 1,
                 s if s < 0.25 => r.losses += 1,
                 _ => r.draws += 1,
+            }
+            match g.a_flagged() {
+                Some(true) => r.time_losses[0] += 1,
+                Some(false) => r.time_losses[1] += 1,
+                None => {}
             }
         }
         for pair in games.chunks(2) {
@@ -128,43 +121,24 @@ impl MatchResult {
     }
 }
 
-/// Play one game: `a` against `b` from `opening`, A with White if `a_white`. Players are
-/// evaluations searched by gradtune (a fresh table per game) or external engines
-/// ([`Player`]).
+/// Play one game: `a` against `b` from `opening`, A with White if `a_white`, as `options`
+/// say (see [`play_game_from`]: `None` if abandoned). Players are evaluations searched by
+/// gradtune (a fresh table per game) or external engines ([`Player`]).
 pub fn play_pair_game<A: Player + ?Sized, B: Player + ?Sized>(
     a: &A,
     b: &B,
     opening: &Opening,
     a_white: bool,
-    options: &MatchOptions,
-) -> GameRecord {
-    let (mut sa, mut sb) = (
-        a.mover(&opening.root, options),
-        b.mover(&opening.root, options),
-    );
-    play_game_from(opening, &options.adjudication, |pos, history, line| {
-        pick(&mut sa, &mut sb, a_white, pos).choose(pos, history, line)
-    })
-}
-
-/// [`play_pair_game`], abandoned (`None`) once `stop` is set: see
-/// [`play_game_until`](crate::game::play_game_until).
-pub fn play_pair_game_until<A: Player + ?Sized, B: Player + ?Sized>(
-    a: &A,
-    b: &B,
-    opening: &Opening,
-    a_white: bool,
-    options: &MatchOptions,
-    stop: &AtomicBool,
+    options: &PlayOptions,
 ) -> Option<GameRecord> {
     let (mut sa, mut sb) = (
         a.mover(&opening.root, options),
         b.mover(&opening.root, options),
     );
-    let choose = |pos: &Chess, history: &[u64], line: &[Move]| {
-        pick(&mut sa, &mut sb, a_white, pos).choose(pos, history, line)
+    let choose = |pos: &Chess, history: &[u64], line: &[Move], limits: &SearchLimits| {
+        pick(&mut sa, &mut sb, a_white, pos).choose(pos, history, line, limits)
     };
-    play_game_until(opening, &options.adjudication, choose, stop)
+    play_game_from(opening, options, choose)
 }
 
 /// The mover whose turn it is in `pos` (A's if A plays White and White is to move, ...).
@@ -183,95 +157,55 @@ fn pick<'m, 'a>(
 
 /// Play every opening twice (A White, then A Black) on rayon's pool.
 ///
+/// Once `options.stop` is set (e.g. by an SPRT that has decided, from `on_game`) openings
+/// not yet started are skipped and the pairs in progress are played to the end, so the
+/// result holds whole pairs only, in opening order. Once `options.abandon` is set (Ctrl-C)
+/// the pairs in progress are abandoned too, at their next move: the result holds the pairs
+/// finished before, whole, in opening order.
+///
 /// ```
-/// use engine::matches::{play_match, MatchOptions};
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::sync::Arc;
+/// use engine::matches::play_match;
 /// use engine::openings::RandomOpenings;
-/// use engine::{MaterialEvaluator, SearchLimits};
+/// use engine::play::PlayOptions;
+/// use engine::MaterialEvaluator;
 /// let openings: Vec<_> = (0..2).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
-/// let opts = MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() };
+/// let opts = PlayOptions::default().nodes(300);
 /// let r = play_match(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &|_| {});
 /// assert_eq!(r.wins + r.draws + r.losses, 4);
 /// assert_eq!(r.pairs.iter().sum::<u64>(), 2);
+///
+/// // Stopped after the first game: the pairs under way are finished.
+/// let openings: Vec<_> = (0..20).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
+/// let stop = Arc::new(AtomicBool::new(false));
+/// let opts = PlayOptions::default().nodes(300).stop(stop.clone());
+/// let on_game = |_: &_| stop.store(true, Ordering::Relaxed);
+/// let r = play_match(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &on_game);
+/// assert!(r.games.len() < 40 && r.games.len() % 2 == 0);
+///
+/// // Abandoned: nothing is played.
+/// let opts = PlayOptions::default().nodes(300).abandon(Arc::new(AtomicBool::new(true)));
+/// let r = play_match(&MaterialEvaluator, &MaterialEvaluator, &openings[..4], &opts, &|_| {});
+/// assert!(r.games.is_empty());
 /// ```
 pub fn play_match<A: Player + ?Sized, B: Player + ?Sized>(
     a: &A,
     b: &B,
     openings: &[Opening],
-    options: &MatchOptions,
+    options: &PlayOptions,
     on_game: &(dyn Fn(&MatchGame) + Sync),
-) -> MatchResult {
-    play_match_until(a, b, openings, options, on_game, &AtomicBool::new(false))
-}
-
-/// [`play_match`], stopping early once `stop` is set (e.g. by an SPRT that has decided, from
-/// `on_game`): openings not yet started are skipped, and the pairs in progress are played to
-/// the end, so the result holds whole pairs only, in opening order.
-///
-/// ```
-/// use std::sync::atomic::{AtomicBool, Ordering};
-/// use engine::matches::{play_match_until, MatchOptions};
-/// use engine::openings::RandomOpenings;
-/// use engine::{MaterialEvaluator, SearchLimits};
-/// let openings: Vec<_> = (0..20).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
-/// let opts = MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() };
-/// let stop = AtomicBool::new(false);
-/// let on_game = |_: &_| stop.store(true, Ordering::Relaxed);
-/// let r = play_match_until(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &on_game, &stop);
-/// assert!(r.games.len() < 40 && r.games.len() % 2 == 0);
-/// ```
-pub fn play_match_until<A: Player + ?Sized, B: Player + ?Sized>(
-    a: &A,
-    b: &B,
-    openings: &[Opening],
-    options: &MatchOptions,
-    on_game: &(dyn Fn(&MatchGame) + Sync),
-    stop: &AtomicBool,
-) -> MatchResult {
-    play_match_abandoning(
-        a,
-        b,
-        openings,
-        options,
-        on_game,
-        stop,
-        &AtomicBool::new(false),
-    )
-}
-
-/// [`play_match_until`], and once `abandon` is set (Ctrl-C) the pairs in progress are
-/// abandoned too, at their next move: the result holds the pairs finished before, whole, in
-/// opening order.
-///
-/// ```
-/// use std::sync::atomic::AtomicBool;
-/// use engine::matches::{play_match_abandoning, MatchOptions};
-/// use engine::openings::RandomOpenings;
-/// use engine::{MaterialEvaluator, SearchLimits};
-/// let openings: Vec<_> = (0..4).map(|i| RandomOpenings::default().opening(i, &MaterialEvaluator)).collect();
-/// let opts = MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() };
-/// let (go, now) = (AtomicBool::new(false), AtomicBool::new(true));
-/// let r = play_match_abandoning(&MaterialEvaluator, &MaterialEvaluator, &openings, &opts, &|_| {}, &go, &now);
-/// assert!(r.games.is_empty());
-/// ```
-pub fn play_match_abandoning<A: Player + ?Sized, B: Player + ?Sized>(
-    a: &A,
-    b: &B,
-    openings: &[Opening],
-    options: &MatchOptions,
-    on_game: &(dyn Fn(&MatchGame) + Sync),
-    stop: &AtomicBool,
-    abandon: &AtomicBool,
 ) -> MatchResult {
     // One task per opening plays both colours, so a stop never leaves half a pair.
     let pairs: Vec<Option<[MatchGame; 2]>> = openings
         .par_iter()
         .enumerate()
         .map(|(opening, position)| {
-            if stop.load(AtomicOrdering::Relaxed) || abandon.load(AtomicOrdering::Relaxed) {
+            if options.stopped() {
                 return None;
             }
             let game = |a_white| {
-                let record = play_pair_game_until(a, b, position, a_white, options, abandon)?;
+                let record = play_pair_game(a, b, position, a_white, options)?;
                 let game = MatchGame {
                     opening,
                     a_white,

@@ -32,6 +32,9 @@ pub struct MatchRecord {
     pub losses: u64,
     /// Pairs by A's points: 0, ½, 1, 1½, 2.
     pub pairs: [u64; 5],
+    /// Games lost (or drawn) on time by A, then by the opponent (absent when none).
+    #[serde(default, skip_serializing_if = "no_time_losses")]
+    pub time_losses: [u64; 2],
     /// A's mean score per game.
     pub score: Option<f64>,
     /// Elo of A over the opponent (`None` if no game, or infinite).
@@ -41,6 +44,10 @@ pub struct MatchRecord {
     /// The SPRT, if one ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtRecord>,
+}
+
+fn no_time_losses(t: &[u64; 2]) -> bool {
+    *t == [0, 0]
 }
 
 /// An SPRT as written to JSON files.
@@ -83,6 +90,7 @@ impl MatchReport {
             draws: r.draws,
             losses: r.losses,
             pairs: r.pairs,
+            time_losses: r.time_losses,
             score: e.or(self.trinomial).map(|e| e.score),
             elo: e.and_then(|e| finite(e.elo)),
             interval: e.map(|e| (finite(e.lower), finite(e.upper))),
@@ -123,6 +131,12 @@ impl MatchReport {
                 .collect::<Vec<_>>()
                 .join(" / ")
         );
+        if r.time_losses != [0, 0] {
+            s += &format!(
+                "losses on time: {name_a} {}, {name_b} {} (in the tally above)\n",
+                r.time_losses[0], r.time_losses[1]
+            );
+        }
         if let Some(e) = self.pentanomial {
             s += &format!("Elo (pentanomial, 95%): {}\n", format_elo(&e));
             if e.variance == 0.0 {

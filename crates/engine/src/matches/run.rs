@@ -3,12 +3,13 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{play_match_abandoning, MatchGame, MatchOptions, MatchResult};
+use super::{play_match, MatchGame, MatchResult};
 use crate::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
 use crate::openings::Opening;
+use crate::play::PlayOptions;
 use crate::player::Player;
 
 /// When a match with an SPRT may end early.
@@ -32,8 +33,9 @@ pub enum SprtStop {
 pub struct MatchPlan {
     /// The openings; each is played twice, colours swapped.
     pub openings: Vec<Opening>,
-    /// Search limits, table size, adjudication.
-    pub options: MatchOptions,
+    /// Move limits or time control, table size, adjudication; their `stop` or `abandon`
+    /// flag (e.g. Ctrl-C's) ends the match at once (see [`run_match`]).
+    pub options: PlayOptions,
     /// A sequential test to report (and to stop on, with [`MatchPlan::sprt_stop`]).
     pub sprt: Option<Sprt>,
     /// When the SPRT may end the match.
@@ -76,7 +78,8 @@ pub struct MatchReport {
     pub trinomial: Option<EloEstimate>,
     /// The SPRT, if the plan had one.
     pub sprt: Option<SprtOutcome>,
-    /// Whether `stop` ended the match before the plan (or the SPRT) did.
+    /// Whether the options' `stop` or `abandon` flag ended the match before the plan (or the
+    /// SPRT) did.
     pub interrupted: bool,
     /// Nodes per move, if the limits were a node count.
     pub nodes: Option<u64>,
@@ -85,23 +88,24 @@ pub struct MatchReport {
 }
 
 /// Play a match as `plan` says, `a` against `b`, on rayon's pool. `on_event` hears of every
-/// game and of an SPRT decision; setting `stop` (e.g. from Ctrl-C) ends the match at once: the
-/// pairs under way are abandoned, the report holds the pairs finished and says it was
-/// interrupted.
+/// game and of an SPRT decision; setting the plan's `abandon` flag (e.g. from Ctrl-C,
+/// [`PlayOptions::interrupt`]) ends the match at once: the pairs under way are abandoned, the
+/// report holds the pairs finished and says it was interrupted (its `stop` flag alone lets
+/// the pairs under way finish).
 ///
 /// ```
-/// use std::sync::atomic::AtomicBool;
 /// use engine::elo::{Sprt, SprtVerdict};
-/// use engine::matches::{run_match, MatchOptions, MatchPlan, SprtStop};
+/// use engine::matches::{run_match, MatchPlan, SprtStop};
 /// use engine::openings::RandomOpenings;
-/// use engine::{MaterialEvaluator, SearchLimits};
+/// use engine::play::PlayOptions;
+/// use engine::MaterialEvaluator;
 /// let plan = MatchPlan {
 ///     openings: RandomOpenings::default().openings(2, &MaterialEvaluator),
-///     options: MatchOptions { limits: SearchLimits::nodes(300), ..MatchOptions::default() },
+///     options: PlayOptions::default().nodes(300),
 ///     sprt: Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 }),
 ///     sprt_stop: SprtStop::AfterEachBatch(1),
 /// };
-/// let r = run_match(&MaterialEvaluator, &MaterialEvaluator, &plan, &|_| {}, &AtomicBool::new(false));
+/// let r = run_match(&MaterialEvaluator, &MaterialEvaluator, &plan, &|_| {});
 /// // A player against itself at fixed nodes: every pair scores 1, no variance, no verdict.
 /// assert_eq!(r.result.pairs, [0, 0, 2, 0, 0]);
 /// assert_eq!(r.sprt.unwrap().verdict, SprtVerdict::Continue);
@@ -112,7 +116,6 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
     b: &B,
     plan: &MatchPlan,
     on_event: &(dyn Fn(MatchEvent<'_>) + Sync),
-    stop: &AtomicBool,
 ) -> MatchReport {
     let start = Instant::now();
     let sprt = plan.sprt;
@@ -121,8 +124,9 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
         _ => plan.openings.len().max(1),
     };
     let streaming = sprt.filter(|_| plan.sprt_stop == SprtStop::AfterEachPair);
-    // Set by the caller's `stop` or by a streaming SPRT decision; ends the current batch.
-    let halt = AtomicBool::new(stop.load(AtomicOrdering::Relaxed));
+    // Set by the caller's flags or by a streaming SPRT decision; ends the current batch.
+    let halt = Arc::new(AtomicBool::new(plan.options.stopped()));
+    let options = plan.options.clone().stop(halt.clone());
     // The running tally of whole pairs for a streaming SPRT: A's score in each half-played
     // opening, and the pairs by A's points.
     let tally: Mutex<(HashMap<usize, f64>, [u64; 5])> = Mutex::new((HashMap::new(), [0; 5]));
@@ -130,7 +134,7 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
     let mut decided = false;
     for (k, chunk) in plan.openings.chunks(batch).enumerate() {
         let offset = k * batch;
-        if halt.load(AtomicOrdering::Relaxed) || stop.load(AtomicOrdering::Relaxed) {
+        if halt.load(AtomicOrdering::Relaxed) || plan.options.stopped() {
             break;
         }
         let on_game = |g: &MatchGame| {
@@ -139,7 +143,7 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
                 ..g.clone()
             };
             on_event(MatchEvent::Game(&g));
-            if stop.load(AtomicOrdering::Relaxed) {
+            if plan.options.stopped() {
                 halt.store(true, AtomicOrdering::Relaxed);
             }
             let Some(sprt) = streaming else { return };
@@ -161,7 +165,7 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
                 }
             }
         };
-        let r = play_match_abandoning(a, b, chunk, &plan.options, &on_game, &halt, stop);
+        let r = play_match(a, b, chunk, &options, &on_game);
         games.extend(r.games.into_iter().map(|mut g| {
             g.opening += offset;
             g
@@ -194,8 +198,8 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
         pentanomial,
         trinomial,
         sprt,
-        interrupted: !played_all && !decided && stop.load(AtomicOrdering::Relaxed),
-        nodes: plan.options.limits.nodes,
+        interrupted: !played_all && !decided && plan.options.stopped(),
+        nodes: plan.options.node_count(),
         elapsed: start.elapsed(),
         result,
     }

@@ -1,15 +1,14 @@
 //! The run: each iteration plays game pairs between the two probes of [`optim::spsa`] and
 //! steps on their score; a checkpoint after every iteration; the final check against the start.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use optim::spsa::{Spsa, SpsaState};
 
 use super::{Basis, Subject};
 use crate::error::EngineError;
 use crate::evaluator::ModelEvaluator;
-use crate::matches::{play_match_abandoning, MatchGame, MatchOptions, MatchResult};
+use crate::matches::{play_match, MatchGame, MatchResult};
 use crate::openings::{Opening, RandomOpenings};
+use crate::play::PlayOptions;
 
 /// Where an iteration's openings come from.
 #[derive(Clone, Debug)]
@@ -46,8 +45,9 @@ pub struct SpsaPlan {
     pub pairs: usize,
     /// The openings.
     pub openings: OpeningSource,
-    /// Search limits, table size, adjudication.
-    pub options: MatchOptions,
+    /// Move limits or time control, table size, adjudication; their `stop` or `abandon` flag
+    /// (Ctrl-C's, [`PlayOptions::interrupt`]) ends the run (see [`run_spsa`]).
+    pub options: PlayOptions,
 }
 
 /// What a run tells its caller.
@@ -69,8 +69,8 @@ pub enum SpsaEvent<'a> {
 pub enum SpsaEnd {
     /// Every planned iteration is done.
     Done,
-    /// `stop` was set: the iteration under way was dropped, the state is the last
-    /// checkpoint's.
+    /// The plan's `stop` or `abandon` flag was set: the iteration under way was dropped, the
+    /// state is the last checkpoint's.
     Interrupted,
 }
 
@@ -85,19 +85,19 @@ pub fn comparison(result: &MatchResult) -> f64 {
     }
 }
 
-/// Runs `plan` for `subject` from `state` until its planned iterations are done or `stop` is
-/// set. Each iteration plays `plan.pairs` openings with both colours between the weights at
+/// Runs `plan` for `subject` from `state` until its planned iterations are done or the
+/// plan's options are stopped (their `stop` or `abandon` flag; the games under way are
+/// abandoned either way). Each iteration plays `plan.pairs` openings with both colours between the weights at
 /// the probe's `plus` and `minus` points, steps, then calls `checkpoint` with the new state
 /// (which should save it: a run resumed from any checkpoint plays the same games and takes
-/// the same steps as one that ran through, at fixed nodes). An iteration cut short by `stop`
-/// is dropped whole.
+/// the same steps as one that ran through, at fixed nodes). An iteration cut short is dropped
+/// whole.
 pub fn run_spsa(
     subject: &Subject,
     plan: &SpsaPlan,
     state: &mut SpsaState,
     on_event: &(dyn Fn(SpsaEvent<'_>) + Sync),
     checkpoint: &mut dyn FnMut(&SpsaState) -> Result<(), EngineError>,
-    stop: &AtomicBool,
 ) -> Result<SpsaEnd, EngineError> {
     if plan.basis.len() != plan.spsa.dim() || state.x.len() != plan.spsa.dim() {
         return Err(EngineError::Options(format!(
@@ -113,10 +113,10 @@ pub fn run_spsa(
         ));
     }
     let tunables = subject.tunables();
-    let never = AtomicBool::new(false);
+    let options = &plan.options;
     let judge = ModelEvaluator::default_material();
     while state.iteration < plan.iterations {
-        if stop.load(Ordering::Relaxed) {
+        if options.stopped() {
             return Ok(SpsaEnd::Interrupted);
         }
         let probe = plan.spsa.probe(state);
@@ -130,15 +130,7 @@ pub fn run_spsa(
             return Err(EngineError::Options("SPSA: no openings to play".into()));
         }
         let on_game = |g: &MatchGame| on_event(SpsaEvent::Game(g));
-        let result = play_match_abandoning(
-            &plus,
-            &minus,
-            &openings,
-            &plan.options,
-            &on_game,
-            &never,
-            stop,
-        );
+        let result = play_match(&plus, &minus, &openings, options, &on_game);
         if result.games.len() < openings.len() * 2 {
             return Ok(SpsaEnd::Interrupted);
         }

@@ -82,16 +82,23 @@ pub struct UciSearch {
     pub elapsed: Duration,
 }
 
-/// The `go` command for `limits`: `go depth D nodes N movetime MS` (whichever are set), or
-/// `None` when none is (an infinite search).
+/// The `go` command for `limits`: `go depth D nodes N movetime MS wtime W btime B winc I binc
+/// I movestogo M` (whichever are set; times in milliseconds), or `None` when none is (an
+/// infinite search).
 ///
 /// ```
 /// use std::time::Duration;
+/// use engine::limits::Clocks;
 /// use engine::uci_client::go_command;
 /// use engine::SearchLimits;
 /// assert_eq!(go_command(&SearchLimits::nodes(5000)).unwrap(), "go nodes 5000");
 /// assert_eq!(go_command(&SearchLimits::movetime(Duration::from_millis(50))).unwrap(), "go movetime 50");
 /// assert_eq!(go_command(&SearchLimits::default()), None);
+/// let ms = Duration::from_millis;
+/// let clocks = Clocks { wtime: ms(9000), btime: ms(8500), winc: ms(100), binc: ms(100), moves_to_go: None };
+/// assert_eq!(go_command(&SearchLimits::clocks(clocks)).unwrap(), "go wtime 9000 btime 8500 winc 100 binc 100");
+/// let clocks = Clocks { moves_to_go: Some(12), ..clocks };
+/// assert!(go_command(&SearchLimits::clocks(clocks)).unwrap().ends_with(" movestogo 12"));
 /// ```
 pub fn go_command(limits: &SearchLimits) -> Option<String> {
     let mut go = "go".to_string();
@@ -103,6 +110,18 @@ pub fn go_command(limits: &SearchLimits) -> Option<String> {
     }
     if let Some(t) = limits.movetime {
         go += &format!(" movetime {}", t.as_millis().max(1));
+    }
+    if let Some(c) = limits.clock {
+        go += &format!(
+            " wtime {} btime {} winc {} binc {}",
+            c.wtime.as_millis(),
+            c.btime.as_millis(),
+            c.winc.as_millis(),
+            c.binc.as_millis()
+        );
+        if let Some(m) = c.moves_to_go {
+            go += &format!(" movestogo {m}");
+        }
     }
     (go != "go").then_some(go)
 }

@@ -23,6 +23,9 @@ pub struct Settings {
     pub pairs: usize,
     pub nodes: Option<u64>,
     pub movetime: Option<u64>,
+    /// The time control (`--tc`), absent from the files of runs without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
     pub openings: String,
 }
 

@@ -4,20 +4,23 @@
 mod files;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use engine::matches::{run_match, MatchOptions, MatchPlan, MatchReport, SprtStop};
+use engine::matches::{run_match, MatchPlan, MatchReport, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::player::UciSetup;
 use engine::spsa::{
     run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject, Tunable,
 };
-use engine::{ModelEvaluator, SearchLimits};
+use engine::ModelEvaluator;
 use files::{resume, save_state, weights_json, Settings};
 use indicatif::{ProgressBar, ProgressStyle};
 use optim::spsa::{Gains, Spsa, SpsaState};
+
+use crate::move_limits::MoveLimitArgs;
 
 /// Options of `tune spsa`.
 #[derive(clap::Args)]
@@ -36,12 +39,8 @@ pub struct Args {
     /// Game pairs per iteration (each opening with both colours).
     #[arg(long, default_value_t = 8)]
     pairs: usize,
-    /// Nodes per move.
-    #[arg(long, default_value_t = 10_000, conflicts_with = "movetime")]
-    nodes: u64,
-    /// Milliseconds per move instead of a node count (games are then not reproducible).
-    #[arg(long)]
-    movetime: Option<u64>,
+    #[command(flatten)]
+    limits: MoveLimitArgs,
     /// Seed of the openings and of the perturbations.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -211,20 +210,13 @@ fn plan(args: &Args, basis: Basis) -> anyhow::Result<(SpsaPlan, String)> {
         iterations: args.iterations,
         pairs: args.pairs.max(1),
         openings,
-        options: MatchOptions {
-            limits: limits(args),
-            ..MatchOptions::default()
-        },
+        options: args.limits.options(DEFAULT_NODES),
     };
     Ok((plan, described))
 }
 
-fn limits(args: &Args) -> SearchLimits {
-    match args.movetime {
-        Some(ms) => SearchLimits::movetime(Duration::from_millis(ms.max(1))),
-        None => SearchLimits::nodes(args.nodes.max(1)),
-    }
-}
+/// Nodes per move when no limit is given.
+const DEFAULT_NODES: u64 = 10_000;
 
 /// The coordinates that moved most, in units of their perturbation.
 fn largest_moves(basis: &Basis, x: &[f64], n: usize) -> String {
@@ -249,7 +241,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tunables = subject.tunables();
     let (basis, basis_name) = basis(&args, &subject, &tunables)?;
     let coordinates: Vec<String> = basis.directions.iter().map(|d| d.name.clone()).collect();
-    let (plan, openings) = plan(&args, basis)?;
+    let (mut plan, openings) = plan(&args, basis)?;
     let settings = Settings {
         start: args.start.clone(),
         manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
@@ -260,8 +252,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         gains: plan.spsa.gains,
         seed: plan.spsa.seed,
         pairs: plan.pairs,
-        nodes: args.movetime.is_none().then_some(args.nodes),
-        movetime: args.movetime,
+        nodes: plan.options.node_count(),
+        movetime: args.limits.movetime.filter(|_| args.limits.tc.is_none()),
+        tc: args.limits.tc.map(|tc| tc.to_string()),
         openings,
     };
     std::fs::create_dir_all(&args.out)
@@ -275,8 +268,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.basis.len(),
         tunables.len(),
         plan.pairs,
-        args.movetime
-            .map_or(format!("{} nodes", args.nodes), |ms| format!("{ms} ms")),
+        args.limits.describe(DEFAULT_NODES),
     );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -285,6 +277,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stop = crate::datagen::interrupt_flag(
         "dropping the iteration under way; the state of the last one is kept",
     );
+    plan.options = plan.options.clone().interrupt(stop.clone());
     let bar = ProgressBar::new(args.iterations);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} iterations, {msg}, eta {eta}")
@@ -318,16 +311,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map_err(|e| engine::EngineError::io("write", &weights_path, e))?;
         save_state(&state_path, &settings, args.iterations, s)
     };
-    let end = pool.install(|| {
-        run_spsa(
-            &subject,
-            &plan,
-            &mut state,
-            &on_event,
-            &mut checkpoint,
-            &stop,
-        )
-    })?;
+    let end = pool.install(|| run_spsa(&subject, &plan, &mut state, &on_event, &mut checkpoint))?;
     bar.finish_and_clear();
     let w = plan.basis.weights(&tunables, &state.x);
     eval::atomic::write(
@@ -377,7 +361,7 @@ fn check(
     w: &[f64],
     tunables: &[Tunable],
     pool: &rayon::ThreadPool,
-    stop: &std::sync::atomic::AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> anyhow::Result<MatchReport> {
     let start: Vec<f64> = tunables.iter().map(|t| t.start).collect();
     let (a, b) = (subject.player(w)?, subject.player(&start)?);
@@ -388,10 +372,7 @@ fn check(
     };
     let plan = MatchPlan {
         openings: gen.openings(args.check_openings, &ModelEvaluator::default_material()),
-        options: MatchOptions {
-            limits: limits(args),
-            ..MatchOptions::default()
-        },
+        options: args.limits.options(DEFAULT_NODES).interrupt(stop.clone()),
         sprt: None,
         sprt_stop: SprtStop::Never,
     };
@@ -405,7 +386,7 @@ fn check(
             bar.inc(1)
         }
     };
-    let report = pool.install(|| run_match(&a, &b, &plan, &on_event, stop));
+    let report = pool.install(|| run_match(&a, &b, &plan, &on_event));
     bar.finish_and_clear();
     Ok(report)
 }
