@@ -1,0 +1,363 @@
+//! Ethereal 14.40 (the pinned snapshot in `../shared/engines`) speaking gradtune's protocols
+//! through `engines/ethereal/`: the patch applies and the engine builds, its `manifest` is the
+//! committed `manifest.json`, `tune trace` + verification agree with its own evaluation on
+//! 100,000 quiet TCEC positions, and weights set at run time (`GradtuneWeights`, the spin
+//! options) give the manifest's evaluation at those weights.
+//!
+//! Ethereal evaluates in integers (its divisions truncate: king safety `/720` and `/20`, the
+//! scale `/128`, the taper `/24`); the manifest in real numbers, as Ethereal's own tuner does,
+//! because the expression language has no integer division (`engines/ethereal/README.md`).
+//! So each test checks two things: the rebuilt evaluation (`trace::verify`, 1 cp) agrees on
+//! all but a small measured share of the positions, and the same traces evaluated with
+//! Ethereal's integer arithmetic (`integer_eval` below: the manifest's formula with C's
+//! truncating division) give the engine's evaluation on every position, which shows that the
+//! traces carry everything and that the rest is the truncation alone.
+//!
+//! The engine is built once per test process (about 15 s on 2 cores) and the positions
+//! extracted once (about 30 s); the three tests took 120 s together (release, 2 cores shared
+//! with other builds).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use common::{arg, run, shared};
+use serde_json::Value;
+use trace::{read_traces, verify, Manifest, ReadOptions, Trace, VerifyOptions};
+
+/// The pinned snapshot's file name in `../shared/engines`.
+const SNAPSHOT: &str = "Ethereal-0e47e9b.tar.zst";
+
+/// The largest share of positions whose real-number evaluation may differ from Ethereal's
+/// integer one by more than 1 cp after rounding. Measured: 912 of the 100,000 quiet TCEC
+/// positions (0.91%; 0.88% of 1,000,000: engines/ethereal/README.md); `integer_eval` matches
+/// every one of them exactly.
+const MAX_TRUNCATION_SHARE: f64 = 0.015;
+
+/// `engines/ethereal/` of the repository.
+fn engine_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../engines/ethereal")
+}
+
+/// The snapshot: `$GRADTUNE_SHARED_ENGINES/SNAPSHOT`, else `../shared/engines/SNAPSHOT`
+/// beside the checkout. Panics, naming the path, when it is missing.
+fn snapshot() -> PathBuf {
+    let dir = std::env::var_os("GRADTUNE_SHARED_ENGINES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/engines")
+        });
+    let path = dir.join(SNAPSHOT);
+    assert!(
+        path.is_file(),
+        "the Ethereal snapshot {} is missing: this test needs ../shared/engines beside the \
+         repository (or GRADTUNE_SHARED_ENGINES set to the folder holding {SNAPSHOT})",
+        path.display()
+    );
+    path
+}
+
+/// The first of `programs` that does not run with `--version`, if any.
+fn missing(programs: &[&'static str]) -> Option<&'static str> {
+    programs.iter().copied().find(|p| {
+        !Command::new(p)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// A folder kept for the whole test process (the built engine and the positions).
+fn work_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+/// The patched engine, built once by `build.sh`; `None` (with a message) without `cc`.
+fn engine() -> Option<&'static Path> {
+    static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let snapshot = snapshot();
+        if let Some(tool) = missing(&["cc", "make", "patch"]) {
+            eprintln!("skipping: this test builds Ethereal with `{tool}`, and there is none");
+            return None;
+        }
+        let out = Command::new("sh")
+            .arg(engine_dir().join("build.sh"))
+            .arg(&snapshot)
+            .arg(work_dir().join("build"))
+            .output()
+            .expect("sh runs build.sh");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "build.sh failed: {said}");
+        let exe = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        assert!(
+            exe.is_file(),
+            "build.sh printed `{}`, not a binary",
+            exe.display()
+        );
+        Some(exe)
+    })
+    .as_deref()
+}
+
+/// The first `n` quiet positions of the TCEC games (`tune extract`, its defaults), as EPD.
+fn tcec_positions(n: usize) -> PathBuf {
+    static ALL: OnceLock<PathBuf> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let out = work_dir().join("tcec-quiet.epd");
+        let games = shared("tcec-standard.pgn.zst");
+        let ran = run(&["extract", arg(&games), "-o", arg(&out)]);
+        assert_eq!(ran.code, Some(0), "tune extract failed: {}", ran.stderr);
+        out
+    });
+    let text = std::fs::read_to_string(all).unwrap();
+    let lines: Vec<&str> = text.lines().take(n).collect();
+    assert_eq!(
+        lines.len(),
+        n,
+        "the TCEC games give fewer than {n} quiet positions"
+    );
+    let path = work_dir().join(format!("tcec-{n}.epd"));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// `tune trace` of `input` with `engine` (a command line) against the committed manifest;
+/// the traces, all of them well formed.
+fn trace(engine: &str, input: &Path, out: &Path, m: &Manifest) -> Vec<Trace> {
+    let manifest = engine_dir().join("manifest.json");
+    let ran = run(&[
+        "trace",
+        arg(input),
+        "--engine",
+        engine,
+        "-o",
+        arg(out),
+        "--manifest",
+        arg(&manifest),
+        "--jobs",
+        "2",
+        "--strict",
+    ]);
+    assert_eq!(ran.code, Some(0), "tune trace failed: {}", ran.stderr);
+    let (traces, report) = read_traces(&[out.to_path_buf()], m, &ReadOptions::default()).unwrap();
+    assert_eq!(report.skipped, 0, "{report:?}");
+    traces
+}
+
+/// Each trace index's values `[mg, eg]` and kind (its parameter's `sum`: none, `safety` or
+/// `complexity`), from a manifest's JSON.
+fn elements(manifest: &Value) -> Vec<([i64; 2], Option<String>)> {
+    fn flatten(v: &Value, sum: &Option<String>, out: &mut Vec<([i64; 2], Option<String>)>) {
+        let a = v.as_array().expect("values are arrays");
+        if a.iter().all(Value::is_number) {
+            let pair = [a[0].as_i64().unwrap(), a[1].as_i64().unwrap()];
+            out.push((pair, sum.clone()));
+        } else {
+            a.iter().for_each(|x| flatten(x, sum, out));
+        }
+    }
+    let mut out = Vec::new();
+    for p in manifest["params"].as_array().unwrap() {
+        let sum = p.get("sum").and_then(Value::as_str).map(str::to_string);
+        flatten(&p["value"], &sum, &mut out);
+    }
+    out
+}
+
+/// C's integer division (truncating towards zero).
+fn div(a: i64, b: i64) -> i64 {
+    a / b
+}
+
+/// The manifest's evaluation of `t` at `values` in Ethereal's integer arithmetic (every
+/// division truncating, as in `evaluateBoard`), White's view, with the trace's `const`.
+fn integer_eval(t: &Trace, values: &[([i64; 2], Option<String>)], m: &Manifest) -> i64 {
+    let (mut mg, mut eg, mut complexity) = (0i64, 0i64, 0i64);
+    let mut safety = [[0i64; 2]; 2]; // [side][phase]
+    for &(i, w, b) in &t.coeffs {
+        let ([vm, ve], kind) = &values[i as usize];
+        let (w, b) = (w as i64, b as i64);
+        match kind.as_deref() {
+            None => (mg, eg) = (mg + vm * (w - b), eg + ve * (w - b)),
+            Some("safety") => {
+                safety[0] = [safety[0][0] + vm * w, safety[0][1] + ve * w];
+                safety[1] = [safety[1][0] + vm * b, safety[1][1] + ve * b];
+            }
+            Some(other) => {
+                assert_eq!(other, "complexity");
+                complexity += ve * (w - b);
+            }
+        }
+    }
+    for (name, total) in [("pknet_mg", &mut mg), ("pknet_eg", &mut eg)] {
+        let k = m.features().iter().position(|f| f == name).unwrap();
+        let (w, b) = t.feature(k as u16);
+        *total += (w - b) as i64;
+    }
+    for (side, sign) in [(0, 1), (1, -1)] {
+        let [s_mg, s_eg] = safety[side];
+        mg += sign * div(-s_mg * s_mg.max(0), 720);
+        eg += sign * div(-s_eg.max(0), 20);
+    }
+    eg += eg.signum() * complexity.max(-eg.abs());
+    let (phase, scale) = (
+        t.phase as i64,
+        t.scale.expect("Ethereal traces give a scale") as i64,
+    );
+    div(mg * phase + div(eg * (24 - phase) * scale, 128), 24) + t.constant as i64
+}
+
+/// Checks `traces` against the engine's evaluations at `weights`: every position matches
+/// Ethereal's integer arithmetic exactly, and the manifest's (real-number) evaluation within
+/// 1 cp on all but [`MAX_TRUNCATION_SHARE`] of them. Returns how many differ by over 1 cp.
+fn check(traces: &[Trace], m: &Manifest, weights: &Value) -> usize {
+    let values = elements(weights);
+    assert_eq!(values.len(), m.element_count());
+    let exact = traces
+        .iter()
+        .filter(|t| integer_eval(t, &values, m) == t.eval.unwrap() as i64)
+        .count();
+    assert_eq!(
+        exact,
+        traces.len(),
+        "the traces evaluated in Ethereal's integer arithmetic differ from the engine's \
+         evaluation on {} of {} positions",
+        traces.len() - exact,
+        traces.len()
+    );
+    let w: Vec<f64> = values
+        .iter()
+        .flat_map(|(v, _)| v.map(|x| x as f64))
+        .collect();
+    let report = verify(m, traces, &w, &VerifyOptions::default());
+    assert_eq!(report.checked, traces.len(), "{report:?}");
+    assert_eq!(report.unevaluable, 0, "{:?}", report.errors);
+    let share = report.failed as f64 / traces.len() as f64;
+    assert!(
+        share <= MAX_TRUNCATION_SHARE,
+        "{} of {} positions differ by more than 1 cp ({:.2}%, allowed {:.1}%); worst: {:?}",
+        report.failed,
+        traces.len(),
+        100.0 * share,
+        100.0 * MAX_TRUNCATION_SHARE,
+        report.worst
+    );
+    report.failed
+}
+
+fn committed_manifest() -> (Manifest, Value) {
+    let path = engine_dir().join("manifest.json");
+    let m = Manifest::load(&path).unwrap();
+    let json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    (m, json)
+}
+
+#[test]
+#[ignore = "needs ../shared/engines (the Ethereal snapshot) and cc: cargo test -- --include-ignored"]
+fn the_patch_applies_builds_and_answers_the_committed_manifest() {
+    let Some(exe) = engine() else { return };
+    let (m, json) = committed_manifest();
+    assert_eq!(m.element_count(), 904, "Ethereal's tuner has 904 terms");
+    let input = tcec_positions(10);
+    let got = work_dir().join("engine-manifest.json");
+    let ran = run(&[
+        "trace",
+        arg(&input),
+        "--engine",
+        arg(exe),
+        "-o",
+        arg(&work_dir().join("ten.txt")),
+        "--manifest-out",
+        arg(&got),
+    ]);
+    assert_eq!(ran.code, Some(0), "tune trace failed: {}", ran.stderr);
+    let engine: Value = serde_json::from_str(&std::fs::read_to_string(&got).unwrap()).unwrap();
+    assert_eq!(
+        engine, json,
+        "the engine's `manifest` is not engines/ethereal/manifest.json"
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/engines (the Ethereal snapshot), ../shared/data and cc: cargo test -- --include-ignored"]
+fn traces_match_ethereals_evaluation_on_100k_tcec_positions() {
+    let Some(exe) = engine() else { return };
+    let (m, json) = committed_manifest();
+    let input = tcec_positions(100_000);
+    let traces = trace(arg(exe), &input, &work_dir().join("100k.txt"), &m);
+    assert_eq!(traces.len(), 100_000);
+    let failed = check(&traces, &m, &json);
+    eprintln!("100,000 positions: {failed} differ by more than 1 cp (integer truncation)");
+}
+
+/// The committed manifest with some weights of every kind changed (linear, safety,
+/// complexity), written to `path`; and the same changes as spin options (`NAME value V`).
+fn changed_weights(json: &Value, path: &Path) -> (Value, Vec<String>) {
+    let mut w = json.clone();
+    let mut spins = Vec::new();
+    let params = w["params"].as_array_mut().unwrap();
+    let mut set = |name: &str, at: &[usize], phase: usize, delta: i64| {
+        let p = params.iter_mut().find(|p| p["name"] == name).unwrap();
+        let mut v = &mut p["value"];
+        for &i in at {
+            v = &mut v[i];
+        }
+        let new = v[phase].as_i64().unwrap() + delta;
+        v[phase] = Value::from(new);
+        let index: String = at.iter().map(|i| format!("_{i}")).collect();
+        let half = ["mg", "eg"][phase];
+        spins.push(format!("{name}{index}_{half} value {new}"));
+    };
+    set("PawnValue", &[], 0, 40);
+    set("KnightMobility", &[4], 1, -30);
+    set("KingShelter", &[1, 6, 1], 0, 25);
+    set("SafetyAttackValue", &[], 0, 30);
+    set("SafetyShelter", &[0, 2], 1, -15);
+    set("ComplexityAdjustment", &[], 1, -60);
+    std::fs::write(path, serde_json::to_string_pretty(&w).unwrap()).unwrap();
+    (w, spins)
+}
+
+#[test]
+#[ignore = "needs ../shared/engines (the Ethereal snapshot), ../shared/data and cc: cargo test -- --include-ignored"]
+fn weights_set_at_run_time_give_the_manifests_evaluation() {
+    let Some(exe) = engine() else { return };
+    let (m, json) = committed_manifest();
+    let input = tcec_positions(20_000);
+    let path = work_dir().join("changed.json");
+    let (changed, spins) = changed_weights(&json, &path);
+    // The engine is told its weights before the positions: by the file option in one
+    // engine, by the same changes as spin options (gradtune's option names) in another.
+    let by_file = format!(
+        "sh -c '(echo \"setoption name GradtuneWeights value {}\"; cat) | {}'",
+        path.display(),
+        exe.display()
+    );
+    let echo: Vec<String> = spins
+        .iter()
+        .map(|s| format!("echo \"setoption name {s}\";"))
+        .collect();
+    let by_spins = format!("sh -c '({} cat) | {}'", echo.join(" "), exe.display());
+    let shipped = trace(arg(exe), &input, &work_dir().join("shipped.txt"), &m);
+    for (how, engine) in [("GradtuneWeights", by_file), ("spin options", by_spins)] {
+        let out = work_dir().join(format!("changed-{}.txt", how.replace(' ', "-")));
+        let traces = trace(&engine, &input, &out, &m);
+        let moved = traces
+            .iter()
+            .zip(&shipped)
+            .filter(|(a, b)| a.eval != b.eval)
+            .count();
+        assert!(
+            moved * 2 > traces.len(),
+            "{how}: only {moved} of {} evaluations changed with the changed weights",
+            traces.len()
+        );
+        check(&traces, &m, &changed);
+    }
+}
