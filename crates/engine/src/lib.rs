@@ -37,6 +37,7 @@ pub mod openings;
 pub mod pgn_out;
 pub mod player;
 pub mod runner;
+pub mod selfplay;
 pub mod spsa;
 pub mod trace_run;
 pub mod uci;
