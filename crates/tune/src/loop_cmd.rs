@@ -27,24 +27,8 @@ pub struct Args {
     /// Generations to finish after generation 0 (a continuation may ask for more).
     #[arg(long, default_value_t = 5)]
     generations: u32,
-    /// Self-play games per generation.
-    #[arg(long, default_value_t = 200)]
-    games: u32,
-    /// Nodes per move in self-play.
-    #[arg(long, default_value_t = 5000)]
-    nodes: u64,
-    /// The master seed (openings, splits).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Random plies of each opening (self-play and gate).
-    #[arg(long, default_value_t = 8)]
-    opening_plies: u32,
-    /// Redraw random openings whose material balance exceeds this (centipawns).
-    #[arg(long, default_value_t = 100.0)]
-    opening_max_eval: f64,
-    /// Self-play openings from this EPD/FEN file (round-robin) instead of random ones.
-    #[arg(long, value_name = "BOOK.epd")]
-    epd: Option<PathBuf>,
+    #[command(flatten)]
+    play: crate::selfplay_cmd::PlayArgs,
     /// Tune on the positions of this many generations (the newest last), traced again with
     /// the current weights.
     #[arg(long, default_value_t = 2)]
@@ -97,12 +81,12 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         anyhow::bail!("--uci-timeout must be a positive number of seconds");
     }
     let settings = LoopSettings {
-        seed: args.seed,
-        games: args.games,
-        nodes: args.nodes,
-        opening_plies: args.opening_plies,
-        opening_max_eval: args.opening_max_eval,
-        book: args.epd.clone(),
+        seed: args.play.seed,
+        games: args.play.games,
+        nodes: args.play.nodes,
+        opening_plies: args.play.opening_plies,
+        opening_max_eval: args.play.opening_max_eval,
+        book: args.play.epd.clone(),
         window: args.window,
         valid_fraction: args.valid_fraction,
         l2: match args.l2 {

@@ -16,6 +16,29 @@ use engine::selfplay::{
 use engine::SearchLimits;
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// How self-play games are played, as `tune selfplay` and `tune loop` share them.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// Games (of the whole run, all shards together; of each generation in `tune loop`).
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Nodes per move (a fixed node count makes the games reproducible).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Seed of the random openings (the master seed in `tune loop`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies of each opening.
+    #[arg(long, default_value_t = 8)]
+    pub opening_plies: u32,
+    /// Redraw random openings whose material balance (quiescence) exceeds this (centipawns).
+    #[arg(long, default_value_t = 100.0)]
+    pub opening_max_eval: f64,
+    /// Openings from this EPD/FEN file instead (game N starts from line N, round-robin).
+    #[arg(long, value_name = "BOOK.epd")]
+    pub epd: Option<PathBuf>,
+}
+
 /// Options of `tune selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -31,24 +54,8 @@ pub struct Args {
     /// weights).
     #[arg(long = "uci-option", value_name = "NAME=VALUE")]
     uci_options: Vec<String>,
-    /// Games of the whole run (all shards together).
-    #[arg(long, default_value_t = 100)]
-    games: u32,
-    /// Nodes per move (a fixed node count makes the games reproducible).
-    #[arg(long, default_value_t = 5000)]
-    nodes: u64,
-    /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Random plies of each opening.
-    #[arg(long, default_value_t = 8)]
-    opening_plies: u32,
-    /// Redraw random openings whose material balance (quiescence) exceeds this (centipawns).
-    #[arg(long, default_value_t = 100.0)]
-    opening_max_eval: f64,
-    /// Openings from this EPD/FEN file instead (game N starts from line N, round-robin).
-    #[arg(long, value_name = "BOOK.epd")]
-    epd: Option<PathBuf>,
+    #[command(flatten)]
+    play: PlayArgs,
     /// Play part I of N (from 0): games I, I+N, I+2N, ... with their global numbers as game
     /// ids. N machines run the same command with I = 0..N-1; `tune selfplay --merge PARTS -o
     /// OUT` joins their files into exactly the file one machine writes without --shard.
@@ -103,19 +110,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let timeout = Duration::from_secs_f64(args.uci_timeout);
     let player = UciPlayer::start(setup.spec(command), timeout)?;
     let options = SelfPlayOptions {
-        games: args.games,
+        games: args.play.games,
         shard: args.shard.unwrap_or(Shard::WHOLE),
-        openings: match &args.epd {
+        openings: match &args.play.epd {
             Some(path) => OpeningBook::Book(read_epd(path)?),
             None => OpeningBook::Random(RandomOpenings {
-                seed: args.seed,
-                plies: args.opening_plies,
-                max_eval: args.opening_max_eval,
+                seed: args.play.seed,
+                plies: args.play.opening_plies,
+                max_eval: args.play.opening_max_eval,
                 mate_check_depth: None,
             }),
         },
         play: MatchOptions {
-            limits: SearchLimits::nodes(args.nodes.max(1)),
+            limits: SearchLimits::nodes(args.play.nodes.max(1)),
             ..MatchOptions::default()
         },
     };
