@@ -97,7 +97,7 @@ fn two_shards_merged_are_one_run_byte_for_byte() {
         let mut g: Vec<u32> = std::fs::read_to_string(path)
             .unwrap()
             .lines()
-            .map(|l| game_id(l))
+            .map(game_id)
             .collect();
         g.dedup();
         g
@@ -277,7 +277,7 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
     // Ctrl-C once the first step is saved (wherever the loop then is), then the same command.
     let stopped = dir.path().join("stopped");
     let args = loop_args(&engine, &manifest, &stopped, 2);
-    let mut child = tune()
+    let child = tune()
         .args(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
