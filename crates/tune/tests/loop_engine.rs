@@ -35,17 +35,17 @@ fn fixture_and_manifest(dir: &Path) -> Option<(PathBuf, PathBuf)> {
     Some((exe, manifest))
 }
 
-/// `tune selfplay` of the fixture with its manifest's weights, 6 games at 300 nodes, plus
-/// `extra` arguments; asserts it succeeds.
-fn selfplay(exe: &Path, manifest: &Path, out: &Path, extra: &[&str]) {
+/// `tune selfplay` of `engine` with the manifest's weights, `games` games at 300 nodes, plus
+/// `extra` arguments; what it said, after asserting it succeeded.
+fn selfplay(engine: &str, manifest: &Path, out: &Path, games: &str, extra: &[&str]) -> common::Ran {
     let mut args = vec![
         "selfplay",
         "--engine",
-        arg(exe),
+        engine,
         "--weights",
         arg(manifest),
         "--games",
-        "6",
+        games,
         "--nodes",
         "300",
         "--threads",
@@ -56,6 +56,7 @@ fn selfplay(exe: &Path, manifest: &Path, out: &Path, extra: &[&str]) {
     args.extend_from_slice(extra);
     let r = run(&args);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+    r
 }
 
 #[test]
@@ -70,9 +71,10 @@ fn two_shards_merged_are_one_run_byte_for_byte() {
         dir.path().join("p1.epd"),
         dir.path().join("merged.epd"),
     );
-    selfplay(&exe, &manifest, &whole, &[]);
-    selfplay(&exe, &manifest, &p0, &["--shard", "0/2"]);
-    selfplay(&exe, &manifest, &p1, &["--shard", "1/2"]);
+    let exe_cmd = arg(&exe);
+    selfplay(exe_cmd, &manifest, &whole, "6", &[]);
+    selfplay(exe_cmd, &manifest, &p0, "6", &["--shard", "0/2"]);
+    selfplay(exe_cmd, &manifest, &p1, "6", &["--shard", "1/2"]);
     // The parts in either order.
     let r = run(&[
         "selfplay",
@@ -393,6 +395,28 @@ fn a_crashing_engine_inside_the_loop_is_restarted_and_counted() {
     let epd = |d: &Path| std::fs::read(d.join("gen001/selfplay.epd")).unwrap();
     assert!(
         epd(&out) == epd(&clean),
+        "the restarted engine's games differ"
+    );
+}
+
+#[test]
+fn a_hanging_engine_in_self_play_is_timed_out_restarted_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let Some(engine) = misbehaving_player(dir.path(), &exe, "hang", 15) else {
+        return;
+    };
+    let (hung, clean) = (dir.path().join("hung.epd"), dir.path().join("clean.epd"));
+    let r = selfplay(&engine, &manifest, &hung, "2", &["--uci-timeout", "1"]);
+    assert!(r.stderr.contains("engine failures"), "{}", r.stderr);
+    assert!(r.stderr.contains("hung"), "{}", r.stderr);
+    assert!(r.stdout.contains("2 games"), "{}", r.stdout);
+    selfplay(arg(&exe), &manifest, &clean, "2", &[]);
+    let epd = |p: &Path| std::fs::read(p).unwrap();
+    assert!(
+        epd(&hung) == epd(&clean),
         "the restarted engine's games differ"
     );
 }
