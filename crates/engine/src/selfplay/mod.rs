@@ -20,6 +20,8 @@
 
 mod adapter;
 mod merge;
+#[cfg(test)]
+mod tests;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
