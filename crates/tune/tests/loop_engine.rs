@@ -409,14 +409,19 @@ fn a_hanging_engine_in_self_play_is_timed_out_restarted_and_reported() {
         return;
     };
     let (hung, clean) = (dir.path().join("hung.epd"), dir.path().join("clean.epd"));
-    let r = selfplay(&engine, &manifest, &hung, "2", &["--uci-timeout", "1"]);
+    let r = selfplay(&engine, &manifest, &hung, "2", &["--uci-timeout", "2"]);
     assert!(r.stderr.contains("engine failures"), "{}", r.stderr);
     assert!(r.stderr.contains("hung"), "{}", r.stderr);
     assert!(r.stdout.contains("2 games"), "{}", r.stdout);
-    selfplay(arg(&exe), &manifest, &clean, "2", &[]);
-    let epd = |p: &Path| std::fs::read(p).unwrap();
-    assert!(
-        epd(&hung) == epd(&clean),
-        "the restarted engine's games differ"
-    );
+    // Asked again after a restart, the engine plays the move it would have played: with no
+    // game forfeited (a move failing twice, possible when a loaded machine makes a sound move
+    // exceed the time-out too), the games are those of an engine that never hung.
+    if r.stdout.contains(" 0 forfeited") {
+        selfplay(arg(&exe), &manifest, &clean, "2", &[]);
+        let epd = |p: &Path| std::fs::read(p).unwrap();
+        assert!(
+            epd(&hung) == epd(&clean),
+            "the restarted engine's games differ"
+        );
+    }
 }
