@@ -30,6 +30,7 @@
 
 pub mod error;
 mod events;
+pub mod external;
 pub mod gate;
 pub mod ladder;
 pub mod settings;
@@ -395,15 +396,7 @@ impl Runner<'_> {
         if tuned.outcome.interrupted || self.stopped() {
             return Ok(None);
         }
-        let tuning = TuningRecord {
-            window,
-            positions: tuned.summary.positions,
-            k: tuned.summary.k,
-            train_loss: tuned.summary.train_loss,
-            valid_loss: tuned.summary.valid_loss,
-            iterations: tuned.summary.iterations,
-            best_iter: tuned.summary.best_iter,
-        };
+        let tuning = TuningRecord::new(window, &tuned.summary);
         let candidate = ModelEvaluator::new(tuned.model.clone(), tuned.outcome.weights.clone())?;
 
         // 3. The gate: candidate against the current best.

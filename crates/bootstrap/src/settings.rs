@@ -243,24 +243,29 @@ impl Settings {
 
     /// `name: before -> now` for every setting that differs from `other`'s.
     pub(crate) fn differences(&self, other: &Settings) -> String {
-        let (a, b) = (
-            serde_json::to_value(self).unwrap_or_default(),
-            serde_json::to_value(other).unwrap_or_default(),
-        );
-        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
-            return String::new();
-        };
-        let added = b
-            .iter()
-            .filter(|(k, _)| !a.contains_key(*k))
-            .map(|(k, v)| format!("{k}: (none) -> {v}"));
-        a.iter()
-            .filter(|(k, v)| b.get(*k) != Some(*v))
-            .map(|(k, v)| format!("{k}: {v} -> {}", b.get(k).cloned().unwrap_or_default()))
-            .chain(added)
-            .collect::<Vec<_>>()
-            .join(", ")
+        json_differences(self, other)
     }
+}
+
+/// The top-level fields in which two settings' JSON differ, as `name: before -> now`.
+pub(crate) fn json_differences<T: Serialize>(before: &T, now: &T) -> String {
+    let (a, b) = (
+        serde_json::to_value(before).unwrap_or_default(),
+        serde_json::to_value(now).unwrap_or_default(),
+    );
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return String::new();
+    };
+    let added = b
+        .iter()
+        .filter(|(k, _)| !a.contains_key(*k))
+        .map(|(k, v)| format!("{k}: (none) -> {v}"));
+    a.iter()
+        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .map(|(k, v)| format!("{k}: {v} -> {}", b.get(k).cloned().unwrap_or_default()))
+        .chain(added)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A bootstrap: where, how far, and the settings.

@@ -94,6 +94,21 @@ pub struct GateRecord {
     pub reason: Reason,
 }
 
+impl TuningRecord {
+    /// The record of a tuning run on the data of `window`, from its summary.
+    pub fn new(window: Vec<u32>, summary: &texel::output::Summary) -> TuningRecord {
+        TuningRecord {
+            window,
+            positions: summary.positions,
+            k: summary.k,
+            train_loss: summary.train_loss,
+            valid_loss: summary.valid_loss,
+            iterations: summary.iterations,
+            best_iter: summary.best_iter,
+        }
+    }
+}
+
 impl State {
     /// Reads a state file.
     pub fn read(path: &Path) -> Result<State, BootstrapError> {

@@ -44,21 +44,7 @@ impl Runner<'_> {
                 freeze: s.freeze.clone(),
                 ..SetupOptions::default()
             },
-            config: RunConfig {
-                method: optim::Method::Lbfgs,
-                budget: Budget {
-                    max_iters: Some(s.max_iters),
-                    ..Budget::default()
-                },
-                // The same rules as every tuning command.
-                stopping: optim::Stopping::default(),
-                solvers: SolverOptions::default(),
-                // The same rule as every tuning command: the latest iterate within the noise.
-                selection: optim::Selection::default(),
-                log: None,
-                progress: optim::Progress::none(),
-                names: Vec::new(),
-            },
+            config: lbfgs_config(s.max_iters),
             resolve_every: 0,
             out: dir.join("tune"),
             append_log: false,
@@ -66,5 +52,24 @@ impl Runner<'_> {
             emit: Vec::new(),
         };
         (window, job)
+    }
+}
+
+/// L-BFGS for at most `max_iters` iterations with the rules of every tuning command (its
+/// stopping, solvers and selection of the kept iterate), silent: a generation's tuning run.
+pub(crate) fn lbfgs_config(max_iters: u64) -> RunConfig {
+    RunConfig {
+        method: optim::Method::Lbfgs,
+        budget: Budget {
+            max_iters: Some(max_iters),
+            ..Budget::default()
+        },
+        stopping: optim::Stopping::default(),
+        solvers: SolverOptions::default(),
+        // The same rule as every tuning command: the latest iterate within the noise.
+        selection: optim::Selection::default(),
+        log: None,
+        progress: optim::Progress::none(),
+        names: Vec::new(),
     }
 }

@@ -40,6 +40,7 @@ pub mod pgn_out;
 pub mod play;
 pub mod player;
 pub mod runner;
+pub mod selfplay;
 pub mod spsa;
 pub mod trace_run;
 pub mod uci;

@@ -15,9 +15,11 @@ mod eval;
 mod explain;
 mod extract;
 mod label;
+mod loop_cmd;
 mod matches;
 mod move_limits;
 mod progress;
+mod selfplay_cmd;
 mod spsa;
 mod stats;
 mod trace;
@@ -53,6 +55,13 @@ enum Command {
     /// the same command on the same --out to continue after the last finished generation;
     /// Ctrl-C stops, keeping the finished ones.
     Bootstrap(bootstrap::Args),
+    /// Self-play of any UCI engine with given weights: quiet positions with results and the
+    /// engine's search scores, as EPD for `tune trace`; deterministic --shard I/N and --merge.
+    Selfplay(selfplay_cmd::Args),
+    /// The closed loop for any UCI engine: generations of self-play, trace, tuning and an SPRT
+    /// gate in the engine's own play, weights in its names, a ladder (OUT/ladder.md);
+    /// resumable (docs/loop.md).
+    Loop(loop_cmd::Args),
     /// SPSA on game results after Texel: perturb the weights (or an engine's UCI spin
     /// options) both ways, play game pairs between the two, step toward the winner; resumable
     /// from --out, with a final match against the start.
@@ -112,6 +121,8 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Datagen(a) => datagen::run(a),
         Command::Match(a) => matches::run(a),
         Command::Bootstrap(a) => bootstrap::run(a),
+        Command::Selfplay(a) => selfplay_cmd::run(a),
+        Command::Loop(a) => loop_cmd::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Spsa(a) => spsa::run(a),
         Command::Emit(a) => emit::run(a),

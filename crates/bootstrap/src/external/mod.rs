@@ -1,0 +1,202 @@
+//! The closed loop for any UCI engine (`tune loop`): [`crate::run`]'s generations, with an
+//! external engine playing, evaluating and being tuned in its own terms.
+//!
+//! Generation 0 is the engine's manifest with its start values (`gen000/weights.json`). Each
+//! generation then
+//!
+//! 1. **self-play**: the engine plays itself with the current weights (every weight sent as a
+//!    UCI `spin` option), at a fixed node count, from random (or book) openings; the quiet
+//!    positions are kept with the result and the engine's search score
+//!    ([`engine::selfplay`]): `genNNN/selfplay.epd`;
+//! 2. **trace**: the positions of the last [`LoopSettings::window`] generations are traced by
+//!    the engine with the current weights ([`engine::trace_run`]): `genNNN/traces.txt`;
+//! 3. **tune**: L-BFGS from the current weights on those traces, the L2 pull centred on them
+//!    and its strength chosen on the validation split (`tune lbfgs --trace --l2 auto`'s path):
+//!    the candidate `genNNN/tune/weights.json`;
+//! 4. **gate**: the candidate against the current weights, both in the engine, paired
+//!    openings, an SPRT judged between batches ([`crate::gate`]); the winner is copied to
+//!    `genNNN/weights.json` (and to `OUT/best.json`), with its UCI options in
+//!    `genNNN/options.txt`.
+//!
+//! `OUT/state.json` is written atomically after every step and `OUT/ladder.md` with it. A
+//! rerun continues at the first step not done; every random choice comes from the seed and
+//! the generation, and every search is a fixed node count, so an engine that is deterministic
+//! at fixed nodes gives a continued loop the same generations as an uninterrupted one. An
+//! engine that crashes, hangs or answers nonsense is restarted (a move asked again, a
+//! position skipped), every failure counted in the state and reported; a game whose engine
+//! failed twice on one move is forfeited and counted, its positions dropped.
+
+mod events;
+mod gate;
+mod ladder;
+mod settings;
+pub mod state;
+mod steps;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub use events::{LoopEvent, LoopOutcome};
+pub use ladder::ladder_markdown;
+pub use settings::{LoopOptions, LoopSettings};
+use state::{LoopGeneration, LoopState, LoopStep, LOOP_STATE_VERSION};
+
+use crate::settings::json_differences;
+use crate::{generation_dir, BootstrapError};
+
+/// Runs (or continues) a loop. `on_event` hears of its progress; setting `stop` ends it
+/// promptly, keeping every step done.
+pub fn run_loop(
+    opts: &LoopOptions,
+    on_event: &(dyn Fn(LoopEvent<'_>) + Sync),
+    stop: &Arc<AtomicBool>,
+) -> Result<LoopOutcome, BootstrapError> {
+    opts.settings.validate()?;
+    let out = &opts.out;
+    std::fs::create_dir_all(out).map_err(|e| BootstrapError::io("create", out, e))?;
+    let runner = Runner {
+        opts,
+        on_event,
+        stop,
+    };
+    let mut state = runner.start()?;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(LoopOutcome {
+                state,
+                interrupted: true,
+            });
+        }
+        let Some(last) = state.generations.last() else {
+            return Err(BootstrapError::Options("no generation 0".to_string()));
+        };
+        let Some(step) = last.next_step() else {
+            if last.generation >= opts.generations {
+                return Ok(LoopOutcome {
+                    state,
+                    interrupted: false,
+                });
+            }
+            let next = LoopGeneration {
+                generation: last.generation + 1,
+                best: last.best,
+                ..LoopGeneration::default()
+            };
+            state.generations.push(next);
+            continue;
+        };
+        if !runner.step(&mut state, step)? {
+            return Ok(LoopOutcome {
+                state,
+                interrupted: true,
+            });
+        }
+        runner.save(&state)?;
+        if let Some(g) = state.generations.last() {
+            on_event(LoopEvent::StepDone(g));
+        }
+    }
+}
+
+/// The fixed parts of a running loop.
+struct Runner<'a> {
+    opts: &'a LoopOptions,
+    on_event: &'a (dyn Fn(LoopEvent<'_>) + Sync),
+    stop: &'a Arc<AtomicBool>,
+}
+
+impl Runner<'_> {
+    fn out(&self) -> &Path {
+        &self.opts.out
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn state_path(&self) -> PathBuf {
+        self.out().join("state.json")
+    }
+
+    /// The kept weights (a manifest with values) of finished generation `generation`.
+    fn weights_path(&self, generation: u32) -> PathBuf {
+        generation_dir(self.out(), generation).join("weights.json")
+    }
+
+    /// Writes the state, then the ladder.
+    fn save(&self, state: &LoopState) -> Result<(), BootstrapError> {
+        state.write(&self.state_path())?;
+        ladder::write_ladder(self.out(), &state.generations)
+    }
+
+    /// The state to continue, or a new one with generation 0 (the start manifest copied).
+    fn start(&self) -> Result<LoopState, BootstrapError> {
+        let settings = &self.opts.settings;
+        let path = self.state_path();
+        if path.is_file() {
+            let state = LoopState::read(&path)?;
+            if state.settings != *settings {
+                return Err(BootstrapError::SettingsChanged {
+                    path,
+                    differences: json_differences(&state.settings, settings),
+                });
+            }
+            if let Some(g) = state.generations.last() {
+                (self.on_event)(LoopEvent::Resumed {
+                    generation: g.generation,
+                    step: g.next_step(),
+                });
+            }
+            return Ok(state);
+        }
+        // The manifest must load (and name its weights) before anything is written.
+        engine::trace_run::load_manifest(&settings.manifest)?;
+        let dir = generation_dir(self.out(), 0);
+        std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
+        copy_file(&settings.manifest, &self.weights_path(0))?;
+        copy_file(&settings.manifest, &self.out().join("best.json"))?;
+        steps::write_options(&self.weights_path(0), &dir.join("options.txt"))?;
+        let state = LoopState {
+            version: LOOP_STATE_VERSION,
+            kind: "loop".to_string(),
+            settings: settings.clone(),
+            generations: vec![LoopGeneration::default()],
+        };
+        self.save(&state)?;
+        Ok(state)
+    }
+
+    /// Runs `step` of the last generation and stores its record; false if stopped.
+    fn step(&self, state: &mut LoopState, step: LoopStep) -> Result<bool, BootstrapError> {
+        let Some(g) = state.generations.last_mut() else {
+            return Ok(false);
+        };
+        let dir = generation_dir(self.out(), g.generation);
+        std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
+        let done = match step {
+            LoopStep::SelfPlay => self.selfplay(g, &dir)?.map(|r| g.selfplay = Some(r)),
+            LoopStep::Trace => self.trace(g, &dir)?.map(|r| g.trace = Some(r)),
+            LoopStep::Tune => self.tune(g, &dir)?.map(|r| g.tuning = Some(r)),
+            LoopStep::Gate => self.gate(g, &dir)?.map(|r| g.gate = Some(r)),
+        };
+        Ok(done.is_some())
+    }
+
+    /// Reports the failures of a step, if there were any.
+    fn report_failures(&self, step: LoopStep, failures: &[String]) {
+        if let Some(first) = failures.first() {
+            (self.on_event)(LoopEvent::EngineFailures {
+                step,
+                count: failures.len(),
+                first,
+            });
+        }
+    }
+}
+
+/// Copies `from` to `to` atomically.
+fn copy_file(from: &Path, to: &Path) -> Result<(), BootstrapError> {
+    let bytes = std::fs::read(from).map_err(|e| BootstrapError::io("read", from, e))?;
+    eval::atomic::write(to, &bytes).map_err(|e| BootstrapError::io("write", to, e))
+}

@@ -1,0 +1,138 @@
+//! [`LoopSettings`]: everything that decides what a loop over an external engine computes
+//! (written to `state.json`, compared on continuation), and [`LoopOptions`]: where, how far,
+//! and what may change between runs.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use engine::elo::Sprt;
+use serde::{Deserialize, Serialize};
+
+use crate::BootstrapError;
+
+/// Everything that decides what a loop computes; a continuation must use the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopSettings {
+    /// The engine's command line (it speaks UCI with every weight a `spin` option, and the
+    /// trace protocol: docs/engine-authors.md).
+    pub engine: String,
+    /// The engine's manifest with its start values (copied to `gen000/weights.json`).
+    pub manifest: PathBuf,
+    /// The master seed.
+    pub seed: u64,
+    /// Self-play games per generation.
+    pub games: u32,
+    /// Nodes per move in self-play.
+    pub nodes: u64,
+    /// Random plies of each random opening (self-play and gate).
+    pub opening_plies: u32,
+    /// Random openings whose material balance (quiescence, centipawns) exceeds this are redrawn.
+    pub opening_max_eval: f64,
+    /// Self-play openings from this EPD file (round-robin) instead of random ones.
+    pub book: Option<PathBuf>,
+    /// Tune on the self-play positions of this many generations (the newest last), all traced
+    /// again with the current weights.
+    pub window: u32,
+    /// Fraction of the games held out for validation (the L2 strength is chosen on it).
+    pub valid_fraction: f64,
+    /// L2 pull towards the current weights (`None`: `auto`, chosen on the validation split).
+    pub l2: Option<f64>,
+    /// Label blend: `lambda * result + (1 - lambda) * sigma(score)`.
+    pub lambda: f64,
+    /// L-BFGS iterations per tuning run, at most.
+    pub max_iters: u64,
+    /// Openings of the gate match (each played twice), at most.
+    pub gate_openings: usize,
+    /// Nodes per move in the gate.
+    pub gate_nodes: u64,
+    /// The gate's SPRT is judged after each batch of this many openings.
+    pub gate_batch: usize,
+    /// The gate's SPRT: H0 Elo.
+    pub elo0: f64,
+    /// H1 Elo.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+}
+
+impl LoopSettings {
+    /// Settings with the defaults of `tune loop` for `engine` starting from `manifest`.
+    pub fn new(engine: impl Into<String>, manifest: impl Into<PathBuf>) -> LoopSettings {
+        LoopSettings {
+            engine: engine.into(),
+            manifest: manifest.into(),
+            seed: 1,
+            games: 200,
+            nodes: 5_000,
+            opening_plies: 8,
+            opening_max_eval: 100.0,
+            book: None,
+            window: 2,
+            valid_fraction: 0.1,
+            l2: None,
+            lambda: 0.5,
+            max_iters: 200,
+            gate_openings: 200,
+            gate_nodes: 5_000,
+            gate_batch: 20,
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+
+    /// The gate's SPRT.
+    pub fn sprt(&self) -> Sprt {
+        Sprt {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+        }
+    }
+
+    /// Checks every option's range.
+    pub fn validate(&self) -> Result<(), BootstrapError> {
+        let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
+        if self.games == 0 || self.nodes == 0 || self.gate_nodes == 0 {
+            return bad("--games, --nodes and --gate-nodes must be at least 1");
+        }
+        if self.gate_openings == 0 || self.gate_batch == 0 || self.window == 0 {
+            return bad("--gate-openings, --gate-batch and --window must be at least 1");
+        }
+        if !(self.valid_fraction > 0.0 && self.valid_fraction < 1.0) {
+            return bad("--valid-fraction must be in (0, 1): the L2 strength is chosen on it");
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return bad("--lambda must be in [0, 1]");
+        }
+        if self.l2.is_some_and(|l| !(l.is_finite() && l >= 0.0)) {
+            return bad("--l2 must be `auto` or a number >= 0");
+        }
+        if !(0.0..0.5).contains(&self.alpha) || !(0.0..0.5).contains(&self.beta) {
+            return bad("--alpha and --beta must be in (0, 0.5)");
+        }
+        if self.elo1 <= self.elo0 {
+            return bad("--sprt ELO0,ELO1 needs ELO0 < ELO1");
+        }
+        Ok(())
+    }
+}
+
+/// A loop: where, how far, the settings, and what may differ between runs of one loop.
+#[derive(Clone, Debug)]
+pub struct LoopOptions {
+    /// The output directory (continued if it holds a `state.json`).
+    pub out: PathBuf,
+    /// Generations to finish after generation 0 (a continuation may ask for more).
+    pub generations: u32,
+    /// Everything that decides the results.
+    pub settings: LoopSettings,
+    /// How long the engine may take for one move or one trace before it counts as hung.
+    pub timeout: Duration,
+    /// Engine processes tracing in parallel.
+    pub trace_jobs: usize,
+}

@@ -1,0 +1,149 @@
+//! `OUT/state.json` of a loop: its settings and every generation, each step's record as soon
+//! as the step is done. Written atomically after every step, so a rerun continues at the first
+//! step not done (an interrupted step is redone from its start, or, for the trace, from its
+//! progress file).
+
+use std::path::Path;
+
+use engine::selfplay::SelfPlaySummary;
+use serde::{Deserialize, Serialize};
+
+use super::LoopSettings;
+use crate::state::{write_json, GateRecord, TuningRecord};
+use crate::BootstrapError;
+
+/// The version of the state file's layout.
+pub const LOOP_STATE_VERSION: u32 = 1;
+
+/// A loop's progress.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopState {
+    /// [`LOOP_STATE_VERSION`].
+    pub version: u32,
+    /// `loop`: tells this file from a bootstrap's.
+    pub kind: String,
+    /// The settings the loop was started with; a continuation must use the same.
+    pub settings: LoopSettings,
+    /// The generations, generation 0 (the start weights) first; the last may be unfinished.
+    pub generations: Vec<LoopGeneration>,
+}
+
+/// The steps of a generation, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoopStep {
+    /// Self-play with the current weights.
+    SelfPlay,
+    /// Tracing the positions with the current weights.
+    Trace,
+    /// Tuning from the current weights.
+    Tune,
+    /// The SPRT gate: candidate against the current weights.
+    Gate,
+}
+
+impl LoopStep {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoopStep::SelfPlay => "self-play",
+            LoopStep::Trace => "trace",
+            LoopStep::Tune => "tune",
+            LoopStep::Gate => "gate",
+        }
+    }
+}
+
+/// One generation: the records of the steps done so far.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LoopGeneration {
+    /// Its number (0: the start weights).
+    pub generation: u32,
+    /// The generation whose weights are current after it (its gate's winner); the weights
+    /// are copied to `genNNN/weights.json` when it finishes.
+    pub best: u32,
+    /// Self-play with the current weights (`genNNN/selfplay.epd`).
+    pub selfplay: Option<SelfPlayRecord>,
+    /// The trace of the window's positions (`genNNN/traces.txt`).
+    pub trace: Option<TraceRecord>,
+    /// The tuning run (`genNNN/tune/`, the candidate `genNNN/tune/weights.json`).
+    pub tuning: Option<TuningRecord>,
+    /// The gate and its decision.
+    pub gate: Option<LoopGate>,
+}
+
+impl LoopGeneration {
+    /// The first step not done, `None` when the generation is finished.
+    pub fn next_step(&self) -> Option<LoopStep> {
+        if self.generation == 0 || self.gate.is_some() {
+            None
+        } else if self.selfplay.is_none() {
+            Some(LoopStep::SelfPlay)
+        } else if self.trace.is_none() {
+            Some(LoopStep::Trace)
+        } else if self.tuning.is_none() {
+            Some(LoopStep::Tune)
+        } else {
+            Some(LoopStep::Gate)
+        }
+    }
+}
+
+/// A generation's self-play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelfPlayRecord {
+    /// Games, results, positions kept, forfeits.
+    #[serde(flatten)]
+    pub summary: SelfPlaySummary,
+    /// Engine failures (crashes, hangs, malformed answers): each restarted the engine.
+    pub engine_failures: usize,
+}
+
+/// A generation's trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceRecord {
+    /// The generations whose self-play positions were traced.
+    pub window: Vec<u32>,
+    /// Positions asked about.
+    pub positions: usize,
+    /// Positions skipped after an engine failure.
+    pub skipped: usize,
+}
+
+/// A generation's gate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopGate {
+    /// The match (candidate first) and the decision.
+    #[serde(flatten)]
+    pub gate: GateRecord,
+    /// Engine failures during the match (a side failing twice in a row forfeits its game).
+    pub engine_failures: usize,
+}
+
+impl LoopState {
+    /// Reads a loop's state file.
+    pub fn read(path: &Path) -> Result<LoopState, BootstrapError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| BootstrapError::io("read", path, e))?;
+        let state: LoopState =
+            serde_json::from_str(&text).map_err(|source| BootstrapError::Json {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        if state.version != LOOP_STATE_VERSION || state.kind != "loop" {
+            return Err(BootstrapError::Options(format!(
+                "{}: not a loop's state (version {} of kind `{}`; this program reads version \
+                 {LOOP_STATE_VERSION} of kind `loop`)",
+                path.display(),
+                state.version,
+                state.kind
+            )));
+        }
+        Ok(state)
+    }
+
+    /// Writes the state to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), BootstrapError> {
+        write_json(path, self)
+    }
+}

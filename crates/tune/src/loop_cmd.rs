@@ -1,0 +1,231 @@
+//! `tune loop`: the closed loop for any UCI engine (self-play, trace, tune, SPRT gate, repeat),
+//! resumable; the logic is in `bootstrap::external`, this draws its progress.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::Context;
+use bootstrap::external::state::LoopStep;
+use bootstrap::external::{run_loop, LoopEvent, LoopOptions, LoopSettings};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Options of `tune loop`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The engine's command line: a UCI engine with every weight a `spin` option that also
+    /// answers the trace protocol (`position fen`, `trace`; docs/engine-authors.md).
+    #[arg(long, value_name = "CMD ARGS")]
+    engine: String,
+    /// The engine's manifest with its start values (`tune trace --manifest-out` writes it).
+    #[arg(long, value_name = "M.json")]
+    manifest: PathBuf,
+    /// The loop's directory: state.json, ladder.md, best.json, genNNN/. Rerun the same
+    /// command on it to continue.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Generations to finish after generation 0 (a continuation may ask for more).
+    #[arg(long, default_value_t = 5)]
+    generations: u32,
+    #[command(flatten)]
+    play: crate::selfplay_cmd::PlayArgs,
+    /// Tune on the positions of this many generations (the newest last), traced again with
+    /// the current weights.
+    #[arg(long, default_value_t = 2)]
+    window: u32,
+    /// Fraction of the games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    valid_fraction: f64,
+    /// L2 pull towards the current weights; `auto` chooses it on the validation split.
+    #[arg(long, value_name = "X|auto", default_value = "auto")]
+    l2: optim::regularise::L2,
+    /// Label blend: lambda * result + (1 - lambda) * sigma(engine's search score).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// L-BFGS iterations per tuning run, at most.
+    #[arg(long, default_value_t = 200)]
+    max_iters: u64,
+    /// Openings of each gate match (each played twice), at most.
+    #[arg(long, default_value_t = 200)]
+    gate_openings: usize,
+    /// Nodes per move in the gate.
+    #[arg(long, default_value_t = 5000)]
+    gate_nodes: u64,
+    /// The gate's SPRT is judged after each batch of this many openings (reproducible).
+    #[arg(long, default_value_t = 20)]
+    gate_batch: usize,
+    /// The gate's SPRT, H0 and H1 in Elo.
+    #[arg(long, value_name = "ELO0,ELO1", default_value = "0,10")]
+    sprt: String,
+    /// SPRT false-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// SPRT false-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Games in parallel (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Engine processes tracing in parallel (default: the number of cores).
+    #[arg(long)]
+    trace_jobs: Option<usize>,
+    /// Seconds the engine may take for one move or one trace before it counts as hung.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    uci_timeout: f64,
+}
+
+/// The loop's options from the command line.
+fn options(args: &Args) -> anyhow::Result<LoopOptions> {
+    let (elo0, elo1) = crate::matches::parse_sprt(&args.sprt)?;
+    if !(args.uci_timeout.is_finite() && args.uci_timeout > 0.0) {
+        anyhow::bail!("--uci-timeout must be a positive number of seconds");
+    }
+    let settings = LoopSettings {
+        seed: args.play.seed,
+        games: args.play.games,
+        nodes: args.play.nodes,
+        opening_plies: args.play.opening_plies,
+        opening_max_eval: args.play.opening_max_eval,
+        book: args.play.epd.clone(),
+        window: args.window,
+        valid_fraction: args.valid_fraction,
+        l2: match args.l2 {
+            optim::regularise::L2::Fixed(v) => Some(v),
+            optim::regularise::L2::Auto => None,
+        },
+        lambda: args.lambda,
+        max_iters: args.max_iters,
+        gate_openings: args.gate_openings,
+        gate_nodes: args.gate_nodes,
+        gate_batch: args.gate_batch,
+        elo0,
+        elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+        ..LoopSettings::new(&args.engine, &args.manifest)
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(LoopOptions {
+        out: args.out.clone(),
+        generations: args.generations,
+        settings,
+        timeout: Duration::from_secs_f64(args.uci_timeout),
+        trace_jobs: args.trace_jobs.unwrap_or(cores).max(1),
+    })
+}
+
+/// A bar for a step of `total` games or positions (a spinner for tuning).
+fn step_bar(generation: u32, step: LoopStep, total: u64) -> ProgressBar {
+    let (bar, template) = match step {
+        LoopStep::Tune => (
+            ProgressBar::new_spinner(),
+            "gen {prefix}: {msg} {spinner} {elapsed}",
+        ),
+        LoopStep::Trace => (
+            ProgressBar::new(total),
+            "gen {prefix}: {msg} {bar:30} {pos}/{len} positions, eta {eta}",
+        ),
+        _ => (
+            ProgressBar::new(total),
+            "gen {prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}",
+        ),
+    };
+    if step == LoopStep::Tune {
+        bar.enable_steady_tick(Duration::from_millis(200));
+    }
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(generation.to_string());
+    bar.set_message(step.name());
+    bar
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let opts = options(&args)?;
+    let current: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let finish = || {
+        if let Some(b) = current.lock().ok().and_then(|mut c| c.take()) {
+            b.finish_and_clear();
+        }
+    };
+    let on_event = |e: LoopEvent<'_>| match e {
+        LoopEvent::Resumed { generation, step } => eprintln!(
+            "continuing {}: generation {generation}, {}",
+            args.out.display(),
+            step.map_or("finished", LoopStep::name)
+        ),
+        LoopEvent::Step {
+            generation,
+            step,
+            total,
+        } => {
+            finish();
+            if let Ok(mut c) = current.lock() {
+                *c = Some(step_bar(generation, step, total));
+            }
+        }
+        LoopEvent::Progress => {
+            if let Some(b) = current.lock().ok().as_ref().and_then(|c| c.as_ref()) {
+                b.inc(1);
+            }
+        }
+        LoopEvent::SprtDecided { pairs } => {
+            if let Some(b) = current.lock().ok().as_ref().and_then(|c| c.as_ref()) {
+                b.set_message(format!("gate (SPRT decided after {pairs} pairs)"));
+            }
+        }
+        LoopEvent::EngineFailures { step, count, first } => {
+            let say = || {
+                eprintln!(
+                    "{}: {count} engine failures (the first: {first})",
+                    step.name()
+                )
+            };
+            match current.lock().ok().as_ref().and_then(|c| c.as_ref()) {
+                Some(b) => b.suspend(say),
+                None => say(),
+            }
+        }
+        LoopEvent::StepDone(g) => {
+            finish();
+            if let Some(gate) = &g.gate {
+                eprintln!(
+                    "generation {}: gate {} in {} games, keep {:?} ({}); current: gen {}",
+                    g.generation,
+                    gate.gate
+                        .result
+                        .elo
+                        .map_or("inf".to_string(), |e| format!("{e:+.1}")),
+                    gate.gate.result.games,
+                    gate.gate.keep,
+                    gate.gate.reason.describe(),
+                    g.best
+                );
+            }
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the thread pool")?;
+    let stop = crate::datagen::interrupt_flag("stopping; every finished step is kept");
+    let outcome = pool.install(|| run_loop(&opts, &on_event, &stop));
+    finish();
+    let outcome = outcome?;
+    if outcome.interrupted {
+        eprintln!("interrupted: run the same command to continue");
+    }
+    let md = args.out.join("ladder.md");
+    print!(
+        "{}",
+        std::fs::read_to_string(&md).with_context(|| md.display().to_string())?
+    );
+    println!(
+        "\nladder: {}; current weights: {} (a manifest: `tune emit`, `tune match --weights-a`); state: {}",
+        md.display(),
+        args.out.join("best.json").display(),
+        args.out.join("state.json").display()
+    );
+    Ok(())
+}

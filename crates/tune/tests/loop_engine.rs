@@ -1,0 +1,427 @@
+//! The closed loop for an external engine, on the C fixture of `fixtures/trace-engine` (built
+//! with the system C compiler; skipped with a message where `cc` is missing): `tune selfplay`'s
+//! shards merge into the file one machine writes, byte for byte; `tune loop` continued after
+//! a stop (between generations, or by Ctrl-C anywhere) writes what an uninterrupted loop
+//! writes; an engine that crashes every few moves inside the loop is restarted, and every
+//! failure and forfeit is counted.
+//!
+//! The fixture searches without a hash table, resetting its node count at every `go`: at a
+//! fixed node count it plays the same move for the same position and line every time, which
+//! is what the byte-for-byte comparisons rely on.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{arg, compile_fixture, run, signal, tune, wait_for_sigint_handler};
+use serde_json::Value;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// The fixture compiled into `dir` and its manifest (`dir/m.json`), or `None` without `cc`.
+fn fixture_and_manifest(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let exe = compile_fixture(dir)?;
+    let manifest = dir.join("m.json");
+    let r = run(&[
+        "trace",
+        "--engine",
+        arg(&exe),
+        "--manifest-out",
+        arg(&manifest),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    Some((exe, manifest))
+}
+
+/// `tune selfplay` of `engine` with the manifest's weights, `games` games at 300 nodes, plus
+/// `extra` arguments; what it said, after asserting it succeeded.
+fn selfplay(engine: &str, manifest: &Path, out: &Path, games: &str, extra: &[&str]) -> common::Ran {
+    let mut args = vec![
+        "selfplay",
+        "--engine",
+        engine,
+        "--weights",
+        arg(manifest),
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "-o",
+        arg(out),
+    ];
+    args.extend_from_slice(extra);
+    let r = run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    r
+}
+
+#[test]
+fn two_shards_merged_are_one_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let (whole, p0, p1, merged) = (
+        dir.path().join("whole.epd"),
+        dir.path().join("p0.epd"),
+        dir.path().join("p1.epd"),
+        dir.path().join("merged.epd"),
+    );
+    let exe_cmd = arg(&exe);
+    selfplay(exe_cmd, &manifest, &whole, "6", &[]);
+    selfplay(exe_cmd, &manifest, &p0, "6", &["--shard", "0/2"]);
+    selfplay(exe_cmd, &manifest, &p1, "6", &["--shard", "1/2"]);
+    // The parts in either order.
+    let r = run(&[
+        "selfplay",
+        "--merge",
+        arg(&p1),
+        arg(&p0),
+        "-o",
+        arg(&merged),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let (a, b) = (
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&merged).unwrap(),
+    );
+    assert!(!a.is_empty());
+    assert!(a == b, "the merged shards differ from the one-machine run");
+
+    // Each shard holds its own games, numbered globally; every line is a quiet position with
+    // a result, a score and a game id.
+    let text = String::from_utf8(a).unwrap();
+    let games = |path: &Path| -> Vec<u32> {
+        let mut g: Vec<u32> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(game_id)
+            .collect();
+        g.dedup();
+        g
+    };
+    assert_eq!(games(&p0), [0, 2, 4]);
+    assert_eq!(games(&p1), [1, 3, 5]);
+    for line in text.lines() {
+        assert!(line.contains(" ce "), "{line}");
+        let fen = line
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        assert!(!pos.is_check(), "a position in check was kept: {line}");
+    }
+
+    // A shard given twice is refused, naming the game.
+    let r = run(&[
+        "selfplay",
+        "--merge",
+        arg(&p0),
+        arg(&p0),
+        "-o",
+        arg(&merged),
+    ]);
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("two parts"), "{}", r.stderr);
+
+    // `tune trace` reads the file: every position traced.
+    let traces = dir.path().join("t.txt");
+    let r = run(&[
+        "trace",
+        "--engine",
+        arg(&exe),
+        "--manifest",
+        arg(&manifest),
+        arg(&whole),
+        "-o",
+        arg(&traces),
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let traced = std::fs::read_to_string(&traces)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .count();
+    assert_eq!(traced, text.lines().count());
+}
+
+/// The `game N` of an EPD line.
+fn game_id(line: &str) -> u32 {
+    let at = line.rfind("game ").expect("a game id");
+    line[at + 5..]
+        .trim_end_matches(';')
+        .trim()
+        .parse()
+        .expect("a number")
+}
+
+/// `tune loop` arguments for the fixture: small and fast, fixed nodes.
+fn loop_args(engine: &str, manifest: &Path, out: &Path, generations: u32) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "loop",
+        "--engine",
+        engine,
+        "--manifest",
+        arg(manifest),
+        "--out",
+        arg(out),
+        "--games",
+        "8",
+        "--nodes",
+        "300",
+        "--gate-openings",
+        "8",
+        "--gate-nodes",
+        "300",
+        "--gate-batch",
+        "4",
+        "--max-iters",
+        "15",
+        "--threads",
+        "2",
+        "--trace-jobs",
+        "2",
+        "--generations",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.push(generations.to_string());
+    v
+}
+
+fn run_loop(args: &[String]) -> common::Ran {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&args)
+}
+
+/// The files of a loop that must not depend on how it was run.
+fn loop_files(out: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut names = vec![
+        "state.json".to_string(),
+        "ladder.md".to_string(),
+        "best.json".to_string(),
+    ];
+    for g in 0..=2 {
+        names.push(format!("gen{g:03}/weights.json"));
+        names.push(format!("gen{g:03}/options.txt"));
+    }
+    for g in 1..=2 {
+        for f in ["selfplay.epd", "traces.txt", "tune/weights.json"] {
+            names.push(format!("gen{g:03}/{f}"));
+        }
+    }
+    names
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(out.join(&n))
+                .unwrap_or_else(|e| panic!("{}: {e}", out.join(&n).display()));
+            (n, bytes)
+        })
+        .collect()
+}
+
+fn assert_same_loop(a: &Path, b: &Path) {
+    for ((name, x), (_, y)) in loop_files(a).into_iter().zip(loop_files(b)) {
+        assert!(
+            x == y,
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+#[test]
+fn a_resumed_loop_equals_an_uninterrupted_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let engine = exe.display().to_string();
+    let straight = dir.path().join("straight");
+    let r = run_loop(&loop_args(&engine, &manifest, &straight, 2));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(straight.join("state.json")).unwrap())
+            .unwrap();
+    let gens = state["generations"].as_array().unwrap();
+    assert_eq!(gens.len(), 3);
+    for g in &gens[1..] {
+        assert_eq!(g["selfplay"]["games"], 8);
+        assert!(g["trace"]["positions"].as_u64().unwrap() > 0);
+        assert!(g["gate"]["match"]["games"].as_u64().unwrap() >= 8);
+    }
+    // The kept weights are a manifest the engine takes: its options file names them.
+    let options = std::fs::read_to_string(straight.join("gen002/options.txt")).unwrap();
+    assert!(options.starts_with("material_0_mg "), "{options}");
+
+    // Stopped between generations, then asked for more.
+    let split = dir.path().join("split");
+    let r = run_loop(&loop_args(&engine, &manifest, &split, 1));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run_loop(&loop_args(&engine, &manifest, &split, 2));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stderr.contains("continuing"), "{}", r.stderr);
+    assert_same_loop(&straight, &split);
+
+    // Ctrl-C once the first step is saved (wherever the loop then is), then the same command.
+    let stopped = dir.path().join("stopped");
+    let args = loop_args(&engine, &manifest, &stopped, 2);
+    let child = tune()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(wait_for_sigint_handler(child.id(), Duration::from_secs(30)));
+    let t0 = Instant::now();
+    while !std::fs::read_to_string(stopped.join("state.json"))
+        .is_ok_and(|s| s.contains("\"selfplay\": {"))
+    {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no step was saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(child.id(), "INT");
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let r = run_loop(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_same_loop(&straight, &stopped);
+
+    // Other settings on the same directory are refused, naming them.
+    let mut other = loop_args(&engine, &manifest, &straight, 3);
+    other.extend(["--seed".to_string(), "2".to_string()]);
+    let r = run_loop(&other);
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("seed"), "{}", r.stderr);
+}
+
+/// A python3 wrapper around the fixture that passes every line through and, on its `n`th
+/// `go`, crashes (exit 3) or hangs (`mode`), in every process it runs in; `None` without
+/// python3.
+fn misbehaving_player(dir: &Path, exe: &Path, mode: &str, n: u32) -> Option<String> {
+    let probe = std::process::Command::new("python3")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: this test needs python3, and there is none");
+        return None;
+    }
+    let script = dir.join("crash_after.py");
+    std::fs::write(
+        &script,
+        r#"import subprocess, sys, threading, time
+exe, mode, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+child = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def forward():
+    for line in child.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+threading.Thread(target=forward, daemon=True).start()
+goes = 0
+for line in sys.stdin:
+    if line.startswith("go"):
+        goes += 1
+        if goes == n:
+            if mode == "crash":
+                child.kill()
+                sys.exit(3)
+            while True:
+                time.sleep(3600)
+    child.stdin.write(line)
+    child.stdin.flush()
+    if line.strip() == "quit":
+        break
+child.wait()
+"#,
+    )
+    .unwrap();
+    Some(format!(
+        "python3 '{}' '{}' {mode} {n}",
+        script.display(),
+        exe.display()
+    ))
+}
+
+#[test]
+fn a_crashing_engine_inside_the_loop_is_restarted_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let Some(engine) = misbehaving_player(dir.path(), &exe, "crash", 40) else {
+        return;
+    };
+    let out = dir.path().join("crashy");
+    let r = run_loop(&loop_args(&engine, &manifest, &out, 1));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stderr.contains("engine failures"), "{}", r.stderr);
+    assert!(r.stderr.contains("exited"), "{}", r.stderr);
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    let g = &state["generations"][1];
+    // Every game is accounted for: played to its end (the engine restarted and asked again)
+    // or forfeited and counted; the failures are in the state.
+    let sp = &g["selfplay"];
+    assert_eq!(sp["games"], 8);
+    assert!(sp["engine_failures"].as_u64().unwrap() > 0, "{sp}");
+    let decided = ["white_wins", "draws", "black_wins", "forfeits"]
+        .iter()
+        .map(|k| sp[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(decided, 8, "{sp}");
+    assert!(g["gate"]["engine_failures"].as_u64().unwrap() > 0);
+    assert!(g["gate"]["match"]["games"].as_u64().unwrap() >= 8);
+    // A restarted engine plays on as the fixture: the games are those of a loop whose engine
+    // never failed (the fixture keeps nothing between moves).
+    let clean = dir.path().join("clean");
+    let r = run_loop(&loop_args(&exe.display().to_string(), &manifest, &clean, 1));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let epd = |d: &Path| std::fs::read(d.join("gen001/selfplay.epd")).unwrap();
+    assert!(
+        epd(&out) == epd(&clean),
+        "the restarted engine's games differ"
+    );
+}
+
+#[test]
+fn a_hanging_engine_in_self_play_is_timed_out_restarted_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let Some(engine) = misbehaving_player(dir.path(), &exe, "hang", 15) else {
+        return;
+    };
+    let (hung, clean) = (dir.path().join("hung.epd"), dir.path().join("clean.epd"));
+    let r = selfplay(&engine, &manifest, &hung, "2", &["--uci-timeout", "2"]);
+    assert!(r.stderr.contains("engine failures"), "{}", r.stderr);
+    assert!(r.stderr.contains("hung"), "{}", r.stderr);
+    assert!(r.stdout.contains("2 games"), "{}", r.stdout);
+    // Asked again after a restart, the engine plays the move it would have played: with no
+    // game forfeited (a move failing twice, possible when a loaded machine makes a sound move
+    // exceed the time-out too), the games are those of an engine that never hung.
+    if r.stdout.contains(" 0 forfeited") {
+        selfplay(arg(&exe), &manifest, &clean, "2", &[]);
+        let epd = |p: &Path| std::fs::read(p).unwrap();
+        assert!(
+            epd(&hung) == epd(&clean),
+            "the restarted engine's games differ"
+        );
+    }
+}
