@@ -42,7 +42,7 @@ mod verify;
 
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
-pub use manifest::{Manifest, ParamDecl, ScoreConvention, WeightInfo};
+pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
 pub use read::{read_traces, write_text, ReadOptions, ReadReport, MAX_MESSAGES};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
