@@ -33,7 +33,8 @@ pub struct Summary {
     /// Validation loss before and after.
     pub valid_loss: Option<(f64, f64)>,
     /// Training and validation loss of the integer weights (`weights-int.json`: integer
-    /// parameters rounded, the others to fixed point, [`Tunable::round`]).
+    /// parameters rounded, the others to fixed point, [`Tunable::round`], then polished where
+    /// the model allows it: [`crate::finish`]).
     pub rounded_loss: (f64, Option<f64>),
     /// What centring moved and the rounding cost before and after the integer polish
     /// ([`crate::finish`]); empty for models that declare neither.
