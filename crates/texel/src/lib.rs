@@ -23,6 +23,7 @@
 pub mod chess;
 pub mod compare;
 pub mod explain;
+pub mod finish;
 pub mod job;
 pub mod judge;
 pub mod memory;

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::finish::{finish, Rounding};
 use crate::tunable::Tunable;
 use serde::{Deserialize, Serialize};
 
@@ -32,8 +33,13 @@ pub struct Summary {
     /// Validation loss before and after.
     pub valid_loss: Option<(f64, f64)>,
     /// Training and validation loss of the integer weights (`weights-int.json`: integer
-    /// parameters rounded, the others to fixed point, [`Tunable::round`]).
+    /// parameters rounded, the others to fixed point, [`Tunable::round`], then polished where
+    /// the model allows it: [`crate::finish`]).
     pub rounded_loss: (f64, Option<f64>),
+    /// What centring moved and the rounding cost before and after the integer polish
+    /// ([`crate::finish`]); empty for models that declare neither.
+    #[serde(default)]
+    pub rounding: Rounding,
     /// Seconds spent optimising.
     pub seconds: f64,
     /// Passes over the training data.
@@ -98,6 +104,7 @@ impl Summary {
                 _ => "-".to_string(),
             }
         );
+        s += &self.rounding.to_text();
         s += &format!(
             "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
             self.seconds, self.passes, self.iterations, self.best_iter, self.reason
@@ -160,7 +167,8 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
     eval::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
 }
 
-/// Writes the model's weight files ([`Tunable::weight_files`]: for a built-in model
+/// Writes the model's weight files ([`Tunable::weight_files`], at the optimum centred and its
+/// rounding polished: [`finish`]; for a built-in model
 /// `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and the source of every
 /// other language in `emit`, e.g. `weights.h`) and `summary.json` into `dir` (the log,
 /// `log.jsonl`, is written during the run) and returns the summary. Each file is replaced
@@ -177,8 +185,9 @@ pub fn write_run<M: Tunable>(
     emit: &[eval::emit::Lang],
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
-    let w = &outcome.weights;
-    let wi = model.round(w);
+    // The exactly flat directions centred, then rounded and polished on the training loss.
+    let (w, wi, rounding) = finish(model, train, &outcome.weights);
+    let w = &w;
     let mut files = Vec::new();
     for (name, what, text) in model.weight_files(w, &wi, emit)? {
         let p = dir.join(name);
@@ -201,6 +210,7 @@ pub fn write_run<M: Tunable>(
         train_loss: outcome.train_loss,
         valid_loss: outcome.valid_loss,
         rounded_loss: (train.data_loss(&wi), valid.map(|v| v.data_loss(&wi))),
+        rounding,
         seconds: outcome.seconds,
         passes: outcome.passes,
         iterations: outcome.iterations,

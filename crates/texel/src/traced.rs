@@ -118,8 +118,22 @@ impl Tunable for Traced {
         weights.iter().zip(w).map(one).collect()
     }
 
-    /// `weights.json`: the manifest with the tuned values (a valid manifest again, by name);
-    /// `weights-int.json`: with the integer weights. Source code is `tune emit`'s.
+    /// The manifest's declared centrings ([`Manifest::centre`]).
+    fn centre(&self, w: &[f64]) -> (Vec<f64>, Vec<trace::CentreMove>) {
+        let mut w = w.to_vec();
+        let moves = self.manifest.centre(&mut w);
+        (w, moves)
+    }
+
+    /// Every `integer` weight (the frozen ones are not free, so the polish leaves them).
+    fn polish_moves(&self) -> Vec<usize> {
+        let weights = self.manifest.weights().iter().enumerate();
+        weights.filter(|(_, w)| w.integer).map(|(i, _)| i).collect()
+    }
+
+    /// `weights.json`: the manifest with the tuned values, unrounded whatever each
+    /// parameter's `integer` (a valid manifest again, by name, that reads back as these start
+    /// weights); `weights-int.json`: with the integer weights. Source code is `tune emit`'s.
     fn weight_files(
         &self,
         w: &[f64],
@@ -132,12 +146,21 @@ impl Tunable for Traced {
                     .to_string(),
             ));
         }
-        let json = |w: &[f64]| -> Result<String, TexelError> {
-            Ok(serde_json::to_string_pretty(&self.manifest.to_json_with(w))? + "\n")
+        let json = |doc: serde_json::Value| -> Result<String, TexelError> {
+            Ok(serde_json::to_string_pretty(&doc)? + "\n")
         };
+        let m = &self.manifest;
         Ok(vec![
-            ("weights.json".into(), "weights".into(), json(w)?),
-            ("weights-int.json".into(), "integers".into(), json(wi)?),
+            (
+                "weights.json".into(),
+                "weights".into(),
+                json(m.to_json_unrounded(w))?,
+            ),
+            (
+                "weights-int.json".into(),
+                "integers".into(),
+                json(m.to_json_with(wi))?,
+            ),
         ])
     }
 

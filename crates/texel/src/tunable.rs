@@ -51,6 +51,18 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
     /// The weights as an engine stores them (integers, or fixed point for the others).
     fn round(&self, w: &[f64]) -> Vec<f64>;
 
+    /// `w` with the exactly flat directions the model declares centred (the evaluation
+    /// unchanged), and what moved; by default nothing is declared.
+    fn centre(&self, w: &[f64]) -> (Vec<f64>, Vec<trace::CentreMove>) {
+        (w.to_vec(), Vec::new())
+    }
+
+    /// The weights the integer polish after rounding may move by whole steps
+    /// ([`crate::finish::polish`]); by default none.
+    fn polish_moves(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
     /// The weight files of a run at weights `w` (integer weights `wi`), in the order they are
     /// written; `emit` asks for source code too (the model may refuse languages it cannot
     /// write).

@@ -4,14 +4,19 @@
 //! prints them as source text through a [minijinja](https://docs.rs/minijinja) template: a
 //! built-in one for C, C++, Rust or C# ([`Language`]), or a user's `.jinja` file.
 //!
+//! The generic C and C++ output defines no macro (no include guard, no `S`): it is tables an
+//! engine author includes, or pastes, where the engine's own `S` is already declared.
+//!
 //! - **C** (`weights.h`): `const int material[6] = { S(82, 94), ... };`, tables nested
 //!   (`const int pst[6][64] = { { S(0, 0), ... }, ... };`, 8 values a line), scalars
 //!   `const int tempo = S(20, 10);`, untapered values plain `int`s, non-integer parameters
-//!   `double` (a tapered one with a last dimension `[2]`: `{ mg, eg }`). `S` is defined, unless
-//!   the engine defined it first, as `((int)((unsigned int)(eg) << 16) + (mg))`; a packed half
-//!   must fit 16 bits. An include guard and a header comment name the engine and the command.
-//! - **C++** (`weights.hpp`): the same with `constexpr`; tapered integers have the type
-//!   `GRADTUNE_SCORE` (defined as `int` unless defined before).
+//!   `double` (a tapered one with a last dimension `[2]`: `{ mg, eg }`). `S(mg, eg)` is the
+//!   engine's own macro (as Ethereal's): with tapered integer tables the file stops with an
+//!   `#error` if `S` is not defined before it; a packed half must fit 16 bits. A header
+//!   comment names the engine and the command.
+//! - **C++** (`weights.hpp`): the same, tapered integers of the type the engine's `S` returns
+//!   (`const decltype(S(0, 0)) material[6] = { S(82, 94), ... };`), so `S` may be a macro or
+//!   a function, `constexpr` or not (4ku's is a plain function).
 //! - **Rust** (`weights.rs`): `pub const pst: [[(i32, i32); 64]; 6] = [...];`, tuples
 //!   `(mg, eg)`, `[i32; N]` untapered, `f64` for non-integer parameters; keywords as raw
 //!   identifiers (`r#type`).
@@ -35,6 +40,9 @@
 //!   along the shape, each element a number, or an `[mg, eg]` list if tapered; a scalar is its
 //!   one element), `mg` and `eg` (the same nesting with one phase's numbers; an untapered
 //!   parameter's values in both), `flat` (the elements row-major, one list).
+//! - `params`: the same maps by parameter name (`params.material.eg[1]`), for a template that
+//!   lays out an engine's own file, including values it derives (4ku's `max_material` is
+//!   `{% for v in params.material.values %}{{ v|max }}, {% endfor %}`).
 //! - Integers are integers (rounded), other values floats. The filter `literal` prints a
 //!   number as a C/C++/Rust/C# literal (`-3`, `0.5`, `1.0`, `1e-7`); `ident` makes any text an
 //!   identifier (`my-engine` → `my_engine`); minijinja's built-in filters and tests are there
@@ -60,6 +68,7 @@
 //! let w = [100.4, 119.5, 300.0, 280.0, 0.0, 8.49, -16.5];
 //! let c = render(&m, &w, &Language::C)?;
 //! assert!(c.contains("const int material[2] = { S(100, 120), S(300, 280) };"));
+//! assert!(!c.contains("#define"));
 //! assert!(c.contains("const int ks_weight[3] = { 0, 8, -17 };"));
 //! let rust = render(&m, &w, &Language::Rust)?;
 //! assert!(rust.contains("pub const material: [(i32, i32); 2] = [(100, 120), (300, 280)];"));
@@ -373,6 +382,11 @@ pub fn render_tables(
         .iter()
         .map(|t| context::table(t, target))
         .collect::<Result<Vec<_>, _>>()?;
+    let by_name: std::collections::BTreeMap<String, Value> = tables
+        .iter()
+        .zip(&values)
+        .map(|(t, v)| (t.name.clone(), v.clone()))
+        .collect();
     let mut env = environment();
     env.add_template_owned(name.clone(), source)
         .map_err(|e| template_error(e, &name))?;
@@ -382,6 +396,7 @@ pub fn render_tables(
         generator => format!("gradtune {}", env!("CARGO_PKG_VERSION")),
         language => lang.key(),
         tables => Value::from(values),
+        params => Value::from(by_name),
     };
     let template = env
         .get_template(&name)

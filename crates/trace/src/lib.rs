@@ -45,7 +45,7 @@ mod verify;
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
-pub use manifest::{Manifest, ParamDecl, ScoreConvention, WeightInfo};
+pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
 pub use read::{read_traces, write_text, ReadOptions, ReadReport, MAX_MESSAGES};
 pub use stream::TraceStream;
 pub use text::{parse_engine_answer, parse_line, to_line};

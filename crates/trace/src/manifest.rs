@@ -1,11 +1,13 @@
 //! [`Manifest`]: an engine's evaluation terms, parsed from JSON and validated before any trace
 //! is read (see `docs/trace-format.md`).
 
+mod centre;
 mod json;
 mod load;
 mod resolve;
 mod weights;
 
+pub use centre::{CentreMove, Centring};
 pub use resolve::DEFAULT_EVAL;
 
 use std::collections::HashMap;
@@ -206,6 +208,8 @@ pub struct Manifest {
     pub(crate) elements: Vec<Element>,
     pub(crate) weights: Vec<WeightInfo>,
     pub(crate) by_name: HashMap<String, usize>,
+    /// The declared centrings of flat directions (`centre`).
+    pub(crate) centre: Vec<Centring>,
 }
 
 impl Manifest {

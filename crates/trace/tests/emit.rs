@@ -106,10 +106,14 @@ fn numbers(text: &str) -> Vec<f64> {
         .collect()
 }
 
+/// The engine's own packing, declared before the weights are included (Ethereal's macro).
+const ENGINE_S: &str = "#define S(mg, eg) ((int)((unsigned int)(eg) << 16) + (mg))\n";
+
 /// A C (or C++) program printing every table of `tables` from `header`: integers as `%d`
 /// (tapered ones unpacked from `S(mg, eg)` as Ethereal does), floats with 17 digits.
 fn c_reader(header: &str, tables: &[Table]) -> String {
-    let mut s = format!("#include <stdio.h>\n#include <stdint.h>\n#include \"{header}\"\n");
+    let mut s =
+        format!("#include <stdio.h>\n#include <stdint.h>\n{ENGINE_S}#include \"{header}\"\n");
     s.push_str("static void pi(int v) { printf(\"%d \", v); }\n");
     s.push_str("static void ps(int v) { pi((int16_t)(uint16_t)(unsigned)v); ");
     s.push_str("pi((int16_t)(uint16_t)((unsigned)(v + 0x8000) >> 16)); }\n");
@@ -142,7 +146,7 @@ fn c_family_round_trip(lang: Language, compiler: &str, std: &str, ext: &str) {
     let header = format!("weights.{ext}");
     std::fs::write(d.join(&header), render(&m, &w, &lang).unwrap()).unwrap();
     let unit = if ext == "h" { "check.c" } else { "check.cpp" };
-    std::fs::write(d.join(unit), format!("#include \"{header}\"\n")).unwrap();
+    std::fs::write(d.join(unit), format!("{ENGINE_S}#include \"{header}\"\n")).unwrap();
     run(Command::new(compiler).current_dir(&d).args([
         std,
         "-Wall",
@@ -213,20 +217,14 @@ fn rust_constants_compile_and_read_back_the_rounded_weights() {
     assert_eq!(printed, expected(&t));
 }
 
-/// The C header has the shape engines include as `weights.h`: the `S` macro guarded, tapered
-/// tables as `S(mg, eg)` with 8 a line, scalars, plain untapered ints, an include guard and
-/// the command in the comment.
+/// The C header has the shape engines include as `weights.h`: the engine's `S` required, never
+/// defined, tapered tables as `S(mg, eg)` with 8 a line, scalars, plain untapered ints, the
+/// command in the comment.
 #[test]
 fn c_header_has_the_documented_shape() {
     let (m, w) = manifest();
     let c = render_with(&m, &w, &Language::C, Some("tune emit --lang c out.json")).unwrap();
-    assert!(
-        c.contains(
-            "#ifndef S\n#define S(mg, eg) ((int)((unsigned int)(eg) << 16) + (mg))\n#endif\n"
-        ),
-        "{c}"
-    );
-    assert!(c.contains("#ifndef FIXTURE_WEIGHTS_H\n#define FIXTURE_WEIGHTS_H\n"));
+    assert!(c.contains("#ifndef S\n#error \"define S(mg, eg)"), "{c}");
     assert!(c.contains(" * Command: tune emit --lang c out.json\n"));
     assert!(
         c.contains("const int material[6] = { S(-250, -249), S(-249, -248), "),
@@ -242,7 +240,7 @@ fn c_header_has_the_documented_shape() {
     assert!(c.contains("const int tempo = S("));
     assert!(c.contains("const int ks_weight[8] = { "));
     assert!(c.contains("const double curve[2][3][2] = {\n"));
-    assert!(c.ends_with("#endif /* FIXTURE_WEIGHTS_H */\n"));
+    assert!(c.ends_with("};\n"), "{c}");
 }
 
 /// C#: no compiler here, so the declarations are checked as text.
@@ -395,4 +393,91 @@ fn languages_parse() {
         Some(Language::CSharp)
     );
     assert_eq!(Language::from_path(Path::new("weights.json")), None);
+}
+
+/// No built-in language defines (or redefines) a macro: the engine's `S` stays its own.
+#[test]
+fn no_built_in_output_defines_a_macro() {
+    let (m, w) = manifest();
+    for lang in [Language::C, Language::Cpp, Language::Rust, Language::CSharp] {
+        let text = render(&m, &w, &lang).unwrap();
+        let defines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("#define") || l.contains("#undef"))
+            .collect();
+        assert!(defines.is_empty(), "{lang}: {defines:?}");
+    }
+    // Without a tapered integer table, C needs no `S` at all.
+    let plain = Manifest::from_json(
+        r#"{"format": "gradtune-manifest", "version": 1, "engine": "p", "score": "white",
+        "phase": {"max": 24}, "params": [{"name": "v", "shape": [2], "tapered": false, "value": [1, 2]}]}"#,
+        "p",
+    )
+    .unwrap();
+    let c = render(&plain, &[1.0, 2.0], &Language::C).unwrap();
+    assert!(!c.contains("S("), "{c}");
+}
+
+/// C++ tables take the type of the engine's `S`, which may be a plain (not `constexpr`)
+/// function as 4ku's is; the engine's code after the include still uses its own `S`.
+#[test]
+fn cpp_header_compiles_after_an_engine_function_s() {
+    if !have("c++", "the C++ emission test compiles the header") {
+        return;
+    }
+    let (m, w) = manifest();
+    let d = dir("cpp-function-s");
+    std::fs::write(
+        d.join("weights.hpp"),
+        render(&m, &w, &Language::Cpp).unwrap(),
+    )
+    .unwrap();
+    let t = tables(&m, &w);
+    let material = &t[0].values;
+    let main =
+        "#include <cstdint>\n#include <cstdio>\nusing i32 = int32_t;\n\
+         [[nodiscard]] i32 S(const i32 mg, const i32 eg) { return static_cast<i32>(static_cast<uint32_t>(eg) << 16) + mg; }\n\
+         #include \"weights.hpp\"\n\
+         int main() { i32 p = material[1]; std::printf(\"%d %d %d\\n\", static_cast<int16_t>(p), static_cast<int16_t>((p + 0x8000) >> 16), S(1, 2) == 131073); }\n";
+    std::fs::write(d.join("main.cpp"), main).unwrap();
+    run(Command::new("c++").current_dir(&d).args([
+        "-std=c++17",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-o",
+        "reader",
+        "main.cpp",
+    ]));
+    let printed = numbers(&run(&mut Command::new(d.join("reader"))));
+    assert_eq!(printed, vec![material[2].round(), material[3].round(), 1.0]);
+}
+
+/// A user template reproduces an engine's own layout, values it derives included: 4ku's
+/// `max_material` (the larger phase of each `material`) from the values by name.
+#[test]
+fn a_user_template_derives_values_by_name() {
+    let (m, w) = manifest();
+    let d = dir("derived");
+    let path = d.join("fourku.jinja");
+    std::fs::write(
+        &path,
+        "const i32 max_material[] = {{ '{' }}{% for v in params.material.values %}{{ v|max }}, {% endfor %}0};\nconst i32 material[] = {{ '{' }}{% for v in params.material.values %}S({{ v[0] }}, {{ v[1] }}), {% endfor %}0};\n{{ params.tempo.eg }}\n",
+    )
+    .unwrap();
+    let out = render(&m, &w, &Language::Template(path)).unwrap();
+    let t = tables(&m, &w);
+    let mat = &t[0].values;
+    let r = |v: f64| v.round() as i64;
+    let maxes: String = (0..6)
+        .map(|i| format!("{}, ", r(mat[2 * i]).max(r(mat[2 * i + 1]))))
+        .collect();
+    let pairs: String = (0..6)
+        .map(|i| format!("S({}, {}), ", r(mat[2 * i]), r(mat[2 * i + 1])))
+        .collect();
+    let want = format!(
+        "const i32 max_material[] = {{{maxes}0}};\nconst i32 material[] = {{{pairs}0}};\n{}\n",
+        r(t[2].values[1])
+    );
+    assert_eq!(out, want);
 }

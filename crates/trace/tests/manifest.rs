@@ -78,9 +78,12 @@ fn shape_and_value_disagree() {
     let (path, msg) = manifest_error(&fixture_with("\"value\": [4, 9]", "\"value\": [4, [9, 1]]"));
     assert_eq!(path, "params[4].value[1]");
     assert!(msg.contains("expected a number"), "{msg}");
-    let (path, msg) = manifest_error(&fixture_with("[1025, 936]", "[1025.5, 936]"));
-    assert_eq!(path, "params[0].value[4][0]");
-    assert!(msg.contains("not a whole number"), "{msg}");
+    // An `integer` parameter's fraction (a run's unrounded `weights.json`) is read as it is.
+    let m = Manifest::from_json(&fixture_with("[1025, 936]", "[1025.5, 936]"), "m").unwrap();
+    assert_eq!(
+        m.initial_weights()[m.index_of("material[4].mg").unwrap()],
+        1025.5
+    );
     let (path, msg) = manifest_error(&fixture_with("[1025, 936]", "[2025, 936]"));
     assert_eq!(path, "params[0].value[4][0]");
     assert!(msg.contains("outside the bounds [-2000, 2000]"), "{msg}");
@@ -314,4 +317,92 @@ fn feature_index_out_of_range_is_an_evaluation_error() {
         e.to_string(),
         "`ks_weight` index 9 out of range (dimension 0 has 8 elements)"
     );
+}
+
+#[test]
+fn written_back_unrounded_manifest_reads_back_exactly() {
+    let m = fixture();
+    let mut w = m.initial_weights();
+    let k = m.index_of("pst[1][2].eg").unwrap();
+    w[k] = 12.6;
+    let json = m.to_json_unrounded(&w);
+    assert_eq!(json["params"][1]["value"][1][2][1], serde_json::json!(12.6));
+    let back = Manifest::from_json(&json.to_string(), "back.json").unwrap();
+    assert_eq!(back.initial_weights(), w);
+}
+
+/// The fixture with `centre` set to `decl` (JSON text).
+fn with_centre(decl: &str) -> String {
+    let end = FIXTURE.rfind('}').unwrap();
+    format!("{}, \"centre\": {decl}}}", &FIXTURE[..end])
+}
+
+#[test]
+fn centre_declarations_are_validated_with_their_path() {
+    let ok = Manifest::from_json(
+        &with_centre(r#"[{"table": "pst", "into": "ks_attack", "groups": [1, 0]}]"#),
+        "m",
+    )
+    .unwrap();
+    assert_eq!(ok.centrings().len(), 1);
+    assert_eq!(ok.centrings()[0].groups, vec![0, 1]);
+    let cases = [
+        (r#"{"table": "pst"}"#, "centre", "expected an array"),
+        (
+            r#"[{"table": "nope", "into": "ks_attack"}]"#,
+            "centre[0].table",
+            "no parameter is named `nope`",
+        ),
+        (r#"[{"table": "pst"}]"#, "centre[0]", "missing `into`"),
+        (
+            r#"[{"table": "pst", "into": "pst"}]"#,
+            "centre[0].into",
+            "into itself",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_attack", "scale": 0}]"#,
+            "centre[0].scale",
+            "moves nothing",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_attack", "groups": [9]}]"#,
+            "centre[0].groups[0]",
+            "from 0 to",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_attack", "groups": [1, 1]}]"#,
+            "centre[0].groups[1]",
+            "twice",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_attack", "exclude": ["pst[9][9]"]}]"#,
+            "centre[0].exclude[0]",
+            "not an element of `pst`",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_attack", "sideways": 1}]"#,
+            "centre[0].sideways",
+            "unknown key",
+        ),
+        (
+            r#"[{"table": "pst", "into": "material"}]"#,
+            "centre[0]",
+            "not a whole number of groups",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_weight"}]"#,
+            "centre[0]",
+            "both be tapered",
+        ),
+        (
+            r#"[{"table": "pst", "into": "ks_attack", "exclude": ["pst[0][0]", "pst[0][1]"]}]"#,
+            "centre[0].exclude",
+            "group 0 is excluded",
+        ),
+    ];
+    for (decl, want_path, want) in cases {
+        let (path, msg) = manifest_error(&with_centre(decl));
+        assert_eq!(path, want_path, "{decl}: {msg}");
+        assert!(msg.contains(want), "{decl}: {msg}");
+    }
 }

@@ -47,12 +47,21 @@ pub struct Args {
     /// .json JSON), else C.
     #[arg(long, value_parser = parse_lang)]
     lang: Option<LangArg>,
+    /// A minijinja template laying out the weights as the engine's own file (any file name;
+    /// the same as --lang NAME.jinja), e.g. a per-engine template shipped under
+    /// `engines/<name>/`. Its context (the tables in order as `tables`, by name as `params`)
+    /// is documented in `trace::emit`.
+    #[arg(long, value_name = "FILE", conflicts_with = "lang")]
+    template: Option<PathBuf>,
     /// Write to this file (atomically) instead of the standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(mut args: Args) -> anyhow::Result<()> {
+    if let Some(t) = args.template.take() {
+        args.lang = Some(LangArg::Source(Language::Template(t)));
+    }
     if args.manifest.is_some() || is_manifest(&args.weights) {
         return traced(args);
     }

@@ -70,11 +70,21 @@ pub struct Args {
     /// output's name has `.txt` in it. The position options above do not apply.
     #[arg(long, value_name = "M.json")]
     manifest: Option<PathBuf>,
+    /// Write at most N positions (or traces): the first N extracted, in input order, before
+    /// the validation split; the report still counts everything read.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(manifest) = &args.manifest {
-        return crate::traced::extract(manifest, &args.games, &args.output, args.strict);
+        return crate::traced::extract(
+            manifest,
+            &args.games,
+            &args.output,
+            args.strict,
+            args.limit,
+        );
     }
     let start = Instant::now();
     OutputKind::of(&args.output)?;
@@ -133,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         stm_results: args.stm_results,
         extract: opts,
     };
-    let (samples, report) = read_all(&args.games, &lopts, &mut |p| match p {
+    let (mut samples, report) = read_all(&args.games, &lopts, &mut |p| match p {
         Progress::Pgn {
             bytes,
             total,
@@ -151,6 +161,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     let extracted = start.elapsed();
+    if let Some(n) = args.limit.filter(|&n| n < samples.len()) {
+        eprintln!(
+            "--limit {n}: keeping the first {n} of {} positions",
+            samples.len()
+        );
+        samples.truncate(n);
+    }
     if samples.is_empty() {
         // Writing nothing over the output would only destroy what was there.
         eprint!("{report}");

@@ -55,17 +55,25 @@ impl TraceArgs {
 
 /// `tune extract --manifest M.json TRACES -o OUT`: the traces read (malformed ones skipped and
 /// counted, or the error with `strict`) and written as the binary cache, or as text when
-/// `output`'s name has `.txt` in it; atomically.
+/// `output`'s name has `.txt` in it; atomically. With `limit`, the first `limit` traces only.
 pub fn extract(
     manifest: &Path,
     inputs: &[PathBuf],
     output: &Path,
     strict: bool,
+    limit: Option<usize>,
 ) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let m = trace::Manifest::load(manifest)?;
-    let (traces, report) = trace::read_traces(inputs, &m, &trace::ReadOptions { strict })?;
+    let (mut traces, report) = trace::read_traces(inputs, &m, &trace::ReadOptions { strict })?;
     eprintln!("{report}");
+    if let Some(n) = limit.filter(|&n| n < traces.len()) {
+        eprintln!(
+            "--limit {n}: keeping the first {n} of {} traces",
+            traces.len()
+        );
+        traces.truncate(n);
+    }
     let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
     if name.is_some_and(|n| n.contains(".txt")) {
         trace::write_text(output, &traces, &m)?;

@@ -104,7 +104,8 @@ pub struct RunArgs {
     /// `psqt`, 1e-8 for `full`, chosen by play (experiments/defaults-grid.md): they play better than the
     /// loss-optimal strength on every data set measured, although they cost held-out loss on
     /// large sets. On a few thousand games of already strong weights, a stronger pull (1e-7 to
-    /// 1e-6) loses less; check with --verify.
+    /// 1e-6) loses less; check with --verify. With an engine's traces (--trace): 0, no
+    /// pull (nothing has measured a strength for an engine's own evaluation; try `auto`).
     #[arg(long, value_name = "X|auto")]
     pub l2: Option<optim::regularise::L2>,
     /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.

@@ -35,14 +35,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let files = texel::setup::TraceOptions::new(manifest.clone(), args.files.trace.clone());
     let (traces, note) = texel::traced::read(&files, m, args.strict)?;
-    eprintln!("{note}");
     let opts = trace::VerifyOptions {
         tolerance: args.tolerance,
         ..trace::VerifyOptions::default()
     };
     let report = trace::verify(m, &traces, &w, &opts);
-    // Ignore a closed pipe (`tune verify ... | head`).
-    let _ = writeln!(std::io::stdout().lock(), "{report}");
+    // The traces kept, then the report, on one stream so that they stay in that order however
+    // the output is captured; a closed pipe (`tune verify ... | head`) is ignored.
+    let _ = write!(std::io::stdout().lock(), "{note}\n{report}\n");
     if report.checked == 0 {
         anyhow::bail!(
             "nothing verified: none of the {} traces gives the engine's own evaluation (`eval`)",

@@ -59,7 +59,7 @@ fn a_tuned_manifest_is_emitted_in_every_language() {
 
     // Each language by --lang and by -o's extension, written atomically.
     for (lang, name, wanted) in [
-        ("cpp", "w.hpp", "constexpr GRADTUNE_SCORE material[3] = "),
+        ("cpp", "w.hpp", "const decltype(S(0, 0)) material[3] = "),
         (
             "rust",
             "w.rs",
@@ -104,6 +104,15 @@ fn a_tuned_manifest_is_emitted_in_every_language() {
         r.stdout,
         "material=[[100, 121], [300, -281], [-1, 0]]\npst=[1, 2, 3, 5, 5, -7]\ntempo=[[20, 10]]\nks_scale=[0.35]\n"
     );
+    // --template takes a template of any name, its values also by name.
+    let layout = file(
+        dir.path(),
+        "engine-layout.txt",
+        "{% for v in params.material.values %}{{ v|max }} {% endfor %}{{ params.tempo.mg }}\n",
+    );
+    let r = run(&["emit", arg(&tuned), "--template", arg(&layout)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, "121 300 0 20\n");
 }
 
 #[test]

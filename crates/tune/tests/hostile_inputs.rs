@@ -358,3 +358,35 @@ fn usage_errors_exit_with_2() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"));
 }
+
+/// `tune extract --limit N` writes the first N positions and says so.
+#[test]
+fn extract_limit_keeps_the_first_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("few.epd");
+    let epd = fixture("quiet-labeled-1k.epd");
+    let r = run(&[
+        "extract",
+        arg(&epd),
+        "--filter",
+        "none",
+        "--limit",
+        "100",
+        "-o",
+        arg(&out),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--limit 100: keeping the first 100 of"),
+        "{}",
+        r.stderr
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.lines().count(), 100, "{written}");
+    let first = std::fs::read_to_string(&epd).unwrap();
+    let board = |l: &str| l.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        board(written.lines().next().unwrap()),
+        board(first.lines().next().unwrap())
+    );
+}

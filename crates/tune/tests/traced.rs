@@ -47,6 +47,13 @@ fn verify_passes_and_fails_and_tuning_refuses_failing_traces() {
     let r = on(&f, &["verify"]);
     ok(&r, "verify");
     assert!(r.stdout.contains("300 positions compared"), "{}", r.stdout);
+    // The traces kept come first, then the report.
+    let kept = r.stdout.find("300 traces kept").expect("the traces kept");
+    assert!(
+        kept < r.stdout.find("positions compared").unwrap(),
+        "{}",
+        r.stdout
+    );
     // At the true weights the engine's evaluations (made at the start values) differ.
     let r = on(&f, &["verify", "--weights", arg(&f.truth_manifest)]);
     assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
@@ -235,6 +242,27 @@ fn extract_converts_traces_to_the_binary_cache_which_tunes_alike() {
         arg(&back),
     ]);
     ok(&r, "extract back to text");
+    // --limit keeps the first N traces.
+    let few = dir.path().join("few.txt");
+    let r = run(&[
+        "extract",
+        "--manifest",
+        arg(&f.manifest),
+        arg(&f.traces),
+        "--limit",
+        "50",
+        "-o",
+        arg(&few),
+    ]);
+    ok(&r, "extract --limit");
+    assert!(r.stdout.contains("50 traces written"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("keeping the first 50 of 200"),
+        "{}",
+        r.stderr
+    );
+    let kept = std::fs::read_to_string(&few).unwrap();
+    assert_eq!(kept.lines().filter(|l| !l.starts_with('#')).count(), 50);
     // The binary cache and the text give the same run, to the last digit.
     let losses = |traces: &Path, out: &Path| -> serde_json::Value {
         let r = run(&[

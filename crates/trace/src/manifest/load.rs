@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::json::{at, is_identifier, join, kind, Doc};
-use super::{resolve, Element, Manifest, ParamDecl, ScoreConvention, WeightInfo};
+use super::{centre, resolve, Element, Manifest, ParamDecl, ScoreConvention, WeightInfo};
 use crate::TraceError;
 
 /// Names an expression gives a meaning of its own: no parameter or feature may take them.
@@ -39,7 +39,7 @@ pub(super) fn from_json(text: &str, origin: &str) -> Result<Manifest, TraceError
         root,
         &[
             "format", "version", "engine", "score", "phase", "scale", "params", "features",
-            "terms", "eval",
+            "terms", "eval", "centre",
         ],
         "$",
     )?;
@@ -111,6 +111,7 @@ pub(super) fn from_json(text: &str, origin: &str) -> Result<Manifest, TraceError
         params.push(p);
     }
     check_names(&doc, &params, &features)?;
+    let centre = centre::parse(&doc, root, &params)?;
     let sums = sum_slots(&params);
     for e in &mut elements {
         if let Some(s) = &params[e.param as usize].sum {
@@ -138,6 +139,7 @@ pub(super) fn from_json(text: &str, origin: &str) -> Result<Manifest, TraceError
         elements,
         weights,
         by_name,
+        centre,
     };
     resolve::terms_and_eval(&doc, root, &mut m)?;
     Ok(m)
@@ -342,10 +344,9 @@ fn values(
         return Ok(());
     }
     let mut push = |x: &Value, path: &str| -> Result<(), TraceError> {
+        // An `integer` parameter may hold a fraction: a run's unrounded optimum
+        // (`weights.json`) read back as start weights; the engine's value is its rounding.
         let x = doc.number(x, path)?;
-        if p.integer && x.fract() != 0.0 {
-            return Err(doc.err(path, format!("{x} is not a whole number (the parameter is `integer`; say \"integer\": false)")));
-        }
         if let Some((lo, hi)) = p.bounds {
             if !(lo..=hi).contains(&x) {
                 return Err(doc.err(path, format!("{x} is outside the bounds [{lo}, {hi}]")));

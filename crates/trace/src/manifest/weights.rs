@@ -43,11 +43,33 @@ impl Manifest {
     /// where the parameter is `integer`): a valid manifest again, everything else as read.
     /// A weight missing from `w` keeps its current value.
     pub fn to_json_with(&self, w: &[f64]) -> Value {
+        self.with_values(w, true)
+    }
+
+    /// The manifest document with every parameter's `value` replaced by `w` exactly, `integer`
+    /// parameters too (a run's unrounded optimum, `weights.json`): read back, it gives `w`
+    /// again as start weights; the engine's values are their roundings.
+    ///
+    /// ```
+    /// let m = trace::Manifest::from_json(r#"{"format": "gradtune-manifest", "version": 1,
+    ///   "engine": "x", "score": "white", "phase": {"max": 24}, "params": [
+    ///   {"name": "v", "shape": [2], "value": [[1, 2], [3, 4]]}]}"#, "m")?;
+    /// let w = [1.25, 2.0, -3.5, 4.75];
+    /// let back = trace::Manifest::from_json(&m.to_json_unrounded(&w).to_string(), "back")?;
+    /// assert_eq!(back.initial_weights(), w);
+    /// # Ok::<(), trace::TraceError>(())
+    /// ```
+    pub fn to_json_unrounded(&self, w: &[f64]) -> Value {
+        self.with_values(w, false)
+    }
+
+    /// The document with the values `w`, rounded where `integer` if `round`.
+    fn with_values(&self, w: &[f64], round: bool) -> Value {
         let mut json = self.json.clone();
         if let Some(list) = json.get_mut("params").and_then(Value::as_array_mut) {
             for (p, v) in self.params.iter().zip(list.iter_mut()) {
                 let mut k = p.first_weight;
-                let value = nested(self, p, w, 0, &mut k);
+                let value = nested(self, p, w, round, 0, &mut k);
                 if let Some(o) = v.as_object_mut() {
                     o.insert("value".to_string(), value);
                 }
@@ -71,18 +93,18 @@ fn strides(shape: &[usize]) -> Vec<usize> {
     s
 }
 
-fn nested(m: &Manifest, p: &ParamDecl, w: &[f64], dim: usize, k: &mut usize) -> Value {
+fn nested(m: &Manifest, p: &ParamDecl, w: &[f64], round: bool, dim: usize, k: &mut usize) -> Value {
     if dim < p.shape.len() {
         return Value::Array(
             (0..p.shape[dim])
-                .map(|_| nested(m, p, w, dim + 1, k))
+                .map(|_| nested(m, p, w, round, dim + 1, k))
                 .collect(),
         );
     }
     let mut one = || {
         let x = w.get(*k).copied().unwrap_or(m.weights[*k].init);
         *k += 1;
-        number(x, p.integer)
+        number(x, round && p.integer)
     };
     if p.tapered {
         let mg = one();

@@ -1,0 +1,273 @@
+//! Centring of exactly flat directions (the manifest's `centre`): a table whose mean, group by
+//! group and phase by phase, moves into a named value without changing any evaluation (4ku's
+//! `pst_rank` rows against `material`: every piece on the board adds `material[p]` and
+//! `8 * pst_rank[p * 8 + rank]`, so adding `c` to a row and `8 c` to the value is invisible).
+
+use serde_json::{Map, Value};
+
+use super::json::{at, join, Doc};
+use super::{Manifest, ParamDecl};
+use crate::TraceError;
+
+/// One declared centring: for each group `g` of `table`'s elements (consecutive, row-major,
+/// `per` elements a group), the mean of its elements not in `exclude` is taken out of them and
+/// `scale` times it added to element `g` of `into`, per phase.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Centring {
+    /// The table's parameter number.
+    pub table: usize,
+    /// The value's parameter number.
+    pub into: usize,
+    /// Elements a group (the table's length over the value's).
+    pub per: usize,
+    /// What one unit of the table is worth in the value (4ku: 8).
+    pub scale: f64,
+    /// The groups centred, ascending.
+    pub groups: Vec<usize>,
+    /// Row-major element offsets of the table left out of the mean and left alone (squares a
+    /// piece never stands on).
+    pub exclude: Vec<usize>,
+}
+
+/// What centring moved: one group and phase.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CentreMove {
+    /// The group's elements, e.g. `pst_rank[8..16]` (a row of a table: `pst[1]`), with its phase (`.mg`, `.eg` or none).
+    pub from: String,
+    /// The weight it moved into, e.g. `material[1].mg`.
+    pub into: String,
+    /// The mean taken out of the group's elements (table units).
+    pub mean: f64,
+    /// What the value gained: `scale * mean`.
+    pub added: f64,
+    /// Left alone because a moved value would leave its bounds.
+    pub skipped: bool,
+}
+
+/// The manifest's `centre` list, validated against its parameters.
+pub(super) fn parse(
+    doc: &Doc,
+    root: &Map<String, Value>,
+    params: &[ParamDecl],
+) -> Result<Vec<Centring>, TraceError> {
+    let Some(v) = root.get("centre") else {
+        return Ok(Vec::new());
+    };
+    let list = doc.array(v, "centre")?;
+    list.iter()
+        .enumerate()
+        .map(|(i, c)| one(doc, c, &at("centre", i), params))
+        .collect()
+}
+
+/// The parameter named by `key` of `o`, by number.
+fn param_of(
+    doc: &Doc,
+    o: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    params: &[ParamDecl],
+) -> Result<usize, TraceError> {
+    let name = doc.required_string(o, key, path)?;
+    let k = params
+        .iter()
+        .position(|p| p.name == name)
+        .ok_or_else(|| doc.err(&join(path, key), format!("no parameter is named `{name}`")))?;
+    if params[k].frozen {
+        return Err(doc.err(
+            &join(path, key),
+            format!("`{name}` is frozen: centring would move it"),
+        ));
+    }
+    Ok(k)
+}
+
+fn one(doc: &Doc, v: &Value, path: &str, params: &[ParamDecl]) -> Result<Centring, TraceError> {
+    let o = doc.object(v, path)?;
+    doc.known_keys(o, &["table", "into", "scale", "groups", "exclude"], path)?;
+    let table = param_of(doc, o, "table", path, params)?;
+    let into = param_of(doc, o, "into", path, params)?;
+    let (t, i) = (&params[table], &params[into]);
+    if table == into {
+        return Err(doc.err(&join(path, "into"), "a table cannot centre into itself"));
+    }
+    if t.tapered != i.tapered {
+        return Err(doc.err(
+            path,
+            format!(
+                "`{}` and `{}` must both be tapered or both not (one mean per phase)",
+                t.name, i.name
+            ),
+        ));
+    }
+    if t.len() % i.len() != 0 {
+        return Err(doc.err(
+            path,
+            format!(
+                "`{}` has {} elements, not a whole number of groups for the {} of `{}`",
+                t.name,
+                t.len(),
+                i.len(),
+                i.name
+            ),
+        ));
+    }
+    let per = t.len() / i.len();
+    let scale = match o.get("scale") {
+        None => 1.0,
+        Some(s) => doc.number(s, &join(path, "scale"))?,
+    };
+    if scale == 0.0 {
+        return Err(doc.err(&join(path, "scale"), "a scale of 0 moves nothing"));
+    }
+    let groups = groups(doc, o, path, i.len())?;
+    let exclude = exclude(doc, o, path, t)?;
+    for &g in &groups {
+        if (g * per..(g + 1) * per).all(|e| exclude.contains(&e)) {
+            return Err(doc.err(
+                &join(path, "exclude"),
+                format!("every element of group {g} is excluded: it has no mean"),
+            ));
+        }
+    }
+    Ok(Centring {
+        table,
+        into,
+        per,
+        scale,
+        groups,
+        exclude,
+    })
+}
+
+/// `groups`: distinct numbers below `n`, ascending; absent: all of them.
+fn groups(
+    doc: &Doc,
+    o: &Map<String, Value>,
+    path: &str,
+    n: usize,
+) -> Result<Vec<usize>, TraceError> {
+    let Some(v) = o.get("groups") else {
+        return Ok((0..n).collect());
+    };
+    let gp = join(path, "groups");
+    let mut out = Vec::new();
+    for (k, g) in doc.array(v, &gp)?.iter().enumerate() {
+        let g = doc.whole(g, 0, n as u64 - 1, &at(&gp, k))? as usize;
+        if out.contains(&g) {
+            return Err(doc.err(&at(&gp, k), format!("group {g} twice")));
+        }
+        out.push(g);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// `exclude`: element names of the table (`pst_rank[6]`), as row-major offsets.
+fn exclude(
+    doc: &Doc,
+    o: &Map<String, Value>,
+    path: &str,
+    t: &ParamDecl,
+) -> Result<Vec<usize>, TraceError> {
+    let Some(v) = o.get("exclude") else {
+        return Ok(Vec::new());
+    };
+    let ep = join(path, "exclude");
+    let mut out = Vec::new();
+    for (k, e) in doc.array(v, &ep)?.iter().enumerate() {
+        let name = e
+            .as_str()
+            .ok_or_else(|| doc.err(&at(&ep, k), format!("expected an element name, found {e}")))?;
+        let off = (0..t.len()).find(|&off| t.element_name(off) == name);
+        match off {
+            Some(off) => out.push(off),
+            None => {
+                return Err(doc.err(
+                    &at(&ep, k),
+                    format!(
+                        "`{name}` is not an element of `{}` (e.g. `{}`)",
+                        t.name,
+                        t.element_name(0)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Manifest {
+    /// The declared centrings (the manifest's `centre`), in order.
+    pub fn centrings(&self) -> &[Centring] {
+        &self.centre
+    }
+
+    /// Applies every declared centring to the weights `w` (in place), in order, and says what
+    /// moved. A group and phase whose moved values would leave their bounds is left alone
+    /// (reported as skipped). The evaluation is unchanged when the declared directions are
+    /// flat, as the manifest's author states; it is up to the caller to check the loss.
+    pub fn centre(&self, w: &mut [f64]) -> Vec<CentreMove> {
+        let mut moves = Vec::new();
+        for c in &self.centre {
+            let (t, i) = (&self.params[c.table], &self.params[c.into]);
+            let per = t.per_element();
+            for &g in &c.groups {
+                for phase in 0..per {
+                    let members: Vec<usize> = (g * c.per..(g + 1) * c.per)
+                        .filter(|e| !c.exclude.contains(e))
+                        .map(|e| t.first_weight + e * per + phase)
+                        .collect();
+                    let target = i.first_weight + g * per + phase;
+                    moves.push(self.move_mean(c, t, g, &members, target, w));
+                }
+            }
+        }
+        moves
+    }
+
+    /// Moves the mean of the weights `members` of group `g` into weight `target`.
+    fn move_mean(
+        &self,
+        c: &Centring,
+        t: &ParamDecl,
+        g: usize,
+        members: &[usize],
+        target: usize,
+        w: &mut [f64],
+    ) -> CentreMove {
+        let mean = members.iter().map(|&k| w[k]).sum::<f64>() / members.len() as f64;
+        let added = c.scale * mean;
+        let inside = |k: usize, v: f64| {
+            self.weights[k]
+                .bounds
+                .is_none_or(|(lo, hi)| (lo..=hi).contains(&v))
+        };
+        let skipped =
+            !members.iter().all(|&k| inside(k, w[k] - mean)) || !inside(target, w[target] + added);
+        if !skipped {
+            for &k in members {
+                w[k] -= mean;
+            }
+            w[target] += added;
+        }
+        let suffix = self.weights[target]
+            .name
+            .rsplit_once('.')
+            .filter(|_| t.tapered)
+            .map_or(String::new(), |(_, p)| format!(".{p}"));
+        let rows = t.shape.len() > 1 && t.shape[0] * c.per == t.len();
+        let group = if rows {
+            format!("{}[{g}]", t.name)
+        } else {
+            format!("{}[{}..{}]", t.name, g * c.per, (g + 1) * c.per)
+        };
+        CentreMove {
+            from: group + &suffix,
+            into: self.weights[target].name.clone(),
+            mean,
+            added,
+            skipped,
+        }
+    }
+}
