@@ -73,7 +73,7 @@ def main():
         "_source": "4ku 917a087 (github.com/kz04px/4ku), src/main.cpp's shipped weights; "
         "traced by engines/4ku/gradtune.patch; see engines/4ku/README.md",
         "score": "white",
-        "phase": {"max": 24},
+        "phase": {"max": 24, "clamped": False},
         "scale": {"max": 128},
         "params": params,
     }

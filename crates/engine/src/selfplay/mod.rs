@@ -25,6 +25,7 @@ mod tests;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use data::Sample;
 use rayon::prelude::*;
