@@ -76,6 +76,14 @@ def main():
         "phase": {"max": 24, "clamped": False},
         "scale": {"max": 128},
         "params": params,
+        # Exactly flat: every piece adds material[p] and 8 x its rank and file entries, so a
+        # table's mean moves into the value (not the king's: material[5] has no effect; no
+        # pawn stands on rank 1 or 8).
+        "centre": [
+            {"table": "pst_rank", "into": "material", "scale": 8, "groups": [0, 1, 2, 3, 4],
+             "exclude": ["pst_rank[0][0]", "pst_rank[0][7]"]},
+            {"table": "pst_file", "into": "material", "scale": 8, "groups": [0, 1, 2, 3, 4]},
+        ],
     }
     text = json.dumps(manifest, indent=1)
     # One element a line keeps the file readable.
