@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use engine::play::PlayOptions;
 use engine::openings::{read_epd, RandomOpenings};
+use engine::play::PlayOptions;
 use engine::player::{UciPlayer, UciSetup};
 use engine::selfplay::{
     collect_samples, merge_shards, play_selfplay, write_samples, OpeningBook, SelfPlayOptions,

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use engine::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
-use engine::play::PlayOptions;
 use engine::openings::RandomOpenings;
+use engine::play::PlayOptions;
 use engine::player::Player;
 use engine::{MaterialEvaluator, SearchLimits};
 

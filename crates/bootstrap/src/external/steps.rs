@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use data::LoadOptions;
-use engine::play::PlayOptions;
 use engine::openings::{read_epd, RandomOpenings};
+use engine::play::PlayOptions;
 use engine::player::{UciPlayer, UciSetup};
 use engine::runner::{PositionInput, RunEvent};
 use engine::selfplay::{

@@ -35,8 +35,8 @@ use shakmaty::{Color, Position};
 use crate::error::EngineError;
 use crate::evaluator::{relative, MaterialEvaluator, MATE_BOUND};
 use crate::game::GameRecord;
-use crate::play::PlayOptions;
 use crate::openings::{Opening, RandomOpenings};
+use crate::play::PlayOptions;
 use crate::player::Player;
 
 pub use merge::{merge_shards, MergeReport};
