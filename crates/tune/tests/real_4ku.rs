@@ -404,29 +404,78 @@ fn the_patched_engine_searches_the_same_tree_as_the_shipped_one() {
     };
     // The shipped 4ku, unpatched, built as its README says.
     let dir = tempfile::tempdir().unwrap();
+    let src = unpack_snapshot(dir.path());
+    let shipped = build_4ku(&src, &dir.path().join("4ku-shipped"));
+    // `bench` searches 25 positions to fixed depths: the same node count means the same
+    // evaluation at every node (and the same search), so the trace hook changed nothing.
+    assert_eq!(bench_nodes(patched), bench_nodes(&shipped));
+}
+
+/// The snapshot unpacked into `dir`: the path of its `src/main.cpp`.
+fn unpack_snapshot(dir: &Path) -> PathBuf {
     let snapshot = shared_engine("4ku-917a087.tar.zst");
     let unpacked = Command::new("tar")
         .arg("--zstd")
         .arg("-xf")
         .arg(&snapshot)
         .arg("-C")
-        .arg(dir.path())
+        .arg(dir)
         .status()
         .expect("tar runs");
     assert!(unpacked.success(), "cannot unpack {}", snapshot.display());
-    let shipped = dir.path().join("4ku-shipped");
+    dir.join("4ku/src/main.cpp")
+}
+
+/// `src` built into `exe` as 4ku's README builds it.
+fn build_4ku(src: &Path, exe: &Path) -> PathBuf {
     let built = Command::new("g++")
         .args(["-std=c++20", "-O3", "-march=native", "-o"])
-        .arg(&shipped)
-        .arg(dir.path().join("4ku/src/main.cpp"))
+        .arg(exe)
+        .arg(src)
         .output()
         .expect("g++ runs");
     let said = String::from_utf8_lossy(&built.stderr);
     assert!(
         built.status.success(),
-        "the shipped 4ku does not build: {said}"
+        "{} does not build: {said}",
+        src.display()
     );
-    // `bench` searches 25 positions to fixed depths: the same node count means the same
-    // evaluation at every node (and the same search), so the trace hook changed nothing.
-    assert_eq!(bench_nodes(patched), bench_nodes(&shipped));
+    exe.to_path_buf()
+}
+
+#[test]
+#[ignore = "needs ../shared/engines: emitted weights replace 4ku's own in its source"]
+fn emitted_weights_drop_into_4kus_source_in_place() {
+    let Some(patched) = engine() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let emitted = dir.path().join("weights.h");
+    let r = run(&[
+        "emit",
+        arg(&repo("engines/4ku/manifest.json")),
+        "--template",
+        arg(&repo("engines/4ku/emit.cpp.jinja")),
+        "-o",
+        arg(&emitted),
+    ]);
+    assert_eq!(r.code, Some(0), "tune emit failed: {}", r.stderr);
+    // The block from `max_material` to `king_shield` of the shipped source, replaced by the
+    // emitted text (derived `max_material` included), as an author pastes it.
+    let src = unpack_snapshot(dir.path());
+    let text = std::fs::read_to_string(&src).unwrap();
+    let start = text
+        .find("const i32 max_material[]")
+        .expect("4ku declares max_material");
+    let last = text
+        .find("const i32 king_shield[]")
+        .expect("4ku declares king_shield");
+    let end = last + text[last..].find('\n').unwrap() + 1;
+    let block = std::fs::read_to_string(&emitted).unwrap();
+    let spliced = format!("{}{block}\n{}", &text[..start], &text[end..]);
+    let with = dir.path().join("4ku/src/emitted.cpp");
+    std::fs::write(&with, spliced).unwrap();
+    let rebuilt = build_4ku(&with, &dir.path().join("4ku-emitted"));
+    // The shipped weights, emitted and compiled in 4ku's own layout, search the same tree.
+    assert_eq!(bench_nodes(&rebuilt), bench_nodes(patched));
 }
