@@ -361,3 +361,81 @@ fn weights_set_at_run_time_give_the_manifests_evaluation() {
         check(&traces, &m, &changed);
     }
 }
+
+/// The snapshot, unpatched, unpacked into `dir` with `evaluate.c` passed through `edit`, built
+/// with `make basic` into `dir/exe`: `bench`'s total node count.
+fn bench_of_snapshot(dir: &Path, edit: impl FnOnce(String) -> String) -> u64 {
+    let unpacked = Command::new("tar")
+        .arg("--zstd")
+        .arg("-xf")
+        .arg(snapshot())
+        .arg("-C")
+        .arg(dir)
+        .status()
+        .expect("tar runs");
+    assert!(unpacked.success(), "cannot unpack {}", snapshot().display());
+    let src = dir.join("Ethereal/src");
+    let eval = src.join("evaluate.c");
+    let text = std::fs::read_to_string(&eval).unwrap();
+    std::fs::write(&eval, edit(text)).unwrap();
+    let exe = dir.join("exe");
+    let built = Command::new("make")
+        .arg("-C")
+        .arg(&src)
+        .args(["basic", "CC=cc"])
+        .arg(format!("EXE={}", exe.display()))
+        .output()
+        .expect("make runs");
+    let said = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "Ethereal does not build: {said}");
+    let out = Command::new(&exe)
+        .arg("bench")
+        .output()
+        .expect("Ethereal runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("OVERALL:"))
+        .unwrap_or_else(|| panic!("bench printed no OVERALL line: {said}"));
+    let nodes = line.split_whitespace().nth(1).and_then(|n| n.parse().ok());
+    nodes.unwrap_or_else(|| panic!("cannot read the nodes of `{line}`"))
+}
+
+#[test]
+#[ignore = "needs ../shared/engines: emitted weights replace Ethereal's own in its source"]
+fn emitted_weights_drop_into_ethereals_source_in_place() {
+    if let Some(tool) = missing(&["cc", "make"]) {
+        eprintln!("skipping: this test builds Ethereal with `{tool}`, and there is none");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let emitted = dir.path().join("weights.c");
+    let r = run(&[
+        "emit",
+        arg(&engine_dir().join("manifest.json")),
+        "--template",
+        arg(&engine_dir().join("emit.c.jinja")),
+        "-o",
+        arg(&emitted),
+    ]);
+    assert_eq!(r.code, Some(0), "tune emit failed: {}", r.stderr);
+    let block = std::fs::read_to_string(&emitted).unwrap();
+    let (shipped, spliced) = (dir.path().join("shipped"), dir.path().join("spliced"));
+    std::fs::create_dir_all(&shipped).unwrap();
+    std::fs::create_dir_all(&spliced).unwrap();
+    let want = bench_of_snapshot(&shipped, |text| text);
+    // The block from `PawnValue` to `ComplexityAdjustment`, replaced by the emitted text, as
+    // an author pastes it.
+    let got = bench_of_snapshot(&spliced, |text| {
+        let start = text
+            .find("const int PawnValue")
+            .expect("Ethereal declares PawnValue");
+        let last = text
+            .find("const int ComplexityAdjustment")
+            .expect("and ComplexityAdjustment");
+        let end = last + text[last..].find('\n').unwrap() + 1;
+        format!("{}{block}\n{}", &text[..start], &text[end..])
+    });
+    // The shipped weights, emitted and compiled in Ethereal's own layout, search the same tree.
+    assert_eq!(got, want);
+}
