@@ -28,8 +28,8 @@ fn manifest_json() -> String {
 
 /// The repository's labelled EPD fixture as traces under [`MANIFEST`]: games of 7 positions
 /// (every fifth game without its `game` operation, so numbered by the reader), every third
-/// position with a constant (recorded through the tape, the others on the phased store), each
-/// with the engine's `eval` rebuilt from the manifest. The manifest's path and the traces'.
+/// position with a constant, every fifth with a decimal count (a sparse row; the others on the
+/// phased store), each with the engine's `eval` rebuilt from the manifest. The manifest's path and the traces'.
 fn write_set(dir: &Path) -> (PathBuf, PathBuf) {
     let mpath = dir.join("manifest.json");
     let json = manifest_json();
@@ -59,6 +59,10 @@ fn write_set(dir: &Path) -> (PathBuf, PathBuf) {
                 }
                 _ => merged.push(c),
             }
+        }
+        if i % 5 == 1 {
+            // A decimal count: kept as a sparse row, not on the phased store.
+            merged[0].1 += 0.5;
         }
         let game = (i / 7) as u32;
         let mut t = Trace {
