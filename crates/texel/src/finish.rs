@@ -12,6 +12,11 @@ use crate::tunable::Tunable;
 /// the gradient); it stops earlier when a sweep moves nothing.
 pub const POLISH_SWEEPS: usize = 8;
 
+/// A sweep of the polish ends after this many tries in a row that do not lower the loss: the
+/// tries go by slope, largest first, so past a run of refusals the rest (smaller slopes) are
+/// unlikely to pay for their pass each.
+pub const POLISH_PATIENCE: usize = 64;
+
 /// One group's mean moved by centring (a serialisable [`trace::CentreMove`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Centred {
@@ -126,8 +131,8 @@ pub fn finish<M: Tunable>(
 /// Texel's integer local search on the rounded weights `wi` (in place) over the weights
 /// `movable` that are free in `train` (frozen ones stay): each sweep takes the gradient, then
 /// tries one step of 1 against it on each movable weight, largest slope first, and keeps it
-/// when the training data loss drops (inside the weight's bounds). Stops when a sweep keeps
-/// nothing, or after [`POLISH_SWEEPS`]. `loss` is the data loss at `wi`; returns the final
+/// when the training data loss drops (inside the weight's bounds), until [`POLISH_PATIENCE`]
+/// tries in a row are refused. Stops when a sweep keeps nothing, or after [`POLISH_SWEEPS`]. `loss` is the data loss at `wi`; returns the final
 /// loss (never above `loss`), the steps kept and the sweeps run.
 pub fn polish(
     train: &Objective,
@@ -153,8 +158,11 @@ pub fn polish(
         let (_, g) = train.value_and_gradient(&train.reduce(wi));
         let mut order: Vec<(usize, usize)> = coords.clone();
         order.sort_by(|a, b| g[b.1].abs().total_cmp(&g[a.1].abs()));
-        let mut kept = 0;
+        let (mut kept, mut refused) = (0, 0);
         for (i, k) in order {
+            if refused >= POLISH_PATIENCE {
+                break;
+            }
             if g[k] == 0.0 || !g[k].is_finite() {
                 continue;
             }
@@ -171,8 +179,10 @@ pub fn polish(
             if l < loss {
                 loss = l;
                 kept += 1;
+                refused = 0;
             } else {
                 wi[i] = old;
+                refused += 1;
             }
         }
         moves += kept;
