@@ -22,7 +22,7 @@ const TEXT_CHUNK: usize = 4 << 20;
 /// game numbering, error messages and skip-and-count report as reading them whole.
 ///
 /// ```no_run
-/// # let m: trace::Manifest = unimplemented!();
+/// let m = trace::Manifest::load(std::path::Path::new("manifest.json"))?;
 /// let files = vec![std::path::PathBuf::from("traces.txt")];
 /// let mut stream = trace::TraceStream::open(&files, &m, trace::ReadOptions::default());
 /// let mut batch = Vec::new();
