@@ -203,9 +203,10 @@ fn check_options(opts: &SetupOptions, t: &TraceOptions) -> Result<(), TexelError
 /// phases included; a position whose counts do not fit, a decimal count say, becomes a
 /// sparse row with the reason); a manifest with declared non-linear terms or its own formula
 /// on the sums-scalars-and-head store (one head for every position, `traced/headed.rs`,
-/// [`CompiledSet::record_heads`]), or through the tape ([`Manifest::evaluate`] over [`Var`],
-/// its linear rows compacted alike) if its head cannot be recorded. Positions whose
-/// evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
+/// [`CompiledSet::record_heads`]), or through the tape ([`Manifest::evaluate_real`] over
+/// [`Var`], its linear rows compacted alike) if its head cannot be recorded. The objective is
+/// the manifest's evaluation in real numbers (a `trunc`, the engine's integer division, is
+/// tuned as the real division). Positions whose evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
 /// ([`RECORD_BATCH`]); `progress` advances by one per position.
 pub fn record_traces(
     traced: &Traced,
@@ -236,7 +237,7 @@ pub fn record_traces(
                 start,
                 batch,
                 |_, t| label(t),
-                |_, t, w: &[Var]| m.evaluate(t, w).ok(),
+                |_, t, w: &[Var]| m.evaluate_real(t, w).ok(),
                 progress,
             );
             set.compact_phased(&eg_of);
@@ -259,7 +260,7 @@ fn counts(m: &Manifest, t: &Trace, out: &mut Counts) -> bool {
 /// the positions [`record_traces`] left out.
 pub(crate) fn first_failure(m: &Manifest, traces: &[Trace], w: &[f64]) -> Option<String> {
     traces.iter().find_map(|t| {
-        m.evaluate::<f64>(t, w)
+        m.evaluate_real::<f64>(t, w)
             .err()
             .map(|e| format!("{e} ({})", t.fen()))
     })

@@ -3,8 +3,9 @@
 //! position) and of an Ethereal-shaped manifest (44 king-safety elements through a quadratic
 //! per side, a complexity term through `sign` and `max` on the endgame, a per-position scale
 //! and constant) is stored there, none falls back, and values and gradients equal the
-//! per-position programs of `Manifest::evaluate` over `Var` within 1e-12 relative, through
-//! single positions and through a whole pass; finite differences agree.
+//! per-position programs of `Manifest::evaluate_real` (the tuning objective) over `Var` within
+//! 1e-12 relative, through single positions and through a whole pass; finite differences
+//! agree. With Ethereal's truncating divisions (`trunc`) the store holds the real divisions.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -56,7 +57,7 @@ fn moved(m: &Manifest, spread: f64, seed: u64) -> Vec<f64> {
 }
 
 /// Checks `set` (recorded from `traces`, each trace's `game` its number) against
-/// `Manifest::evaluate` over `Var` at `w`: every position on the new store, values and
+/// `Manifest::evaluate_real` over `Var` at `w`: every position on the new store, values and
 /// gradients per position and summed by a pass, and finite differences on a few positions.
 fn check(m: &Manifest, traces: &[Trace], set: &CompiledSet, w: &[f64]) {
     let layout = set.layout();
@@ -71,7 +72,7 @@ fn check(m: &Manifest, traces: &[Trace], set: &CompiledSet, w: &[f64]) {
         let t = &traces[set.targets()[i].group as usize];
         let program = tape.record(|rec| {
             let x = rec.inputs(w);
-            let q = m.evaluate(t, &x).expect("the trace evaluates");
+            let q = m.evaluate_real(t, &x).expect("the trace evaluates");
             rec.compile(q)
         });
         let mut want = vec![0.0; n];
@@ -299,6 +300,40 @@ fn an_ethereal_shaped_manifest_is_on_the_compact_store_and_exact() {
     // Safety weights that make the sums cross zero, both signs of the endgame.
     check(&m, &traces, &set, &moved(&m, 60.0, 2));
     check(&m, &traces, &set, &moved(&m, 300.0, 3));
+}
+
+#[test]
+fn truncating_divisions_are_stored_as_real_divisions() {
+    // Ethereal's divisions as it computes them (`trunc`), the taper included.
+    let json = ethereal()
+        .replace(
+            "\"-s * max(s, 0) / 720 -",
+            "\"trunc(-s * max(s, 0) / 720) -",
+        )
+        .replace("\"-max(s, 0) / 20\"", "\"trunc(-max(s, 0) / 20)\"")
+        .replace(
+            "\"terms\"",
+            "\"eval\": \"trunc((mg * phase + trunc(eg * (phase_max - phase) * scale / 128)) / \
+             phase_max)\", \"terms\"",
+        );
+    assert_eq!(json.matches("trunc(").count(), 4, "{json}");
+    let m = Manifest::from_json(&json, "ethereal.json").unwrap();
+    let traces = ethereal_traces(&m, 400);
+    let traced = Traced::new(m.clone());
+    let set = record_traces(&traced, &traces, &m.initial_weights(), None);
+    let w = moved(&m, 60.0, 2);
+    check(&m, &traces, &set, &w);
+    // The store is the real division, not the engine's integers.
+    let mut scratch = Scratch::default();
+    let off = (0..set.len())
+        .filter(|&i| {
+            let t = &traces[set.targets()[i].group as usize];
+            let engine: f64 = m.evaluate(t, &w).unwrap();
+            assert_eq!(engine, engine.trunc());
+            set.score(i, &w, &mut scratch) != engine
+        })
+        .count();
+    assert!(off > set.len() / 2, "{off} of {}", set.len());
 }
 
 /// The fixture's manifest made linear: its king-safety elements' coefficients enter `mg`/`eg`

@@ -1,9 +1,11 @@
 //! A manifest evaluating a trace: generic over [`tape::Scalar`] (exact gradients through the
-//! declared terms), the linear case as sparse terms, and the contributions of each part.
+//! declared terms), in the engine's integer arithmetic ([`Manifest::evaluate`]) or in real
+//! numbers ([`Manifest::evaluate_real`], the tuning objective), which differ only in
+//! `trunc(x)`.
 
 use tape::Scalar;
 
-use crate::expr::{self, index_value, Component, Node};
+use crate::expr::{self, index_value, Arithmetic, Component, Node};
 use crate::manifest::{resolve_component, Manifest, Ref};
 use crate::{EvalError, Trace};
 
@@ -19,6 +21,8 @@ struct Env<'a, S> {
     phase: Option<Component>,
     /// The side of a per-side term (0 White, 1 Black); `None`: White minus Black.
     side: Option<usize>,
+    /// How `trunc` computes.
+    arithmetic: Arithmetic,
 }
 
 impl<S: Scalar> Env<'_, S> {
@@ -81,6 +85,10 @@ impl Manifest {
 }
 
 impl<S: Scalar> expr::Env<Ref, S> for Env<'_, S> {
+    fn arithmetic(&self) -> Arithmetic {
+        self.arithmetic
+    }
+
     fn leaf(&self, r: &Ref) -> Result<S, EvalError> {
         let t = self.t;
         Ok(match r {
@@ -127,13 +135,35 @@ impl Manifest {
         self.scale_max.map_or(1.0, f64::from)
     }
 
-    /// The evaluation of a trace with weights `w`, White's view: the linear part, the
-    /// declared terms, the evaluation formula and the constant (see `docs/trace-format.md`).
-    /// An index out of range, a non-finite value or weights of the wrong length are errors
-    /// (callers skip the position and count it).
+    /// The evaluation of a trace with weights `w`, White's view, as the engine computes it:
+    /// the linear part, the declared terms, the evaluation formula and the constant (see
+    /// `docs/trace-format.md`), `trunc(x)` truncating towards zero ([`Arithmetic::Integer`]).
+    /// `verify` compares this with the engine's own evaluation. An index out of range, a
+    /// non-finite value or weights of the wrong length are errors (callers skip the position
+    /// and count it).
     pub fn evaluate<S: Scalar>(&self, t: &Trace, w: &[S]) -> Result<S, EvalError> {
-        let (mg, eg) = self.totals(t, w, &mut |_, _, _| {})?;
-        self.finish(t, w, mg, eg)
+        self.evaluate_as(t, w, Arithmetic::Integer)
+    }
+
+    /// The evaluation the tuner fits ([`Arithmetic::Real`]): as [`Manifest::evaluate`], with
+    /// `trunc(x)` read as `x`, so that a truncating division is its real division, smooth in
+    /// the weights (a truncation is a step function, whose zero gradient would freeze the
+    /// weights behind it). It differs from [`Manifest::evaluate`] only in manifests that use
+    /// `trunc`, by the truncations' fractions (for Ethereal's, below 2 cp). Equals
+    /// [`Manifest::head`] on [`Manifest::head_inputs`].
+    pub fn evaluate_real<S: Scalar>(&self, t: &Trace, w: &[S]) -> Result<S, EvalError> {
+        self.evaluate_as(t, w, Arithmetic::Real)
+    }
+
+    /// [`Manifest::evaluate`] or [`Manifest::evaluate_real`], by `arithmetic`.
+    pub fn evaluate_as<S: Scalar>(
+        &self,
+        t: &Trace,
+        w: &[S],
+        arithmetic: Arithmetic,
+    ) -> Result<S, EvalError> {
+        let (mg, eg) = self.totals(t, w, arithmetic, &mut |_, _, _| {})?;
+        self.finish(t, w, arithmetic, mg, eg)
     }
 
     /// `mg` and `eg` after the linear part and every term; `on_term(k, mg, eg)` sees what term
@@ -142,6 +172,7 @@ impl Manifest {
         &self,
         t: &Trace,
         w: &[S],
+        arithmetic: Arithmetic,
         on_term: &mut dyn FnMut(usize, S, S),
     ) -> Result<(S, S), EvalError> {
         if w.len() != self.weights.len() {
@@ -177,6 +208,7 @@ impl Manifest {
                         Component::Eg
                     }),
                     side: None,
+                    arithmetic,
                 };
                 inc[ph] = if term.per_side {
                     env.s = sum(0);
@@ -248,10 +280,11 @@ impl Manifest {
         &self,
         t: &Trace,
         w: &[S],
+        arithmetic: Arithmetic,
         mg: S,
         eg: S,
     ) -> Result<S, EvalError> {
-        let v = self.formula(t, w, mg, eg)? + f64::from(t.constant);
+        let v = self.formula(t, w, arithmetic, mg, eg)? + f64::from(t.constant);
         let x = v.value();
         if !x.is_finite() {
             return Err(EvalError::NotFinite {
@@ -267,6 +300,7 @@ impl Manifest {
         &self,
         t: &Trace,
         w: &[S],
+        arithmetic: Arithmetic,
         mg: S,
         eg: S,
     ) -> Result<S, EvalError> {
@@ -284,6 +318,7 @@ impl Manifest {
                 eg,
                 phase: None,
                 side: None,
+                arithmetic,
             }),
         }
     }

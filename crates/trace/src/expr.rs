@@ -1,11 +1,22 @@
 //! The expression language of declared non-linear terms (see `docs/trace-format.md`):
 //! numbers, `+ - * /`, unary minus, `^` with a non-negative integer literal exponent,
-//! parentheses, the functions `min max clamp abs sign sigmoid exp`, and names (variables,
-//! features, parameters, `name[i][j]` elements, `name.mg` / `name.eg` components).
+//! parentheses, the functions `min max clamp abs sign sigmoid exp trunc`, and names
+//! (variables, features, parameters, `name[i][j]` elements, `name.mg` / `name.eg` components).
 //!
 //! [`Expr::parse`] gives the syntax tree with names unresolved; the manifest resolves the
 //! names ([`Node::resolve`]) and evaluates the tree over any [`tape::Scalar`] ([`Node::eval`]),
 //! so the gradient of a term is exact.
+//!
+//! `trunc(x)` is the engine's integer arithmetic (C's `a / b` on integers is `trunc(a / b)`).
+//! Its meaning depends on the [`Arithmetic`] an evaluation asks for: the engine's
+//! ([`Arithmetic::Integer`], the default: `verify`, [`Manifest::evaluate`], index
+//! expressions) truncates towards zero; the tuning objective's ([`Arithmetic::Real`]:
+//! [`Manifest::evaluate_real`], [`Manifest::head`]) is the identity, so a truncated division
+//! is tuned as the real division it approximates (value and gradient of one smooth function).
+//!
+//! [`Manifest::evaluate`]: crate::Manifest::evaluate
+//! [`Manifest::evaluate_real`]: crate::Manifest::evaluate_real
+//! [`Manifest::head`]: crate::Manifest::head
 //!
 //! ```
 //! use trace::expr::Expr;
@@ -58,6 +69,21 @@ pub enum BinOp {
     Div,
 }
 
+/// How an evaluation computes `trunc(x)` (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Arithmetic {
+    /// The engine's integer arithmetic: `trunc(x)` rounds towards zero (`trunc(-7 / 2)` is
+    /// -3, as C's `-7 / 2`), a step function whose derivative is 0. `verify` and
+    /// [`Manifest::evaluate`](crate::Manifest::evaluate) use it.
+    #[default]
+    Integer,
+    /// Real numbers: `trunc(x)` is `x` (derivative 1), the real division a truncated one
+    /// approximates, as Ethereal's own tuner computes. The tuning objective uses it
+    /// ([`Manifest::evaluate_real`](crate::Manifest::evaluate_real),
+    /// [`Manifest::head`](crate::Manifest::head)).
+    Real,
+}
+
 /// A built-in function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Func {
@@ -75,6 +101,8 @@ pub enum Func {
     Sigmoid,
     /// `exp(x)`.
     Exp,
+    /// `trunc(x)`: towards zero in [`Arithmetic::Integer`], `x` in [`Arithmetic::Real`].
+    Trunc,
 }
 
 impl Func {
@@ -88,6 +116,7 @@ impl Func {
             "sign" => (Func::Sign, 1),
             "sigmoid" => (Func::Sigmoid, 1),
             "exp" => (Func::Exp, 1),
+            "trunc" => (Func::Trunc, 1),
             _ => return None,
         })
     }
@@ -138,6 +167,12 @@ pub enum Node<L> {
 pub trait Env<L, S> {
     /// The value of one leaf (an error for an index out of range, say).
     fn leaf(&self, leaf: &L) -> Result<S, EvalError>;
+
+    /// How `trunc` computes: the engine's integer arithmetic unless the environment says
+    /// otherwise.
+    fn arithmetic(&self) -> Arithmetic {
+        Arithmetic::Integer
+    }
 }
 
 impl<L, S, F: Fn(&L) -> Result<S, EvalError>> Env<L, S> for F {
@@ -199,14 +234,14 @@ impl<L> Node<L> {
                 for a in args {
                     v.push(a.eval(env)?);
                 }
-                call(*func, &v)
+                call(*func, &v, env.arithmetic())
             }
         })
     }
 }
 
 /// Applies a function to its (already counted) arguments.
-fn call<S: Scalar>(func: Func, a: &[S]) -> S {
+fn call<S: Scalar>(func: Func, a: &[S], arithmetic: Arithmetic) -> S {
     match func {
         Func::Min => a[0].min(a[1]),
         Func::Max => a[0].max(a[1]),
@@ -215,6 +250,10 @@ fn call<S: Scalar>(func: Func, a: &[S]) -> S {
         Func::Sign => a[0].sign(),
         Func::Sigmoid => a[0].sigmoid(),
         Func::Exp => a[0].exp(),
+        Func::Trunc => match arithmetic {
+            Arithmetic::Integer => S::constant(a[0].value().trunc()),
+            Arithmetic::Real => a[0],
+        },
     }
 }
 

@@ -13,8 +13,9 @@
 //!    `scale` the expressions read, the features they read (per side), and the constant.
 //!
 //! [`Manifest::head`] evaluates the terms, the formula and the constant from these inputs
-//! over any [`Scalar`], in exactly the order [`Manifest::evaluate`] does; its value equals
-//! `evaluate` (up to the order of the linear sums' additions). The walk over the expressions
+//! over any [`Scalar`], in exactly the order [`Manifest::evaluate`] does, in real numbers
+//! (the tuning objective: `trunc(x)` is `x`, [`Arithmetic::Real`]); its value equals
+//! [`Manifest::evaluate_real`] (up to the order of the linear sums' additions). The walk over the expressions
 //! visits the same leaves in the same order whatever the values (every argument is
 //! evaluated), so the shape is the manifest's, not the position's.
 
@@ -23,7 +24,7 @@ use std::cell::{Cell, RefCell};
 use tape::Scalar;
 
 use crate::evaluate::{feature_value, Pick};
-use crate::expr::{self, Component};
+use crate::expr::{self, Arithmetic, Component};
 use crate::manifest::{Manifest, Ref};
 use crate::{EvalError, Trace};
 
@@ -93,6 +94,11 @@ struct HeadEnv<'a, S, L> {
 }
 
 impl<S: Scalar, L: Leaves<S>> expr::Env<Ref, S> for HeadEnv<'_, S, L> {
+    /// The head is the tuning objective's: real numbers.
+    fn arithmetic(&self) -> Arithmetic {
+        Arithmetic::Real
+    }
+
     fn leaf(&self, r: &Ref) -> Result<S, EvalError> {
         Ok(match r {
             Ref::S => self.s,
@@ -121,8 +127,8 @@ impl<S: Scalar, L: Leaves<S>> expr::Env<Ref, S> for HeadEnv<'_, S, L> {
 impl Manifest {
     /// The declared terms, the formula and the constant from the linear part `lin` and the
     /// sums `sums[slot][side][phase]`, the other leaves from `leaves`: the same operations in
-    /// the same order as [`Manifest::totals`] and [`Manifest::finish`], without their checks
-    /// of finiteness (the caller's).
+    /// the same order as [`Manifest::totals`] and [`Manifest::finish`] in real numbers
+    /// ([`Manifest::evaluate_real`]), without their checks of finiteness (the caller's).
     fn walk<S: Scalar, L: Leaves<S>>(
         &self,
         lin: [S; 2],
@@ -211,7 +217,8 @@ impl Manifest {
     }
 
     /// The evaluation from the head's inputs `x` (in the order of [`HeadShape`]): the terms,
-    /// the formula and the constant. Fails only if `x` is shorter than `shape` says.
+    /// the formula and the constant, in real numbers as [`Manifest::evaluate_real`] (the
+    /// tuning objective). Fails only if `x` is shorter than `shape` says.
     pub fn head<S: Scalar>(&self, shape: &HeadShape, x: &[S]) -> Result<S, EvalError> {
         if x.len() < shape.inputs() {
             return Err(EvalError::WeightCount {

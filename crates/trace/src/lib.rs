@@ -3,7 +3,9 @@
 //! elements); gradtune rebuilds the evaluation from the manifest's values
 //! ([`Manifest::evaluate`], generic over [`tape::Scalar`], so declared non-linear terms get
 //! exact gradients), checks it against the engine's own static evaluation ([`verify`]) and
-//! tunes it. The format is specified in `docs/trace-format.md` (version 1).
+//! tunes it ([`Manifest::evaluate_real`]: the same but for `trunc`, the engine's integer
+//! division, which the tuning objective reads as the real division). The format is specified
+//! in `docs/trace-format.md` (version 1).
 //!
 //! ```
 //! use trace::{parse_line, Manifest};

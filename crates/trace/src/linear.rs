@@ -1,6 +1,7 @@
 //! The linear case as sparse terms over weight indices, and each part's contribution to a
 //! position's evaluation.
 
+use crate::expr::Arithmetic;
 use crate::{Manifest, Trace};
 
 impl Manifest {
@@ -56,7 +57,9 @@ impl Manifest {
     /// What each part adds to the evaluation of `t` with weights `w`, White's view: every
     /// parameter with coefficients (not those feeding a sum), every declared term, and
     /// `const`. A part's `mg`/`eg` go through the evaluation formula with everything else at
-    /// zero, so for the default formula the parts add up to the evaluation. A position that
+    /// zero, so for the default formula the parts add up to the evaluation. In the engine's
+    /// arithmetic, as [`Manifest::evaluate`] (a `trunc` of the formula applies to each part on
+    /// its own, so with one the parts add up only to within the truncations). A position that
     /// cannot be evaluated gets an `error: ...` entry (value NaN).
     pub fn contributions(&self, t: &Trace, w: &[f64]) -> Vec<(String, f64)> {
         let mut out = Vec::new();
@@ -86,15 +89,19 @@ impl Manifest {
             p.1 += w[eg as usize] * d;
             p.2 = true;
         }
-        let base = self.formula(t, w, 0.0, 0.0).unwrap_or(0.0);
-        let through = |mg: f64, eg: f64| self.formula(t, w, mg, eg).map_or(f64::NAN, |v| v - base);
+        let int = Arithmetic::Integer;
+        let base = self.formula(t, w, int, 0.0, 0.0).unwrap_or(0.0);
+        let through = |mg: f64, eg: f64| {
+            let v = self.formula(t, w, int, mg, eg);
+            v.map_or(f64::NAN, |v| v - base)
+        };
         for (p, &(mg, eg, any)) in self.params.iter().zip(&per_param) {
             if any {
                 out.push((p.name.clone(), through(mg, eg)));
             }
         }
         let mut terms = Vec::new();
-        match self.totals(t, w, &mut |k, mg, eg| terms.push((k, mg, eg))) {
+        match self.totals(t, w, int, &mut |k, mg, eg| terms.push((k, mg, eg))) {
             Ok(_) => {
                 for (k, mg, eg) in terms {
                     out.push((self.terms[k].name.clone(), through(mg, eg)));

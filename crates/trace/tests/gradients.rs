@@ -1,8 +1,8 @@
 //! Exact gradients through declared terms: `evaluate::<tape::Var>`'s gradient against central
 //! finite differences and against forward-mode `tape::Dual`, for each non-linear form the
 //! design names (Ethereal king safety, complexity clamp, scale, sigmoid, a product of two
-//! parameters). Weights and positions keep every kink (max, abs, sign) well away, so finite
-//! differences are valid there.
+//! parameters, truncating divisions in the tuning objective's real arithmetic). Weights and
+//! positions keep every kink (max, abs, sign) well away, so finite differences are valid there.
 //!
 //! Tolerances: Var against Dual, relative 1e-12 (both exact, only rounding differs); Var against
 //! central differences with step 1e-5, relative 1e-6 of max(1, |gradient|) (truncation is
@@ -12,6 +12,7 @@ mod common;
 
 use common::{fixture, manifest, random_traces};
 use tape::{Dual, Scalar, Tape};
+use trace::expr::Arithmetic;
 use trace::{Manifest, Trace};
 
 const FD_STEP: f64 = 1e-5;
@@ -19,15 +20,20 @@ const FD_REL: f64 = 1e-6;
 const DUAL_REL: f64 = 1e-12;
 
 fn check(m: &Manifest, traces: &[Trace], w: &[f64]) {
+    check_as(m, traces, w, Arithmetic::Integer);
+}
+
+/// [`check`] of `m.evaluate_as(.., arithmetic)`.
+fn check_as(m: &Manifest, traces: &[Trace], w: &[f64], arithmetic: Arithmetic) {
     assert!(!traces.is_empty());
     let n = w.len();
     let mut tape = Tape::new();
     for (ti, t) in traces.iter().enumerate() {
-        let value: f64 = m.evaluate(t, w).unwrap();
+        let value: f64 = m.evaluate_as(t, w, arithmetic).unwrap();
         let mut grad = vec![0.0; n];
         tape.record(|rec| {
             let x = rec.inputs(w);
-            let v = m.evaluate(t, &x).unwrap();
+            let v = m.evaluate_as(t, &x, arithmetic).unwrap();
             assert_eq!(v.value(), value, "trace {ti}: Var value");
             rec.gradient(v, &mut grad);
         });
@@ -37,7 +43,7 @@ fn check(m: &Manifest, traces: &[Trace], w: &[f64]) {
                 .enumerate()
                 .map(|(j, &x)| Dual::variable(x, if j == k { 1.0 } else { 0.0 }))
                 .collect();
-            let dv = m.evaluate(t, &d).unwrap();
+            let dv = m.evaluate_as(t, &d, arithmetic).unwrap();
             let g = grad[k];
             assert!(
                 (dv.derivative() - g).abs() <= DUAL_REL * g.abs().max(1.0),
@@ -51,8 +57,8 @@ fn check(m: &Manifest, traces: &[Trace], w: &[f64]) {
             let h = FD_STEP * w[k].abs().max(1.0);
             wp[k] += h;
             wm[k] -= h;
-            let fp: f64 = m.evaluate(t, &wp).unwrap();
-            let fm: f64 = m.evaluate(t, &wm).unwrap();
+            let fp: f64 = m.evaluate_as(t, &wp, arithmetic).unwrap();
+            let fm: f64 = m.evaluate_as(t, &wm, arithmetic).unwrap();
             let fd = (fp - fm) / (2.0 * h);
             assert!(
                 (fd - g).abs() <= FD_REL * g.abs().max(1.0),
@@ -86,6 +92,53 @@ fn ethereal_king_safety() {
         t.coeffs.push((5, 1.0, 1.0));
     }
     check(&m, &traces, &m.initial_weights());
+}
+
+#[test]
+fn truncating_divisions_are_tuned_as_real_divisions() {
+    // Ethereal's king safety and taper as it computes them, every division truncating, and
+    // the same without `trunc`.
+    let json = r#"{"format": "gradtune-manifest", "version": 1, "engine": "e", "score": "white",
+        "phase": {"max": 24}, "scale": {"max": 128},
+        "params": [
+          {"name": "material", "shape": [2], "value": [[100, 120], [300, 280]]},
+          {"name": "ks_attack", "shape": [3], "sum": "ks", "value": [[40, 11], [25, 7], [60, 13]]},
+          {"name": "ks_base", "shape": [], "sum": "ks", "value": [5, 3]}
+        ],
+        "terms": [{"name": "king_safety", "sum": "ks", "per_side": true,
+          "mg": "trunc(-max(s, 0) ^ 2 / 720)", "eg": "trunc(-max(s, 0) / 20)"}],
+        "eval": "trunc((mg * phase + trunc(eg * (24 - phase) * scale / 128)) / 24)"}"#;
+    let m = manifest(json);
+    let real = manifest(&json.replace("trunc", ""));
+    let mut traces = random_traces(&m, 1, &[0, 1, 2, 3, 4], &[], 12);
+    for t in &mut traces {
+        t.coeffs.push((5, 1.0, 1.0)); // every sum positive: max(s, 0) away from its kink
+    }
+    // Weights off the integers, so that no truncation lands on a whole number.
+    let w: Vec<f64> = m.initial_weights().iter().map(|x| x + 0.3).collect();
+    check_as(&m, &traces, &w, Arithmetic::Real);
+    let mut tape = Tape::new();
+    let mut truncated = 0;
+    for t in &traces {
+        // Real arithmetic is the manifest without `trunc`, to the last bit.
+        let r: f64 = m.evaluate_real(t, &w).unwrap();
+        assert_eq!(r, real.evaluate::<f64>(t, &w).unwrap());
+        // The engine's arithmetic is a whole number within the truncations of it: the
+        // taper's two and the safety's (divided by 24 / phase through the taper).
+        let v: f64 = m.evaluate(t, &w).unwrap();
+        assert_eq!(v, v.trunc(), "{v}");
+        assert!((v - r).abs() < 3.0, "integer {v}, real {r}");
+        truncated += usize::from(v != r);
+        // ... and a step function: its tape gradient is zero (nothing to tune).
+        let mut g = vec![1.0; w.len()];
+        tape.record(|rec| {
+            let x = rec.inputs(&w);
+            let q = m.evaluate(t, &x).unwrap();
+            rec.gradient(q, &mut g);
+        });
+        assert!(g.iter().all(|&d| d == 0.0), "{g:?}");
+    }
+    assert!(truncated > 0);
 }
 
 #[test]

@@ -131,3 +131,92 @@ fn positions_without_eval_or_unevaluable_are_counted() {
     assert!(r.errors[0].starts_with("#1 ("), "{:?}", r.errors);
     assert!(!r.passed());
 }
+
+/// Ethereal's arithmetic in a manifest: king safety per side (`/720`, `/20`), the complexity
+/// on the endgame and the scaled taper (`/128`, `/24`), every division truncating.
+const TRUNCATING: &str = r#"{"format": "gradtune-manifest", "version": 1, "engine": "e",
+  "score": "white", "phase": {"max": 24}, "scale": {"max": 144},
+  "params": [
+    {"name": "material", "shape": [2], "value": [[100, 120], [300, 280]]},
+    {"name": "ks_attack", "shape": [3], "sum": "ks", "value": [[40, 11], [25, 7], [60, 13]]},
+    {"name": "ks_base", "shape": [], "sum": "ks", "value": [-55, -9]},
+    {"name": "complexity", "shape": [2], "sum": "c", "value": [[0, 9], [0, -60]]}
+  ],
+  "terms": [
+    {"name": "king_safety", "sum": "ks", "per_side": true,
+     "mg": "trunc(-max(s, 0) ^ 2 / 720)", "eg": "trunc(-max(s, 0) / 20)"},
+    {"name": "complexity", "sum": "c", "eg": "sign(eg) * max(s, -abs(eg))"}
+  ],
+  "eval": "trunc((mg * phase + trunc(eg * (24 - phase) * scale / 128)) / 24)"}"#;
+
+/// [`TRUNCATING`]'s evaluation of `t` at its shipped values as C computes it (`i64`, `/`
+/// truncating towards zero), written independently of the manifest.
+fn c_eval(t: &Trace) -> i64 {
+    let v = [
+        [100, 120],
+        [300, 280],
+        [40, 11],
+        [25, 7],
+        [60, 13],
+        [-55, -9],
+        [0, 9],
+        [0, -60],
+    ];
+    let (mut mg, mut eg, mut complexity) = (0i64, 0i64, 0i64);
+    let mut safety = [[0i64; 2]; 2];
+    for &(i, w, b) in &t.coeffs {
+        let [vm, ve] = v[i as usize];
+        let (w, b) = (w as i64, b as i64);
+        match i {
+            0 | 1 => (mg, eg) = (mg + vm * (w - b), eg + ve * (w - b)),
+            2..=5 => {
+                safety[0] = [safety[0][0] + vm * w, safety[0][1] + ve * w];
+                safety[1] = [safety[1][0] + vm * b, safety[1][1] + ve * b];
+            }
+            _ => complexity += ve * (w - b),
+        }
+    }
+    for (side, sign) in [(0, 1), (1, -1)] {
+        let [s_mg, s_eg] = safety[side];
+        mg += sign * (-s_mg * s_mg.max(0) / 720);
+        eg += sign * (-s_eg.max(0) / 20);
+    }
+    eg += eg.signum() * complexity.max(-eg.abs());
+    let (phase, scale) = (t.phase as i64, t.scale.unwrap() as i64);
+    (mg * phase + eg * (24 - phase) * scale / 128) / 24 + t.constant as i64
+}
+
+#[test]
+fn an_engine_that_truncates_verifies_exactly_with_trunc() {
+    let m = Manifest::from_json(TRUNCATING, "t.json").unwrap();
+    let mut traces = random_traces(&m, 5, &[0, 1, 2, 3, 4, 5, 6, 7], &[], 2000);
+    for t in &mut traces {
+        t.eval = Some(c_eval(t) as f32);
+    }
+    let w = m.initial_weights();
+    // Negative numerators and exact multiples both occur (safety sums on both sides of 0).
+    let negative = traces.iter().filter(|t| t.eval.unwrap() < 0.0).count();
+    assert!(
+        negative > 100 && negative < 1900,
+        "{negative} negative evaluations"
+    );
+    let exact = VerifyOptions {
+        tolerance: 0.0,
+        ..VerifyOptions::default()
+    };
+    let r = verify(&m, &traces, &w, &exact);
+    assert_eq!((r.checked, r.failed, r.unevaluable), (2000, 0, 0), "{r}");
+    for t in &traces {
+        assert_eq!(
+            m.evaluate::<f64>(t, &w).unwrap(),
+            f64::from(t.eval.unwrap())
+        );
+    }
+    // The same manifest in real numbers misses the engine's value on a share of them, even
+    // with verify's default tolerance of 1 cp.
+    let real = Manifest::from_json(&TRUNCATING.replace("trunc", ""), "r.json").unwrap();
+    let r = verify(&real, &traces, &w, &exact);
+    assert!(r.failed > 200, "{r}");
+    let r = verify(&real, &traces, &w, &VerifyOptions::default());
+    assert!(r.failed > 0, "{r}");
+}

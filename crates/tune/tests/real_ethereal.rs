@@ -4,14 +4,10 @@
 //! 100,000 quiet TCEC positions, and weights set at run time (`GradtuneWeights`, the spin
 //! options) give the manifest's evaluation at those weights.
 //!
-//! Ethereal evaluates in integers (its divisions truncate: king safety `/720` and `/20`, the
-//! scale `/128`, the taper `/24`); the manifest in real numbers, as Ethereal's own tuner does,
-//! because the expression language has no integer division (`engines/ethereal/README.md`).
-//! So each test checks two things: the rebuilt evaluation (`trace::verify`, 1 cp) agrees on
-//! all but a small measured share of the positions, and the same traces evaluated with
-//! Ethereal's integer arithmetic (`integer_eval` below: the manifest's formula with C's
-//! truncating division) give the engine's evaluation on every position, which shows that the
-//! traces carry everything and that the rest is the truncation alone.
+//! Ethereal evaluates in integers, every division truncating towards zero (king safety `/720`
+//! and `/20`, the scale `/128`, the taper `/24`); the manifest says so with `trunc(a / b)`, so
+//! `tune verify`'s rebuilt evaluation is the engine's to the centipawn: the tests check every
+//! position with tolerance 0 (exactly equal), stricter than `tune verify`'s default 1 cp.
 //!
 //! The engine is built once per test process (about 15 s on 2 cores) and the positions
 //! extracted once (about 30 s); the three tests took 120 s together (release, 2 cores shared
@@ -29,12 +25,6 @@ use trace::{read_traces, verify, Manifest, ReadOptions, Trace, VerifyOptions};
 
 /// The pinned snapshot's file name in `../shared/engines`.
 const SNAPSHOT: &str = "Ethereal-0e47e9b.tar.zst";
-
-/// The largest share of positions whose real-number evaluation may differ from Ethereal's
-/// integer one by more than 1 cp after rounding. Measured: 912 of the 100,000 quiet TCEC
-/// positions (0.91%; 0.88% of 1,000,000: engines/ethereal/README.md); `integer_eval` matches
-/// every one of them exactly.
-const MAX_TRUNCATION_SHARE: f64 = 0.015;
 
 /// `engines/ethereal/` of the repository.
 fn engine_dir() -> PathBuf {
@@ -150,105 +140,20 @@ fn trace(engine: &str, input: &Path, out: &Path, m: &Manifest) -> Vec<Trace> {
     traces
 }
 
-/// Each trace index's values `[mg, eg]` and kind (its parameter's `sum`: none, `safety` or
-/// `complexity`), from a manifest's JSON.
-fn elements(manifest: &Value) -> Vec<([i64; 2], Option<String>)> {
-    fn flatten(v: &Value, sum: &Option<String>, out: &mut Vec<([i64; 2], Option<String>)>) {
-        let a = v.as_array().expect("values are arrays");
-        if a.iter().all(Value::is_number) {
-            let pair = [a[0].as_i64().unwrap(), a[1].as_i64().unwrap()];
-            out.push((pair, sum.clone()));
-        } else {
-            a.iter().for_each(|x| flatten(x, sum, out));
-        }
-    }
-    let mut out = Vec::new();
-    for p in manifest["params"].as_array().unwrap() {
-        let sum = p.get("sum").and_then(Value::as_str).map(str::to_string);
-        flatten(&p["value"], &sum, &mut out);
-    }
-    out
-}
-
-/// C's integer division (truncating towards zero).
-fn div(a: i64, b: i64) -> i64 {
-    a / b
-}
-
-/// The manifest's evaluation of `t` at `values` in Ethereal's integer arithmetic (every
-/// division truncating, as in `evaluateBoard`), White's view, with the trace's `const`.
-fn integer_eval(t: &Trace, values: &[([i64; 2], Option<String>)], m: &Manifest) -> i64 {
-    let (mut mg, mut eg, mut complexity) = (0i64, 0i64, 0i64);
-    let mut safety = [[0i64; 2]; 2]; // [side][phase]
-    for &(i, w, b) in &t.coeffs {
-        let ([vm, ve], kind) = &values[i as usize];
-        let (w, b) = (w as i64, b as i64);
-        match kind.as_deref() {
-            None => (mg, eg) = (mg + vm * (w - b), eg + ve * (w - b)),
-            Some("safety") => {
-                safety[0] = [safety[0][0] + vm * w, safety[0][1] + ve * w];
-                safety[1] = [safety[1][0] + vm * b, safety[1][1] + ve * b];
-            }
-            Some(other) => {
-                assert_eq!(other, "complexity");
-                complexity += ve * (w - b);
-            }
-        }
-    }
-    for (name, total) in [("pknet_mg", &mut mg), ("pknet_eg", &mut eg)] {
-        let k = m.features().iter().position(|f| f == name).unwrap();
-        let (w, b) = t.feature(k as u16);
-        *total += (w - b) as i64;
-    }
-    for (side, sign) in [(0, 1), (1, -1)] {
-        let [s_mg, s_eg] = safety[side];
-        mg += sign * div(-s_mg * s_mg.max(0), 720);
-        eg += sign * div(-s_eg.max(0), 20);
-    }
-    eg += eg.signum() * complexity.max(-eg.abs());
-    let (phase, scale) = (
-        t.phase as i64,
-        t.scale.expect("Ethereal traces give a scale") as i64,
-    );
-    div(mg * phase + div(eg * (24 - phase) * scale, 128), 24) + t.constant as i64
-}
-
-/// Checks `traces` against the engine's evaluations at `weights`: every position matches
-/// Ethereal's integer arithmetic exactly, and the manifest's (real-number) evaluation within
-/// 1 cp on all but [`MAX_TRUNCATION_SHARE`] of them. Returns how many differ by over 1 cp.
-fn check(traces: &[Trace], m: &Manifest, weights: &Value) -> usize {
-    let values = elements(weights);
-    assert_eq!(values.len(), m.element_count());
-    let exact = traces
-        .iter()
-        .filter(|t| integer_eval(t, &values, m) == t.eval.unwrap() as i64)
-        .count();
+/// Checks `traces` against the engine's evaluations at `w`: every position rebuilt exactly
+/// (`trace::verify` with tolerance 0), so `tune verify` passes at its default 1 cp too.
+fn check(traces: &[Trace], m: &Manifest, w: &[f64]) {
+    let exact = VerifyOptions {
+        tolerance: 0.0,
+        ..VerifyOptions::default()
+    };
+    let report = verify(m, traces, w, &exact);
+    assert_eq!(report.checked, traces.len(), "{report}");
+    assert_eq!(report.unevaluable, 0, "{report}");
     assert_eq!(
-        exact,
-        traces.len(),
-        "the traces evaluated in Ethereal's integer arithmetic differ from the engine's \
-         evaluation on {} of {} positions",
-        traces.len() - exact,
-        traces.len()
+        report.failed, 0,
+        "positions whose rebuilt evaluation is not the engine's: {report}"
     );
-    let w: Vec<f64> = values
-        .iter()
-        .flat_map(|(v, _)| v.map(|x| x as f64))
-        .collect();
-    let report = verify(m, traces, &w, &VerifyOptions::default());
-    assert_eq!(report.checked, traces.len(), "{report:?}");
-    assert_eq!(report.unevaluable, 0, "{:?}", report.errors);
-    let share = report.failed as f64 / traces.len() as f64;
-    assert!(
-        share <= MAX_TRUNCATION_SHARE,
-        "{} of {} positions differ by more than 1 cp ({:.2}%, allowed {:.1}%); worst: {:?}",
-        report.failed,
-        traces.len(),
-        100.0 * share,
-        100.0 * MAX_TRUNCATION_SHARE,
-        report.worst
-    );
-    report.failed
 }
 
 fn committed_manifest() -> (Manifest, Value) {
@@ -288,12 +193,22 @@ fn the_patch_applies_builds_and_answers_the_committed_manifest() {
 #[ignore = "needs ../shared/engines (the Ethereal snapshot), ../shared/data and cc: cargo test -- --include-ignored"]
 fn traces_match_ethereals_evaluation_on_100k_tcec_positions() {
     let Some(exe) = engine() else { return };
-    let (m, json) = committed_manifest();
+    let (m, _) = committed_manifest();
     let input = tcec_positions(100_000);
-    let traces = trace(arg(exe), &input, &work_dir().join("100k.txt"), &m);
+    let out = work_dir().join("100k.txt");
+    let traces = trace(arg(exe), &input, &out, &m);
     assert_eq!(traces.len(), 100_000);
-    let failed = check(&traces, &m, &json);
-    eprintln!("100,000 positions: {failed} differ by more than 1 cp (integer truncation)");
+    check(&traces, &m, &m.initial_weights());
+    // And `tune verify` itself, at its default tolerance of 1 cp: it passes (status 0).
+    let manifest = engine_dir().join("manifest.json");
+    let ran = run(&["verify", "--trace", arg(&out), "--manifest", arg(&manifest)]);
+    assert_eq!(ran.code, Some(0), "tune verify failed: {}", ran.stdout);
+    assert!(
+        ran.stdout.contains("100000 positions compared")
+            && ran.stdout.contains("all match within 1 after rounding"),
+        "{}",
+        ran.stdout
+    );
 }
 
 /// The committed manifest with some weights of every kind changed (linear, safety,
@@ -358,7 +273,8 @@ fn weights_set_at_run_time_give_the_manifests_evaluation() {
             "{how}: only {moved} of {} evaluations changed with the changed weights",
             traces.len()
         );
-        check(&traces, &m, &changed);
+        let w = Manifest::from_json(&changed.to_string(), "changed.json").unwrap();
+        check(&traces, &m, &w.initial_weights());
     }
 }
 

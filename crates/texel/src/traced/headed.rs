@@ -3,7 +3,8 @@
 //! ([`Manifest::head_inputs`]: the linear part and each declared sum per side as twin groups,
 //! the weights the expressions pick, the phase factors, features and constant) stored
 //! compactly ([`CompiledSet::record_heads`]). Traces that do not fit are recorded as general
-//! programs of [`Manifest::evaluate`], the same values.
+//! programs of [`Manifest::evaluate_real`], the same values (the tuning objective: a
+//! `trunc` of the manifest is its argument, the real division).
 
 use optim::{CompiledSet, HeadRow, HeadSpec, Progress};
 use tape::{Tape, Var};
@@ -56,7 +57,7 @@ impl Heads {
                 picks: std::mem::take(&mut row.picks),
                 scalars: std::mem::take(&mut row.scalars),
             };
-            let ok = m.head_inputs(t, &mut x).is_ok() && m.evaluate::<f64>(t, start).is_ok();
+            let ok = m.head_inputs(t, &mut x).is_ok() && m.evaluate_real::<f64>(t, start).is_ok();
             (row.sums, row.picks, row.scalars) = (x.sums, x.picks, x.scalars);
             ok
         };
@@ -66,7 +67,7 @@ impl Heads {
             |_, t| label(t),
             inputs,
             &self.spec,
-            |_, t, w: &[Var]| m.evaluate(t, w).ok(),
+            |_, t, w: &[Var]| m.evaluate_real(t, w).ok(),
             progress,
         )
     }

@@ -1,6 +1,8 @@
 //! `tune eval` and `tune explain` on traces: every position's evaluation rebuilt from the
 //! manifest at the weights judged, and its coefficients `dq/dw` (a linear manifest's terms,
-//! or the tape's gradient through the declared non-linear terms).
+//! or the tape's gradient through the declared non-linear terms), as the tuning objective
+//! computes it ([`trace::Manifest::evaluate_real`]: a manifest's `trunc` is the real
+//! division), so that `tune eval` reports a run's loss.
 
 use rayon::prelude::*;
 use shakmaty::Chess;
@@ -25,7 +27,7 @@ pub fn score_traces(traced: &Traced, w: &[f64], traces: &[Trace]) -> (Vec<Scored
             let one = |t: &Trace| {
                 let pos = t.position().ok()?;
                 Some(Scored {
-                    q: m.evaluate::<f64>(t, w).ok()?,
+                    q: m.evaluate_real::<f64>(t, w).ok()?,
                     result: t.result,
                     phase: t.board.phase(),
                     imbalance: material_balance(&pos),
@@ -117,7 +119,7 @@ impl Subject for Traces<'_> {
         grad.resize(w.len(), 0.0);
         let value = tape.record(|rec| {
             let wv = rec.inputs(w);
-            let q = m.evaluate(t, &wv).ok()?;
+            let q = m.evaluate_real(t, &wv).ok()?;
             rec.gradient(q, grad);
             Some(q.value())
         })?;

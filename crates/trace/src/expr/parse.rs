@@ -263,7 +263,7 @@ impl Parser {
             return Err(ExprError {
                 column: col,
                 message: format!(
-                    "unknown function `{name}` (functions: min, max, clamp, abs, sign, sigmoid, exp)"
+                    "unknown function `{name}` (functions: min, max, clamp, abs, sign, sigmoid, exp, trunc)"
                 ),
             });
         };

@@ -10,7 +10,7 @@ use super::{centre, resolve, Element, Manifest, ParamDecl, ScoreConvention, Weig
 use crate::TraceError;
 
 /// Names an expression gives a meaning of its own: no parameter or feature may take them.
-pub(crate) const RESERVED: [&str; 14] = [
+pub(crate) const RESERVED: [&str; 15] = [
     "s",
     "mg",
     "eg",
@@ -25,6 +25,7 @@ pub(crate) const RESERVED: [&str; 14] = [
     "sign",
     "sigmoid",
     "exp",
+    "trunc",
 ];
 
 /// The largest number of elements a manifest may declare.
