@@ -10,8 +10,8 @@ use bootstrap::{Event, Options, Settings, Stage};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune bootstrap`. The defaults (`bootstrap::Settings::default`, one source for
-/// the library and the command line where they are numbers) are those of the best ladder in
-/// experiments/bootstrap-psqt.md: 8,000 self-play games at 2,000 nodes a generation, a window of 2, a gate of
+/// the library and the command line where they are numbers) are those of the best ladder
+/// measured: 8,000 self-play games at 2,000 nodes a generation, a window of 2, a gate of
 /// at most 200 openings, ladders of 50 openings at 5,000 nodes; about 4 minutes a generation
 /// on the project's 2 cores, 3 of them self-play.
 #[derive(clap::Args)]
@@ -54,19 +54,19 @@ pub struct Args {
     #[arg(long, default_value_t = 200)]
     max_iters: u64,
     /// L2 pull towards each tuning run's start weights. 1e-8, weaker than the tuning commands'
-    /// default: a ladder at 1e-7 did not climb higher (experiments/bootstrap-psqt.md).
+    /// default: a ladder at 1e-7 did not climb higher.
     #[arg(long, default_value_t = 1e-8)]
     l2: f64,
     /// Label blend of each tuning run, as `tune lbfgs --lambda`: the label is lambda times the
     /// result plus (1 - lambda) times sigma(score), the score being the self-play search's own;
     /// 1: the game result alone. Default: the model's, 0.5 for psqt (better than 1 and 0 on
     /// 2,200 games, as good as 1 on 8,000), 0 for full (40 Elo above 0.5 head to head, tuned on
-    /// the same 16,000 games; experiments/threats.md).
+    /// the same 16,000 games).
     #[arg(long)]
     lambda: Option<f64>,
     /// Smoothness prior of each tuning run, as `tune lbfgs --smooth`: neighbouring squares of
     /// a piece-square table are pulled together, so what a few thousand games cannot pin down
-    /// is not left to noise that the search would exploit (experiments/labels-smoothness.md). 0 turns it off.
+    /// is not left to noise that the search would exploit. 0 turns it off.
     #[arg(long, default_value_t = bootstrap::settings::SMOOTH, value_name = "X")]
     smooth: f64,
     /// Opponents besides itself: each generation's games go round self-play and the kept

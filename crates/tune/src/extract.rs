@@ -24,8 +24,8 @@ pub struct Args {
     /// Keep positions of moves marked `{book}` (skipped by default).
     #[arg(long)]
     keep_book: bool,
-    /// Skip the first N plies of every game. The default, 8, with `--filter quiet`, won on the
-    /// TCEC games (experiments/defaults-grid.md); `--skip-plies 0 --filter none` keeps every position.
+    /// Skip the first N plies of every game. The default, 8, with `--filter quiet`, is the
+    /// extraction whose weights played best; `--skip-plies 0 --filter none` keeps every position.
     #[arg(long, default_value_t = 8)]
     skip_plies: u32,
     /// Skip positions with the side to move in check.

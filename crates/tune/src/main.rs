@@ -51,7 +51,7 @@ enum Command {
     /// SPRT gate, with an Elo ladder (OUT/ladder.md, .json, .svg); resumable.
     ///
     /// Every option has a default: `tune bootstrap --out ladder` runs 6 generations of 8,000
-    /// self-play games each, about 4 minutes a generation on 2 cores (experiments/bootstrap-psqt.md). Rerun
+    /// self-play games each, about 4 minutes a generation on 2 cores. Rerun
     /// the same command on the same --out to continue after the last finished generation;
     /// Ctrl-C stops, keeping the finished ones.
     Bootstrap(bootstrap::Args),

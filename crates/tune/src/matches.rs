@@ -53,7 +53,7 @@ pub struct Args {
     sprt: Option<String>,
     /// With `--sprt`: stop the match as soon as the SPRT accepts H0 or H1 (judged after each
     /// completed pair on the pentanomial estimate; pairs already under way are finished and
-    /// counted). Off by default: all openings are played, as in experiments/matches.md.
+    /// counted). Off by default: all openings are played.
     #[arg(long, requires = "sprt")]
     sprt_stop: bool,
     /// SPRT false-positive rate.

@@ -10,7 +10,7 @@ use engine::play::PlayOptions;
 #[derive(clap::Args, Clone, Debug)]
 pub struct MoveLimitArgs {
     /// Nodes per move (the default: 5000; `tune spsa`: 10000). An engine that ignores
-    /// `go nodes` (4ku reads only `wtime/btime`) never answers: use --tc for it.
+    /// `go nodes` never answers: use --tc (or --movetime) for it.
     #[arg(long, conflicts_with_all = ["movetime", "tc"])]
     pub nodes: Option<u64>,
     /// Milliseconds per move instead of a node count (games are then not reproducible).

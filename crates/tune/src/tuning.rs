@@ -36,7 +36,7 @@ pub struct ReadArgs {
     #[arg(long)]
     pub strict: bool,
     /// PGN data: which positions to take (none, quiet, qleaf), as `tune extract --filter`.
-    /// The default, quiet with --pgn-skip-plies 8, won on the TCEC games (experiments/defaults-grid.md).
+    /// The default, quiet with --pgn-skip-plies 8, is the extraction whose weights played best.
     #[arg(long, default_value = "quiet", value_name = "FILTER")]
     pub pgn_filter: data::Filter,
     /// PGN data: skip the first N plies of every game.
@@ -101,7 +101,7 @@ pub struct RunArgs {
     /// the mean loss (so repeating the data changes nothing); 0 turns it off. `auto`: run the
     /// method at 1e-6, 1e-7, ... 1e-10 and 0 (strongest first, each from the previous one's
     /// weights) and keep the strength with the lowest validation loss. Default: 1e-7 for
-    /// `psqt`, 1e-8 for `full`, chosen by play (experiments/defaults-grid.md): they play better than the
+    /// `psqt`, 1e-8 for `full`, chosen by play: they play better than the
     /// loss-optimal strength on every data set measured, although they cost held-out loss on
     /// large sets. On a few thousand games of already strong weights, a stronger pull (1e-7 to
     /// 1e-6) loses less; check with --verify. With an engine's traces (--trace): 0, no
