@@ -1,4 +1,4 @@
-//! Weights for people (8x8 tables); the source code for engines is in [`crate::emit`].
+//! Weights for people (8x8 tables); the source code for engines is `texel::emit`'s.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -9,12 +9,13 @@ use crate::model::Model;
 use crate::params::{ParamInfo, PHASE_NAMES, ROLE_NAMES};
 
 /// Whether a parameter is a dimensionless shape constant rather than centipawns (printed with
-/// decimals, and as `f64` in Rust source): see [`ParamInfo::integer`].
-pub(crate) fn is_fractional(p: &ParamInfo) -> bool {
+/// decimals): see [`ParamInfo::integer`].
+fn is_fractional(p: &ParamInfo) -> bool {
     !p.integer
 }
 
-pub(crate) fn weight(model: &Model, w: &[f64], name: &str) -> f64 {
+/// The value of the parameter `name` in `w`, 0 if the model or `w` has none.
+fn weight(model: &Model, w: &[f64], name: &str) -> f64 {
     model
         .index_of(name)
         .and_then(|i| w.get(i))

@@ -8,7 +8,8 @@
 //!   in `src/terms/`, listed once in `src/terms/mod.rs`).
 //! * Parameters have stable readable names ([`ParamInfo`]), read and written as JSON by name
 //!   ([`weights_to_json`], [`weights_from_json`], [`load_weights`], [`save_weights`]) and printed
-//!   for people ([`tables`]) and engines ([`emit`]: [`rust_source`], [`c_source`]).
+//!   for people ([`tables`]); engines get them as source code from `texel::emit`, which
+//!   describes the models' tables for the one emitter, `trace::emit`.
 //! * [`quiesce`]: quiescence search on `f64` returning the score and the position at the end of
 //!   its principal variation, where RuyTune takes the gradient.
 //!
@@ -42,7 +43,6 @@
 
 pub mod atomic;
 mod display;
-pub mod emit;
 mod error;
 mod features;
 mod full;
@@ -68,7 +68,6 @@ pub(crate) fn test_position(fen: &str) -> shakmaty::Chess {
 }
 
 pub use crate::display::tables;
-pub use crate::emit::{c_source, rust_source};
 pub use crate::error::ParamError;
 pub use crate::json::{
     load_weights, load_weights_as, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT,

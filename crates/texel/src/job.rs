@@ -39,7 +39,7 @@ pub struct Job {
     /// instead, and the notes say so.
     pub l2_path: Option<Vec<f64>>,
     /// Source code to write besides `weights.rs` (e.g. C: `weights.h`).
-    pub emit: Vec<eval::emit::Lang>,
+    pub emit: Vec<trace::emit::Language>,
 }
 
 /// The run directory used when none is given: `runs/<method>-<unix time>`.

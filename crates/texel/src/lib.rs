@@ -22,6 +22,7 @@
 
 pub mod chess;
 pub mod compare;
+pub mod emit;
 pub mod explain;
 pub mod finish;
 pub mod job;
@@ -67,6 +68,9 @@ pub enum TexelError {
     /// JSON path).
     #[error(transparent)]
     Trace(#[from] trace::TraceError),
+    /// Weights could not be written as source code (`--emit`).
+    #[error("source code: {0}")]
+    Emit(#[from] trace::emit::EmitError),
     /// JSON (de)serialisation failed.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),

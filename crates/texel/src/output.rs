@@ -182,7 +182,7 @@ pub fn write_run<M: Tunable>(
     valid: Option<&Objective>,
     k_fitted: bool,
     log: Option<&Path>,
-    emit: &[eval::emit::Lang],
+    emit: &[trace::emit::Language],
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     // The exactly flat directions centred, then rounded and polished on the training loss.

@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 use optim::{CompiledSet, Counts, ParamSpec, Progress, SetBuilder, Target};
 use tape::Var;
+use trace::emit::Language;
 use trace::{Manifest, Trace};
 
 use crate::chess::{Leaf, RECORD_BATCH};
 use crate::setup::{Loaded, SetupOptions, TraceOptions};
-use crate::tunable::{RunFile, Tunable};
+use crate::tunable::{source_file, RunFile, Tunable};
 use crate::TexelError;
 
 mod headed;
@@ -133,24 +134,19 @@ impl Tunable for Traced {
 
     /// `weights.json`: the manifest with the tuned values, unrounded whatever each
     /// parameter's `integer` (a valid manifest again, by name, that reads back as these start
-    /// weights); `weights-int.json`: with the integer weights. Source code is `tune emit`'s.
+    /// weights); `weights-int.json`: with the integer weights; then the integer weights as
+    /// source in every language of `emit` (`weights.h`, ...), in the manifest's names.
     fn weight_files(
         &self,
         w: &[f64],
         wi: &[f64],
-        emit: &[eval::emit::Lang],
+        emit: &[Language],
     ) -> Result<Vec<RunFile>, TexelError> {
-        if !emit.is_empty() {
-            return Err(TexelError::Config(
-                "a traced run writes its weights as a manifest; `tune emit` writes the source"
-                    .to_string(),
-            ));
-        }
         let json = |doc: serde_json::Value| -> Result<String, TexelError> {
             Ok(serde_json::to_string_pretty(&doc)? + "\n")
         };
         let m = &self.manifest;
-        Ok(vec![
+        let mut files = vec![
             (
                 "weights.json".into(),
                 "weights".into(),
@@ -161,7 +157,12 @@ impl Tunable for Traced {
                 "integers".into(),
                 json(m.to_json_with(wi))?,
             ),
-        ])
+        ];
+        for lang in emit {
+            let (name, text) = source_file(lang, || trace::emit::render(m, wi, lang))?;
+            files.push((name.into(), lang.to_string(), text));
+        }
+        Ok(files)
     }
 
     fn load(

@@ -8,6 +8,7 @@ use std::fmt::Debug;
 
 use eval::Model;
 use optim::ParamSpec;
+use trace::emit::Language;
 
 use crate::chess::{param_specs, phase_pairs};
 use crate::setup::{Loaded, SetupOptions};
@@ -70,7 +71,7 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
         &self,
         w: &[f64],
         wi: &[f64],
-        emit: &[eval::emit::Lang],
+        emit: &[Language],
     ) -> Result<Vec<RunFile>, TexelError>;
 
     /// Loads the model, its start weights and the data of `opts`, split by game and recorded
@@ -132,7 +133,7 @@ impl Tunable for Model {
         &self,
         w: &[f64],
         wi: &[f64],
-        emit: &[eval::emit::Lang],
+        emit: &[Language],
     ) -> Result<Vec<RunFile>, TexelError> {
         let file = |name: &str, what: &str, text: String| (name.into(), what.into(), text);
         let mut files = vec![
@@ -145,14 +146,10 @@ impl Tunable for Model {
             file("tables.txt", "tables", eval::tables(self, wi)),
         ];
         // Rust source always (`weights.rs`), and every other language asked for.
-        let rust = eval::emit::Lang::Rust;
-        let others = emit.iter().copied().filter(|&l| l != rust);
-        for lang in std::iter::once(rust).chain(others) {
-            files.push(file(
-                lang.file_name(),
-                lang.name(),
-                eval::emit::source(self, wi, lang),
-            ));
+        let others = emit.iter().filter(|&l| *l != Language::Rust);
+        for lang in std::iter::once(&Language::Rust).chain(others) {
+            let (name, text) = source_file(lang, || crate::emit::source(self, wi, lang, None))?;
+            files.push(file(name, &lang.to_string(), text));
         }
         Ok(files)
     }
@@ -163,4 +160,19 @@ impl Tunable for Model {
     ) -> Result<Loaded<Self>, TexelError> {
         crate::setup::load_builtin(opts, stop)
     }
+}
+
+/// The run file of source code in `lang` (its name, [`Language::file_name`], and the text
+/// `render` writes); a user's template, which names no file, is refused.
+pub(crate) fn source_file(
+    lang: &Language,
+    render: impl FnOnce() -> Result<String, trace::emit::EmitError>,
+) -> Result<(&'static str, String), TexelError> {
+    let Some(name) = lang.file_name() else {
+        return Err(TexelError::Config(format!(
+            "a run writes source in c, cpp, rust or csharp; the template {lang} is `tune emit \
+             --template`'s"
+        )));
+    };
+    Ok((name, render()?))
 }

@@ -4,6 +4,11 @@
 //! prints them as source text through a [minijinja](https://docs.rs/minijinja) template: a
 //! built-in one for C, C++, Rust or C# ([`Language`]), or a user's `.jinja` file.
 //!
+//! This is gradtune's one emitter: any weights described as tables (a [`Description`]) are
+//! written through it, [`render_description`]. gradtune's own models (`psqt`, `full`) are
+//! described so by `texel::emit::describe` (this crate does not know them), so their source
+//! has the same style as an engine's: `material[5]` of `S(mg, eg)`, `pst[6][64]`, ...
+//!
 //! The generic C and C++ output defines no macro (no include guard, no `S`): it is tables an
 //! engine author includes, or pastes, where the engine's own `S` is already declared.
 //!
@@ -30,9 +35,11 @@
 //! # The template context
 //!
 //! Built-in and user templates see the same values:
-//! - `engine`: the manifest's engine name; `command`: the command that wrote the file, or
-//!   none; `generator`: `gradtune` and its version; `language`: `c`, `cpp`, `rust`, `csharp` or
-//!   `template`.
+//! - `engine`: the manifest's engine name (`gradtune psqt` for a built-in model); `command`:
+//!   the command that wrote the file, or none; `generator`: `gradtune` and its version;
+//!   `language`: `c`, `cpp`, `rust`, `csharp` or `template`; `notes`: lines on how to use the
+//!   weights ([`Description::notes`]: units, index orders, the blend), which the built-in
+//!   templates print as comments, empty for a manifest.
 //! - `tables`: one map a parameter, in manifest order, with `name` (as in the manifest),
 //!   `ident` (the name as an identifier of the built-in language, escaped if a keyword; for a
 //!   user template the name), `shape` (list of dimensions), `dims` (its length), `len` (the
@@ -177,6 +184,18 @@ impl Language {
             "rs" => Some(Language::Rust),
             "cs" => Some(Language::CSharp),
             _ => None,
+        }
+    }
+
+    /// The file a tuning run writes in this language (`--emit`): `weights.h`, `weights.hpp`,
+    /// `weights.rs` or `Weights.cs`; `None` for a user's template, which names no file.
+    pub fn file_name(&self) -> Option<&'static str> {
+        match self {
+            Language::C => Some("weights.h"),
+            Language::Cpp => Some("weights.hpp"),
+            Language::Rust => Some("weights.rs"),
+            Language::CSharp => Some("Weights.cs"),
+            Language::Template(_) => None,
         }
     }
 
@@ -343,6 +362,12 @@ pub fn render_with(
     lang: &Language,
     command: Option<&str>,
 ) -> Result<String, EmitError> {
+    render_description(&describe(manifest, w)?, lang, command)
+}
+
+/// `manifest`'s parameters with the weights `w` as the emitter takes them: the engine's
+/// name, no notes, [`tables`]. Fails on a weight vector of the wrong length.
+pub fn describe(manifest: &Manifest, w: &[f64]) -> Result<Description, EmitError> {
     let expected = manifest.weights().len();
     if w.len() != expected {
         return Err(EmitError::Weights {
@@ -350,17 +375,40 @@ pub fn render_with(
             got: w.len(),
         });
     }
-    render_tables(manifest.engine(), &tables(manifest, w), lang, command)
+    Ok(Description {
+        engine: manifest.engine().to_string(),
+        notes: Vec::new(),
+        tables: tables(manifest, w),
+    })
 }
 
-/// The tables `tables` of the engine `engine` as source text in `lang` (what [`render`] does
-/// once it has the tables).
-pub fn render_tables(
-    engine: &str,
-    tables: &[Table],
+/// Weights to write as source, shaped as a manifest's parameters: whose they are, notes for
+/// the reader of the file, and one [`Table`] a parameter. A manifest gives one through
+/// [`describe`]; gradtune's own models through `texel::emit::describe`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Description {
+    /// The engine (or model) the weights are for: the template context's `engine`.
+    pub engine: String,
+    /// Lines telling the reader how to use the weights (units, index orders, how to blend),
+    /// printed as comments by the built-in templates: the context's `notes`. Empty for a
+    /// manifest, whose engine knows its own layout.
+    pub notes: Vec<String>,
+    /// The tables, in the order they are written.
+    pub tables: Vec<Table>,
+}
+
+/// The weights `weights` as source text in `lang` (what [`render`] does once it has the
+/// tables), naming in the header the `command` that wrote the file, if any.
+///
+/// Fails on a table whose values do not fit its shape, a NaN or infinite weight, an integer
+/// out of range, a name the language cannot use, or a user template that cannot be read,
+/// parsed or rendered.
+pub fn render_description(
+    weights: &Description,
     lang: &Language,
     command: Option<&str>,
 ) -> Result<String, EmitError> {
+    let tables = &weights.tables;
     let builtin = |l: Lang, file: &str, source: &str| {
         let target = Target { lang: Some(l) };
         (format!("built-in {file}"), source.to_string(), target)
@@ -391,7 +439,8 @@ pub fn render_tables(
     env.add_template_owned(name.clone(), source)
         .map_err(|e| template_error(e, &name))?;
     let ctx = minijinja::context! {
-        engine,
+        engine => weights.engine.clone(),
+        notes => weights.notes.clone(),
         command,
         generator => format!("gradtune {}", env!("CARGO_PKG_VERSION")),
         language => lang.key(),

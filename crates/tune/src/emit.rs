@@ -1,13 +1,12 @@
-//! `tune emit`: weights as source code for an engine. A gradtune weights file gives a C header
-//! or Rust constants in gradtune's layout (`eval::emit`); a traced engine's tuned manifest
-//! gives the engine's own names and shapes in C, C++, Rust, C#, JSON or a user's template
-//! (`trace::emit`).
+//! `tune emit`: weights as source code for an engine, through the one emitter (`trace::emit`):
+//! a traced engine's tuned manifest in the engine's own names and shapes, a gradtune weights
+//! file as its model's tables (`texel::emit::describe`), in C, C++, Rust, C# or a user's
+//! template; a tuned manifest also as JSON.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use eval::emit::{save_source, source, Lang};
-use trace::emit::{render_with, tables, Language};
+use trace::emit::{describe, render_description, Language, Table};
 use trace::Manifest;
 
 /// A language of `--lang`.
@@ -33,17 +32,18 @@ fn parse_lang(s: &str) -> Result<LangArg, String> {
 #[derive(clap::Args)]
 pub struct Args {
     /// Weights: a gradtune weights file (JSON from `tune`, e.g. a run's weights-int.json; the
-    /// model is read from it), or a traced engine's tuned manifest (the manifest with its
-    /// values replaced, as tuning a trace set writes it). Centipawn (integer) weights are
-    /// rounded half away from zero; the others stay as they are.
+    /// model is read from it, and written as its tables: material[5], pst[6][64], then its
+    /// other terms, a tapered value as S(mg, eg) in C and C++, a pair in Rust and C#), or a
+    /// traced engine's tuned manifest (the manifest with its values replaced, as tuning a
+    /// trace set writes it). Integer weights are rounded half away from zero; the others
+    /// stay as they are.
     weights: PathBuf,
     /// The traced engine's manifest: its names, shapes and types, with WEIGHTS's values (which
     /// must be for the same weights). Without it, a tuned manifest WEIGHTS is its own.
     #[arg(long)]
     manifest: Option<PathBuf>,
     /// The language: c, cpp, rust, csharp, json, or a template file NAME.jinja (its context
-    /// is documented in `trace::emit`); gradtune weights files take c (also cpp) or rust.
-    /// Without it, the one `-o`'s extension asks for (.h C, .hpp C++, .rs Rust, .cs C#,
+    /// is documented in `trace::emit`); json for a tuned manifest only. Without it, the one `-o`'s extension asks for (.h C, .hpp C++, .rs Rust, .cs C#,
     /// .json JSON), else C.
     #[arg(long, value_parser = parse_lang)]
     lang: Option<LangArg>,
@@ -62,42 +62,73 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.template.take() {
         args.lang = Some(LangArg::Source(Language::Template(t)));
     }
-    if args.manifest.is_some() || is_manifest(&args.weights) {
-        return traced(args);
-    }
-    let (model, w) = eval::load_weights(&args.weights)?;
-    let lang = match &args.lang {
-        Some(LangArg::Source(Language::C | Language::Cpp)) => Lang::C,
-        Some(LangArg::Source(Language::Rust)) => Lang::Rust,
-        Some(other) => bail!(
-            "{} is a gradtune weights file, emitted as c or rust; {} is for a traced engine's \
-             tuned manifest",
-            args.weights.display(),
-            match other {
-                LangArg::Json => "json".to_string(),
-                LangArg::Source(l) => l.to_string(),
-            }
+    let lang = args
+        .lang
+        .clone()
+        .unwrap_or_else(|| lang_of(args.output.as_deref()));
+    let traced = args.manifest.is_some() || is_manifest(&args.weights);
+    let (text, engine, params) = match (&lang, traced) {
+        (LangArg::Json, true) => {
+            let (manifest, w) = manifest_and_weights(&args)?;
+            let json = serde_json::to_string_pretty(&manifest.to_json_with(&w))?;
+            (
+                json + "\n",
+                manifest.engine().to_string(),
+                manifest.params().len(),
+            )
+        }
+        (LangArg::Json, false) => bail!(
+            "{} is a gradtune weights file, JSON already; json is for a traced engine's tuned \
+             manifest",
+            args.weights.display()
         ),
-        None => args
-            .output
-            .as_deref()
-            .and_then(Lang::from_path)
-            .unwrap_or(Lang::C),
+        (LangArg::Source(l), _) => {
+            let (weights, params) = if traced {
+                let (manifest, w) = manifest_and_weights(&args)?;
+                let n = manifest.params().len();
+                (describe(&manifest, &w)?, n)
+            } else {
+                let (model, w) = eval::load_weights(&args.weights)?;
+                (texel::emit::describe(&model, &w)?, model.len())
+            };
+            report_rounding(&weights.tables);
+            let text = render_description(&weights, l, Some(&command_line()))
+                .with_context(|| format!("emitting {} as {l}", args.weights.display()))?;
+            (text, weights.engine, params)
+        }
     };
     match &args.output {
         Some(path) => {
-            save_source(path, &model, &w, lang)?;
+            eval::atomic::write(path, &text)
+                .with_context(|| format!("writing {}", path.display()))?;
+            let what = match &lang {
+                LangArg::Json => "json".to_string(),
+                LangArg::Source(l) => l.to_string(),
+            };
             eprintln!(
-                "wrote {} ({} source of the {} weights of {})",
+                "wrote {} ({what} weights of {engine}, {params} parameters, from {})",
                 path.display(),
-                lang,
-                model.kind(),
                 args.weights.display()
             );
         }
-        None => print!("{}", source(&model, &w, lang)),
+        None => print!("{text}"),
     }
     Ok(())
+}
+
+/// The language an output file's extension asks for: `.json` JSON, else
+/// [`Language::from_path`], else (or without a file) C.
+fn lang_of(output: Option<&Path>) -> LangArg {
+    match output {
+        Some(p)
+            if p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
+        {
+            LangArg::Json
+        }
+        Some(p) => LangArg::Source(Language::from_path(p).unwrap_or(Language::C)),
+        None => LangArg::Source(Language::C),
+    }
 }
 
 /// Whether `path` holds a trace manifest (`"format": "gradtune-manifest"`) rather than a
@@ -112,8 +143,9 @@ fn is_manifest(path: &Path) -> bool {
         })
 }
 
-/// `tune emit` of a traced engine's weights.
-fn traced(args: Args) -> anyhow::Result<()> {
+/// A traced engine's manifest (`--manifest`, else the tuned manifest WEIGHTS itself) and the
+/// weights of WEIGHTS.
+fn manifest_and_weights(args: &Args) -> anyhow::Result<(Manifest, Vec<f64>)> {
     let tuned = Manifest::load(&args.weights)?;
     let w = tuned.initial_weights();
     let manifest = match &args.manifest {
@@ -124,46 +156,7 @@ fn traced(args: Args) -> anyhow::Result<()> {
         }
         None => tuned,
     };
-    let lang = match args.lang {
-        Some(lang) => lang,
-        None => match args.output.as_deref() {
-            Some(p)
-                if p.extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
-            {
-                LangArg::Json
-            }
-            Some(p) => LangArg::Source(Language::from_path(p).unwrap_or(Language::C)),
-            None => LangArg::Source(Language::C),
-        },
-    };
-    let (text, what) = match &lang {
-        LangArg::Json => {
-            let json = serde_json::to_string_pretty(&manifest.to_json_with(&w))?;
-            (json + "\n", "json".to_string())
-        }
-        LangArg::Source(l) => {
-            let text = render_with(&manifest, &w, l, Some(&command_line()))
-                .with_context(|| format!("emitting {} as {l}", args.weights.display()))?;
-            (text, l.to_string())
-        }
-    };
-    report_rounding(&manifest, &w);
-    match &args.output {
-        Some(path) => {
-            eval::atomic::write(path, &text)
-                .with_context(|| format!("writing {}", path.display()))?;
-            eprintln!(
-                "wrote {} ({what} weights of {}, {} parameters, from {})",
-                path.display(),
-                manifest.engine(),
-                manifest.params().len(),
-                args.weights.display()
-            );
-        }
-        None => print!("{text}"),
-    }
-    Ok(())
+    Ok((manifest, w))
 }
 
 /// Fails unless `tuned` (WEIGHTS) has the same weights, by name and in order, as `manifest`.
@@ -200,11 +193,11 @@ fn same_weights(
     Ok(())
 }
 
-/// Says on the standard error how far rounding moved the integer weights (weights the
-/// engine's manifest declares integer, from a tuned manifest where they were not).
-fn report_rounding(manifest: &Manifest, w: &[f64]) {
+/// Says on the standard error how far rounding moved the integer weights (weights a table
+/// declares integer, from a file where they were not).
+fn report_rounding(tables: &[Table]) {
     let (mut moved, mut integer, mut largest) = (0, 0, 0.0f64);
-    for t in tables(manifest, w).iter().filter(|t| t.integer) {
+    for t in tables.iter().filter(|t| t.integer) {
         integer += t.values.len();
         moved += t.values.iter().filter(|v| v.round() != **v).count();
         largest = largest.max(t.rounding());

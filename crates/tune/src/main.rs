@@ -68,9 +68,9 @@ enum Command {
     Spsa(spsa::Args),
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
-    /// Write weights as source code for an engine: a gradtune weights file as a C header or
-    /// Rust constants, a traced engine's tuned manifest in its own names (C, C++, Rust, C#,
-    /// JSON or a template).
+    /// Write weights as source code for an engine (C, C++, Rust, C# or a template): a traced
+    /// engine's tuned manifest in its own names (or as JSON), a gradtune weights file as its
+    /// model's tables (material[5], pst[6][64], ... of S(mg, eg)).
     Emit(emit::Args),
     /// Label positions with an external UCI engine's search scores (White's view), the score
     /// labels --lambda blends; several engines in parallel; resumable.

@@ -162,13 +162,26 @@ pub struct RunArgs {
     pub stopping: optim::Stopping,
     #[command(flatten)]
     pub solvers: SolverOptions,
-    /// Also write the integer weights as source code in this language besides weights.rs:
-    /// c (weights.h). Repeatable.
-    #[arg(long, value_name = "LANG")]
-    pub emit: Vec<eval::emit::Lang>,
+    /// Also write the integer weights as source code in this language: c (weights.h), cpp
+    /// (weights.hpp), rust (weights.rs, which a built-in model's run always writes) or csharp
+    /// (Weights.cs), as `tune emit` writes them. Repeatable.
+    #[arg(long, value_name = "LANG", value_parser = parse_emit)]
+    pub emit: Vec<trace::emit::Language>,
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// A language of `--emit`: a built-in one, which names its file (a template is `tune emit`'s).
+fn parse_emit(s: &str) -> Result<trace::emit::Language, String> {
+    let lang: trace::emit::Language = s.parse()?;
+    match lang.file_name() {
+        Some(_) => Ok(lang),
+        None => Err(format!(
+            "a run writes source in c, cpp, rust or csharp; `tune emit --template {s}` \
+             renders a template"
+        )),
+    }
 }
 
 impl RunArgs {
@@ -285,12 +298,6 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
             anyhow::bail!(
                 "--verify plays the built-in models' matches; an engine's traced evaluation is \
                  played with its new weights by the engine itself (tune match uci:...)"
-            );
-        }
-        if !all.args.emit.is_empty() {
-            anyhow::bail!(
-                "--emit writes the built-in models' source; a traced run writes its weights as \
-                 a manifest (weights.json), which `tune emit --manifest` turns into source"
             );
         }
         run_as::<texel::traced::Traced>(method, &all.args)?;

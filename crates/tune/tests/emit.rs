@@ -1,9 +1,24 @@
-//! `tune emit`: a weights file as a C header or Rust constants, through the real binary.
+//! `tune emit`: a gradtune weights file as source code (C, Rust, C++, C#) through the one
+//! emitter, through the real binary.
 
 mod common;
 
 use common::{arg, run};
 use eval::{Model, ModelKind};
+use trace::emit::Language;
+
+/// `model`'s weights `w` as `texel::emit` writes them in `lang`, without a command.
+fn expected(model: &Model, w: &[f64], lang: Language) -> String {
+    texel::emit::source(model, w, &lang, None).unwrap()
+}
+
+/// `text` without the line naming the command that wrote it.
+fn without_command(text: &str) -> String {
+    let lines = text.split_inclusive('\n');
+    lines
+        .filter(|l| !l.contains("Command: tune emit"))
+        .collect()
+}
 
 #[test]
 fn emit_writes_the_header_of_the_weights_file() {
@@ -21,25 +36,40 @@ fn emit_writes_the_header_of_the_weights_file() {
         let r = run(&["emit", arg(&weights), "--lang", "c", "-o", arg(&header)]);
         assert_eq!(r.code, Some(0), "{}", r.stderr);
         let text = std::fs::read_to_string(&header).unwrap();
-        assert_eq!(text, eval::c_source(&model, &w));
-        assert!(text.contains(&format!("model `{kind}`")));
-        assert!(text.contains("static const int MATERIAL_EG[5] = {100, 300, 300, 500, 1013};"));
+        assert_eq!(without_command(&text), expected(&model, &w, Language::C));
+        assert!(text.contains(&format!("gradtune's `{kind}` model")));
+        let material =
+            "const int material[5] = { S(100, 100), S(300, 300), S(300, 300), S(500, 500), S(900, 1013) };";
+        assert!(text.contains(material), "{text}");
+        let command = format!(
+            " * Command: tune emit {} --lang c -o {}\n",
+            arg(&weights),
+            arg(&header)
+        );
+        assert!(text.contains(&command), "{text}");
         assert!(r.stderr.contains(arg(&header)), "{}", r.stderr);
+        assert!(r.stderr.contains("rounded 2 of "), "{}", r.stderr);
 
         let rs = dir.path().join(format!("{kind}.rs"));
         let r = run(&["emit", arg(&weights), "-o", arg(&rs)]);
         assert_eq!(r.code, Some(0), "{}", r.stderr);
         assert_eq!(
-            std::fs::read_to_string(&rs).unwrap(),
-            eval::rust_source(&model, &w)
+            without_command(&std::fs::read_to_string(&rs).unwrap()),
+            expected(&model, &w, Language::Rust)
         );
 
         // To the standard output, C by default.
         let r = run(&["emit", arg(&weights)]);
         assert_eq!(r.code, Some(0), "{}", r.stderr);
-        assert_eq!(r.stdout, eval::c_source(&model, &w));
-        let r = run(&["emit", arg(&weights), "--lang", "rust"]);
-        assert_eq!(r.stdout, eval::rust_source(&model, &w));
+        assert_eq!(
+            without_command(&r.stdout),
+            expected(&model, &w, Language::C)
+        );
+        for lang in [Language::Rust, Language::Cpp, Language::CSharp] {
+            let r = run(&["emit", arg(&weights), "--lang", &lang.to_string()]);
+            assert_eq!(r.code, Some(0), "{}", r.stderr);
+            assert_eq!(without_command(&r.stdout), expected(&model, &w, lang));
+        }
     }
     // Nothing but the outputs was left in the directory (no temporary files).
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
@@ -76,4 +106,11 @@ fn emit_refuses_a_bad_weights_file_and_an_unknown_language() {
     assert!(!out.exists());
     let r = run(&["emit", arg(&bad), "--lang", "fortran"]);
     assert_eq!(r.code, Some(2), "a usage error: {}", r.stderr);
+    // JSON is for a traced engine's tuned manifest; a gradtune weights file is JSON already.
+    let good = dir.path().join("good.json");
+    let model = Model::new(ModelKind::Psqt);
+    eval::save_weights(&good, &model, &model.default_weights()).unwrap();
+    let r = run(&["emit", arg(&good), "--lang", "json"]);
+    assert_eq!(r.code, Some(1));
+    assert!(r.stderr.contains("JSON already"), "{}", r.stderr);
 }
