@@ -24,8 +24,11 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use optim::{fit_k, run, Budget, CompiledSet, Control, Target, Link, LossKind, Method,
-//!             Objective, ObjectiveConfig, RunConfig, Sigmoid};
+//! use optim::{
+//!     fit_k, run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
+//!     Sigmoid,
+//! };
+//! use tapered::{CompiledSet, Target};
 //! use tape::Scalar;
 //!
 //! // An "evaluation" with two weights: a material count and a tempo bonus.
@@ -80,8 +83,11 @@
 //! ```
 //! use std::sync::Arc;
 //! use argmin::core::{Error, Problem, Solver, State, KV};
-//! use optim::{run_stage, ArgminStage, Budget, CompiledSet, Control, FitProblem, GradState,
-//!             Link, LossKind, Objective, ObjectiveConfig, RunConfig, Sigmoid, Target};
+//! use optim::{
+//!     run_stage, ArgminStage, Budget, Control, FitProblem, GradState, Link, LossKind, Objective,
+//!     ObjectiveConfig, RunConfig, Sigmoid,
+//! };
+//! use tapered::{CompiledSet, Target};
 //!
 //! /// x <- x - step * gradient, every iteration.
 //! struct Descent {
@@ -139,18 +145,14 @@ mod observer;
 mod outcome;
 mod params;
 mod problem;
-mod progress;
 pub mod regularise;
 mod resolve;
 mod rounds;
 mod run;
-mod set;
 pub mod solvers;
 pub mod spsa;
 mod stage;
-mod stop;
 mod stopping;
-mod store;
 mod validation;
 
 pub use control::{Control, Controlled, StallGuard};
@@ -164,16 +166,10 @@ pub use observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState}
 pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
-pub use progress::{Progress, ProgressEvent};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, run_stage, RunConfig};
-pub use set::{
-    CompiledSet, Counts, HeadGradient, HeadSpec, SetBuilder, SparseRows, SplitSpec, Target,
-};
 pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
-pub use stop::Stop;
 pub use stopping::{Stopping, CONVERGED};
-pub use store::{Fallback, HeadRow, Layout, Reason, StoreKind, StoreSize};
 pub use validation::{Decision, Difference, Selection, Tracker};
 
 /// What can go wrong.

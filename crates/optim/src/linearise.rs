@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use crate::coords::Coords;
 use crate::objective::Objective;
-use crate::set::{CompiledSet, SparseRows};
-use crate::stop::Stop;
+use tapered::Stop;
+use tapered::{CompiledSet, SparseRows};
 
 /// Positions the Jacobi scale is measured on at most (a sample spread evenly over the set).
 pub const SCALE_SAMPLE: usize = 1 << 18;

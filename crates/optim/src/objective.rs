@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::linearise::Linearisation;
 use crate::loss::Link;
-use crate::set::CompiledSet;
-use crate::stop::Stop;
 use crate::OptimError;
+use tapered::CompiledSet;
+use tapered::Stop;
 
 mod penalty;
 
@@ -67,7 +67,8 @@ impl ObjectiveConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use tapered::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)], vec![(1, 1.0)]];
@@ -179,7 +180,8 @@ impl Objective {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
+    /// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use tapered::{CompiledSet, Target, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(1, 1.0)]];
@@ -399,7 +401,8 @@ impl Objective {
     /// ```
     /// use std::sync::Arc;
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
+    /// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use tapered::{CompiledSet, Target, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];

@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use crate::control::Control;
 use crate::coords::{projected_gradient, Coords};
 use crate::objective::Objective;
-use crate::progress::{Progress, ProgressEvent};
 use crate::stopping::Stopping;
 use crate::validation::Tracker;
+use tapered::{Progress, ProgressEvent};
 
 /// The argmin state of the gradient-based solvers.
 pub type GradState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;

@@ -10,12 +10,12 @@ use std::time::Instant;
 
 use crate::objective::Objective;
 use crate::observer::{Budget, RunShared};
-use crate::progress::ProgressEvent;
 use crate::resolve::{rebind, Rerecord, Resolution};
 use crate::run::RunConfig;
-use crate::stop::Stop;
 use crate::validation::Tracker;
 use crate::OptimError;
+use tapered::ProgressEvent;
+use tapered::Stop;
 
 /// What a re-resolution hands the next round.
 pub(crate) struct Round {

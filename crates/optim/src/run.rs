@@ -13,16 +13,16 @@ use crate::method::{Method, SolverOptions};
 use crate::objective::Objective;
 use crate::observer::{Budget, RunShared};
 use crate::outcome::{ResolvedRun, RunOutcome};
-use crate::progress::{Progress, ProgressEvent};
 use crate::resolve::{Rerecord, Resolution};
 use crate::rounds::{
     new_tracker, next_round, report_resolution, resolve_round, round_budget, same_weights,
 };
 use crate::stage::Stage;
-use crate::stop::Stop;
 use crate::stopping::{Stopping, CONVERGED};
 use crate::validation::Selection;
 use crate::OptimError;
+use tapered::Stop;
+use tapered::{Progress, ProgressEvent};
 
 /// How to run.
 #[derive(Clone, Debug, Default)]
@@ -87,8 +87,11 @@ impl RunConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{run, Budget, CompiledSet, Control, Target, Link, LossKind, Method, Objective,
-///             ObjectiveConfig, RunConfig, Sigmoid};
+/// use optim::{
+///     run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
+///     Sigmoid
+/// };
+/// use tapered::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// // Positions with one feature each; results drawn so that the best weight is about 200.

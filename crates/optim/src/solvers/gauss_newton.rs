@@ -9,7 +9,7 @@ use crate::control::Control;
 use crate::linearise::Linearisation;
 use crate::observer::GradState;
 use crate::problem::GaussNewtonModel;
-use crate::stop::Stop;
+use tapered::Stop;
 
 /// Options of Gauss-Newton.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

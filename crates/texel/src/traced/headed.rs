@@ -5,8 +5,8 @@
 //! compactly ([`CompiledSet::record_heads`]). Traces that do not fit are recorded as general
 //! programs of [`Manifest::evaluate`], the same values.
 
-use optim::{CompiledSet, HeadRow, HeadSpec, Progress};
 use tape::{Tape, Var};
+use tapered::{CompiledSet, HeadRow, HeadSpec, Progress};
 use trace::{HeadInputs, HeadShape, Manifest, Trace};
 
 use super::label;
