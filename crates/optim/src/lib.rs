@@ -16,9 +16,6 @@
 //!   validation loss; [`run_resolving`] records the sets again every `N` iterations through a
 //!   [`Rerecord`] hook (the chess tuner's quiescence leaves move with the weights).
 //!
-//! * [`spsa`]: simultaneous-perturbation stochastic approximation, for objectives known only
-//!   through noisy comparisons of two points (games between two sets of weights).
-//!
 //! This crate knows nothing of chess: positions, evaluations, files and reports are the
 //! `texel` crate's. It depends on `tape` only among the workspace's crates.
 //!
@@ -150,7 +147,6 @@ mod resolve;
 mod rounds;
 mod run;
 pub mod solvers;
-pub mod spsa;
 mod stage;
 mod stopping;
 mod validation;
