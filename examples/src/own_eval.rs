@@ -4,7 +4,7 @@
 //! per piece type, with a non-linear twist (a bonus for the bishop pair that saturates with a
 //! `tanh`). It is then
 //!
-//! 1. recorded for every labelled position into an [`tapered::CompiledSet`],
+//! 1. recorded for every labelled position into a [`tapered::CompiledSet`],
 //! 2. turned into an [`optim::Objective`] with Texel's `K` fitted by [`optim::fit_k`],
 //! 3. minimised by [`optim::run`] with L-BFGS, holding out a validation set.
 

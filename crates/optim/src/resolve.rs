@@ -13,12 +13,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use tapered::Progress;
 
+use crate::error::{HookError, OptimError};
 use crate::objective::Objective;
-use crate::OptimError;
 use tapered::CompiledSet;
-
-/// The error a [`Rerecord`] hook returns; the driver reports it as [`OptimError::Hook`].
-pub type HookError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// A hook that records the training and validation sets again at new weights.
 pub trait Rerecord {

@@ -1,7 +1,6 @@
 //! The run: each iteration plays game pairs between the two probes of [`Spsa`] and
 //! steps on their score; a checkpoint after every iteration; the final check against the start.
 
-
 use super::{Basis, Spsa, SpsaState, Subject};
 use crate::error::EngineError;
 use crate::evaluator::ModelEvaluator;

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use argmin::core::{Error, Problem, Solver, State, TerminationReason, TerminationStatus, KV};
 use serde::{Deserialize, Serialize};
 
-use crate::control::Control;
 use crate::linearise::Linearisation;
 use crate::observer::GradState;
 use crate::problem::GaussNewtonModel;
+use crate::stopping::Control;
 use tapered::Stop;
 
 /// Options of Gauss-Newton.
