@@ -4,20 +4,21 @@
 //! per piece type, with a non-linear twist (a bonus for the bishop pair that saturates with a
 //! `tanh`). It is then
 //!
-//! 1. recorded for every labelled position into an [`optim::CompiledSet`],
+//! 1. recorded for every labelled position into a [`tapered::CompiledSet`],
 //! 2. turned into an [`optim::Objective`] with Texel's `K` fitted by [`optim::fit_k`],
 //! 3. minimised by [`optim::run`] with L-BFGS, holding out a validation set.
 
 use std::sync::Arc;
 
 use optim::{
-    fit_k, free_indices, run, Budget, CompiledSet, Control, Link, LossKind, Method, Objective,
-    ObjectiveConfig, ParamSpec, RunConfig, RunOutcome, Sigmoid, Target,
+    fit_k, free_indices, run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig,
+    ParamSpec, RunConfig, RunOutcome, Sigmoid,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Color, Position, Role};
 use tape::Scalar;
+use tapered::{CompiledSet, Target};
 
 /// The roles with a material value, in parameter order.
 const ROLES: [Role; 5] = [

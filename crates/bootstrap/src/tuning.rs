@@ -69,7 +69,7 @@ pub(crate) fn lbfgs_config(max_iters: u64) -> RunConfig {
         // The same rule as every tuning command: the latest iterate within the noise.
         selection: optim::Selection::default(),
         log: None,
-        progress: optim::Progress::none(),
+        progress: tapered::Progress::none(),
         names: Vec::new(),
     }
 }

@@ -9,11 +9,10 @@ use std::sync::Mutex;
 use engine::openings::RandomOpenings;
 use engine::play::PlayOptions;
 use engine::spsa::{
-    comparison, run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject,
-    SCALE_C,
+    comparison, run_spsa, Basis, BasisKind, Gains, OpeningSource, Spsa, SpsaEnd, SpsaEvent,
+    SpsaPlan, SpsaState, Subject, SCALE_C,
 };
 use engine::ModelEvaluator;
-use optim::spsa::{Gains, Spsa, SpsaState};
 
 fn psqt_start() -> ModelEvaluator {
     ModelEvaluator::default_material()

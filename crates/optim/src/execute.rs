@@ -6,9 +6,9 @@ use std::sync::Arc;
 use argmin::core::observers::{Observe, ObserverMode};
 use argmin::core::{Error, Executor, OptimizationResult, Solver, State};
 
-use crate::control::Controlled;
 use crate::observer::{GradState, Monitor, RunShared, SwarmState};
 use crate::problem::FitProblem;
+use crate::stopping::Controlled;
 
 /// An argmin state whose iteration cap can be set (argmin's `State` trait has no setter).
 pub(crate) trait MaxIters: State {

@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use crate::loss::Link;
-use crate::set::CompiledSet;
+use tapered::CompiledSet;
 
 /// Minimises `f` over `[lo, hi]` by golden-section search to an interval of width `tol`,
 /// returning `(x, f(x))`. `f` should be unimodal on the interval; otherwise a local minimum is

@@ -2,8 +2,9 @@
 //! target in `0..=1` (and an optional second target), weighed by a loss through a link, and the
 //! optimisers that minimise it.
 //!
-//! * [`CompiledSet`]: every row's model output recorded once, at load, and compiled for
-//!   replay (linear evaluations collapse to sparse rows).
+//! The rows come recorded: a [`tapered::CompiledSet`] holds every row's model output, recorded
+//! once, at load, and compiled for replay (the `tapered` crate's stores).
+//!
 //! * [`Objective`]: the mean loss over a set ([`Link`]: logistic with `K` or tanh; squared
 //!   error or cross-entropy), L1/L2 regularisation, target blending, frozen parameters; value
 //!   and gradient in one parallel pass; the Gauss-Newton matrix on demand.
@@ -16,16 +17,20 @@
 //!   validation loss; [`run_resolving`] records the sets again every `N` iterations through a
 //!   [`Rerecord`] hook (the chess tuner's quiescence leaves move with the weights).
 //!
-//! * [`spsa`]: simultaneous-perturbation stochastic approximation, for objectives known only
-//!   through noisy comparisons of two points (games between two sets of weights).
+//! * When a run stops is decided in one module, `stopping/` ([`Control`], [`Budget`],
+//!   [`Stopping`] and the rules after an iteration, between rounds and for restarts).
 //!
 //! This crate knows nothing of chess: positions, evaluations, files and reports are the
-//! `texel` crate's. It depends on `tape` only among the workspace's crates.
+//! `texel` crate's; nor of games (SPSA is `engine::spsa`'s). It depends on `tape` and
+//! `tapered` only among the workspace's crates.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use optim::{fit_k, run, Budget, CompiledSet, Control, Target, Link, LossKind, Method,
-//!             Objective, ObjectiveConfig, RunConfig, Sigmoid};
+//! use optim::{
+//!     fit_k, run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
+//!     Sigmoid,
+//! };
+//! use tapered::{CompiledSet, Target};
 //! use tape::Scalar;
 //!
 //! // An "evaluation" with two weights: a material count and a tempo bonus.
@@ -80,8 +85,11 @@
 //! ```
 //! use std::sync::Arc;
 //! use argmin::core::{Error, Problem, Solver, State, KV};
-//! use optim::{run_stage, ArgminStage, Budget, CompiledSet, Control, FitProblem, GradState,
-//!             Link, LossKind, Objective, ObjectiveConfig, RunConfig, Sigmoid, Target};
+//! use optim::{
+//!     run_stage, ArgminStage, Budget, Control, FitProblem, GradState, Link, LossKind, Objective,
+//!     ObjectiveConfig, RunConfig, Sigmoid,
+//! };
+//! use tapered::{CompiledSet, Target};
 //!
 //! /// x <- x - step * gradient, every iteration.
 //! struct Descent {
@@ -127,11 +135,13 @@
 //! ```
 #![warn(missing_docs)]
 
-mod control;
+mod config;
 mod coords;
+mod error;
 mod execute;
 mod kfit;
 mod linearise;
+mod log;
 mod loss;
 mod method;
 mod objective;
@@ -139,82 +149,30 @@ mod observer;
 mod outcome;
 mod params;
 mod problem;
-mod progress;
 pub mod regularise;
 mod resolve;
 mod rounds;
 mod run;
-mod set;
 pub mod solvers;
-pub mod spsa;
 mod stage;
-mod stop;
 mod stopping;
-mod store;
 mod validation;
 
-pub use control::{Control, Controlled, StallGuard};
+pub use config::RunConfig;
 pub use coords::{projected_gradient, Coords, MARGIN};
+pub use error::{HookError, OptimError};
 pub use kfit::{fit_k, fit_k_scores, golden_section};
 pub use linearise::{jacobi_scale, Linearisation};
+pub use log::LogRecord;
 pub use loss::{Link, LossKind, Sigmoid};
 pub use method::{Method, SolverOptions};
 pub use objective::{Objective, ObjectiveConfig};
-pub use observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
+pub use observer::{GradState, Monitor, RunShared, SwarmState};
 pub use outcome::{ResolvedRun, RunOutcome};
 pub use params::{free_indices, glob_match, ParamSpec};
 pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
-pub use progress::{Progress, ProgressEvent};
-pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};
-pub use run::{run, run_resolving, run_stage, RunConfig};
-pub use set::{
-    CompiledSet, Counts, HeadGradient, HeadSpec, SetBuilder, SparseRows, SplitSpec, Target,
-};
+pub use resolve::{rebind, Recorded, Rerecord, Resolution};
+pub use run::{run, run_resolving, run_stage};
 pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
-pub use stop::Stop;
-pub use stopping::{Stopping, CONVERGED};
-pub use store::{Fallback, HeadRow, Layout, Reason, StoreKind, StoreSize};
+pub use stopping::{Budget, Control, Controlled, StallGuard, Stopping, CONVERGED};
 pub use validation::{Decision, Difference, Selection, Tracker};
-
-/// What can go wrong.
-#[derive(Debug, thiserror::Error)]
-pub enum OptimError {
-    /// Inconsistent options or inputs.
-    #[error("{0}")]
-    Config(String),
-    /// An argmin error.
-    #[error("optimiser: {0}")]
-    Argmin(String),
-    /// A file could not be read or written.
-    #[error("{path}: {error}")]
-    Io {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The error (part of this error's message, so not also its `source`: printing the
-        /// chain does not repeat it).
-        error: std::io::Error,
-    },
-    /// A lock shared by the run's threads was poisoned (a thread panicked holding it): the
-    /// run's state (named) cannot be trusted.
-    #[error("internal error: {0} was left inconsistent by a panic")]
-    Poisoned(&'static str),
-    /// A [`Rerecord`] hook failed between rounds.
-    #[error("re-recording the sets: {0}")]
-    Hook(#[source] HookError),
-    /// JSON (de)serialisation failed.
-    #[error("json: {0}")]
-    Json(#[from] serde_json::Error),
-}
-
-impl OptimError {
-    pub(crate) fn argmin(e: argmin::core::Error) -> Self {
-        OptimError::Argmin(e.to_string())
-    }
-
-    pub(crate) fn io(path: &std::path::Path, error: std::io::Error) -> Self {
-        OptimError::Io {
-            path: path.to_path_buf(),
-            error,
-        }
-    }
-}

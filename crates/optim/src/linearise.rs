@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use crate::coords::Coords;
 use crate::objective::Objective;
-use crate::set::{CompiledSet, SparseRows};
-use crate::stop::Stop;
+use tapered::Stop;
+use tapered::{CompiledSet, SparseRows};
 
 /// Positions the Jacobi scale is measured on at most (a sample spread evenly over the set).
 pub const SCALE_SAMPLE: usize = 1 << 18;
@@ -96,6 +96,36 @@ pub struct Linearisation<'a> {
     pub(crate) curvature: Vec<f64>,
     /// Column factors `D` (the solver's coordinates' `dx/dz`): the matrix is `D H D`.
     pub(crate) cols: Option<Vec<f64>>,
+}
+
+impl Objective {
+    /// The generalised Gauss-Newton model at `x`, its matrix summed over at most `sample`
+    /// positions (`None`: all, one pass plus one reverse sweep per non-linear position): every
+    /// `k`-th position, `k = ceil(N / sample)`, the mean over them standing for the mean over
+    /// all (a sub-sampled Gauss-Newton matrix, as in Byrd et al., "On the use of stochastic
+    /// Hessian information", 2011). The matrix costs the sample's size; the gradient and the
+    /// objective the solvers test steps on stay exact. Counted as the sample's fraction of a
+    /// pass. `None` when abandoned: the Jacobian's rows are built a chunk at a time, each chunk
+    /// asking `stop` first (see [`CompiledSet::jacobian`]).
+    pub fn linearise(
+        &self,
+        x: &[f64],
+        sample: Option<usize>,
+        stop: Stop<'_>,
+    ) -> Option<Linearisation<'_>> {
+        let (set, w, curvature) = self.curvature_sampled(x, sample);
+        if stop.now() {
+            return None;
+        }
+        let jacobian = set.jacobian(&w, stop)?;
+        Some(Linearisation {
+            obj: self,
+            jacobian,
+            set,
+            curvature,
+            cols: None,
+        })
+    }
 }
 
 impl Linearisation<'_> {

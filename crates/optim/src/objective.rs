@@ -7,13 +7,14 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::linearise::Linearisation;
+use crate::error::OptimError;
 use crate::loss::Link;
-use crate::set::CompiledSet;
-use crate::stop::Stop;
-use crate::OptimError;
+use tapered::CompiledSet;
+use tapered::Stop;
 
 mod penalty;
+
+use penalty::Penalty;
 
 /// Choices that shape the objective.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,7 +68,8 @@ impl ObjectiveConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+/// use tapered::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)], vec![(1, 1.0)]];
@@ -179,7 +181,8 @@ impl Objective {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
+    /// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use tapered::{CompiledSet, Target, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(1, 1.0)]];
@@ -399,7 +402,8 @@ impl Objective {
     /// ```
     /// use std::sync::Arc;
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Target, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Stop};
+    /// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use tapered::{CompiledSet, Target, Stop};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
@@ -439,35 +443,45 @@ impl Objective {
         Some((s * inv + self.penalty(x), g))
     }
 
-    /// The generalised Gauss-Newton model at `x`, its matrix summed over at most `sample`
-    /// positions (`None`: all, one pass plus one reverse sweep per non-linear position): every
-    /// `k`-th position, `k = ceil(N / sample)`, the mean over them standing for the mean over
-    /// all (a sub-sampled Gauss-Newton matrix, as in Byrd et al., "On the use of stochastic
-    /// Hessian information", 2011). The matrix costs the sample's size; the gradient and the
-    /// objective the solvers test steps on stay exact. Counted as the sample's fraction of a
-    /// pass. `None` when abandoned: the Jacobian's rows are built a chunk at a time, each chunk
-    /// asking `stop` first (see [`CompiledSet::jacobian`]).
-    pub fn linearise(
-        &self,
-        x: &[f64],
-        sample: Option<usize>,
-        stop: Stop<'_>,
-    ) -> Option<Linearisation<'_>> {
-        let (set, w, curvature) = self.curvature_sampled(x, sample);
-        if stop.now() {
-            return None;
+    /// The L1, L2 and smoothness penalties (see `objective/penalty.rs`).
+    fn penalties(&self) -> Penalty<'_> {
+        Penalty {
+            l1: self.cfg.l1,
+            l2: self.cfg.l2,
+            smooth: self.cfg.smooth,
+            free: &self.free,
+            slot: &self.slot,
+            base: &self.base,
+            pairs: &self.pairs,
         }
-        let jacobian = set.jacobian(&w, stop)?;
-        Some(Linearisation {
-            obj: self,
-            jacobian,
-            set,
-            curvature,
-            cols: None,
-        })
     }
 
-    /// What [`linearise`](Self::linearise) sums over: the positions (all, or
+    /// The penalties' value at the free values `x`.
+    fn penalty(&self, x: &[f64]) -> f64 {
+        self.penalties().value(x)
+    }
+
+    /// Adds the penalties' gradient at `x` to `g`.
+    fn add_penalty_gradient(&self, x: &[f64], g: &mut [f64]) {
+        self.penalties().add_gradient(x, g)
+    }
+
+    /// The penalties' curvature's diagonal over the free parameters: `2 l2 + 2 smooth L_jj`.
+    pub(crate) fn penalty_diagonal(&self) -> Vec<f64> {
+        self.penalties().diagonal()
+    }
+
+    /// `out += (2 l2 I + 2 smooth L) v`.
+    pub(crate) fn add_penalty_curvature_times(&self, v: &[f64], out: &mut [f64]) {
+        self.penalties().add_curvature_times(v, out)
+    }
+
+    /// `h += 2 l2 I + 2 smooth L` on a dense row-major `m x m` matrix.
+    pub(crate) fn add_penalty_curvature_dense(&self, h: &mut [f64]) {
+        self.penalties().add_curvature_dense(h)
+    }
+
+    /// What [`linearise`](Self::linearise) (in `linearise.rs`) sums over: the positions (all, or
     /// the sample), the full weights at `x`, and each position's loss curvature divided by
     /// their number (one pass over them, counted).
     pub(crate) fn curvature_sampled(

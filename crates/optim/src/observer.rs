@@ -10,53 +10,18 @@ use std::time::Instant;
 use argmin::core::observers::Observe;
 use argmin::core::{Error, IterState, PopulationState, State, KV};
 use argmin::solver::particleswarm::Particle;
-use serde::{Deserialize, Serialize};
 
-use crate::control::Control;
 use crate::coords::{projected_gradient, Coords};
+use crate::log::LogRecord;
 use crate::objective::Objective;
-use crate::progress::{Progress, ProgressEvent};
-use crate::stopping::Stopping;
+use crate::stopping::{self, Budget, Control, Stopping};
 use crate::validation::Tracker;
+use tapered::{Progress, ProgressEvent};
 
 /// The argmin state of the gradient-based solvers.
 pub type GradState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;
 /// The argmin state of particle swarm.
 pub type SwarmState = PopulationState<Particle<Vec<f64>, f64>, f64>;
-
-/// One line of the run log.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LogRecord {
-    /// Iteration number over the whole run (0: the starting weights).
-    pub iter: u64,
-    /// Which solver (stage of a hybrid run) produced it.
-    pub stage: String,
-    /// Seconds since the run started.
-    pub seconds: f64,
-    /// Training objective (with regularisation) as the solver reports it.
-    pub train_loss: f64,
-    /// Mean loss on the validation split (`None` without one).
-    pub valid_loss: Option<f64>,
-    /// Norm of the projected gradient (see [`projected_gradient`](crate::projected_gradient)),
-    /// where the solver has a gradient.
-    pub grad_norm: Option<f64>,
-    /// Passes over the training data so far.
-    pub passes: f64,
-}
-
-/// Budgets and stopping rules of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Budget {
-    /// Maximum iterations over the whole run.
-    pub max_iters: Option<u64>,
-    /// Maximum passes over the training data.
-    pub max_passes: Option<f64>,
-    /// Maximum seconds.
-    pub seconds: Option<f64>,
-    /// Stop after this many iterations in a row that did not become the kept iterate (under
-    /// the default rule: worse than the lowest validation loss beyond the noise).
-    pub patience: Option<usize>,
-}
 
 /// An iterate's free values and, if the solver has one, its gradient there.
 pub(crate) type Observed = (Vec<f64>, Option<Vec<f64>>);
@@ -164,20 +129,14 @@ impl RunShared {
                 None
             }
         };
-        if let Some(reason) = converged {
-            self.control.stop(reason);
-        }
-        if stop_early {
-            self.control.stop(
-                "early stopping: validation loss worse than the kept iterate's beyond the noise",
-            );
-        }
-        if self.budget.max_passes.is_some_and(|m| passes >= m) {
-            self.control.stop("pass budget reached");
-        }
-        if self.budget.max_iters.is_some_and(|m| iter >= m) {
-            self.control.stop("iteration budget reached");
-        }
+        stopping::after_iteration(
+            &self.control,
+            &self.budget,
+            converged,
+            stop_early,
+            passes,
+            iter,
+        );
     }
 }
 

@@ -5,10 +5,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::log::LogRecord;
 use crate::method::Method;
 use crate::objective::Objective;
-use crate::observer::LogRecord;
-use crate::regularise::L2Trial;
 use crate::resolve::Resolution;
 use crate::validation::Decision;
 
@@ -60,4 +59,21 @@ pub struct ResolvedRun {
     pub train: Arc<Objective>,
     /// The validation objective on the final leaves.
     pub valid: Option<Arc<Objective>>,
+}
+
+/// One strength of the L2 path ([`run_l2_path`](crate::regularise::run_l2_path)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct L2Trial {
+    /// The strength.
+    pub l2: f64,
+    /// Validation loss of the weights kept at that strength.
+    pub valid_loss: f64,
+    /// Training data loss (no penalty) of those weights.
+    pub train_loss: f64,
+    /// The iteration kept, of how many.
+    pub best_iter: u64,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Passes over the training data.
+    pub passes: f64,
 }

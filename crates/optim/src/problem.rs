@@ -9,7 +9,7 @@ use argmin::core::{CostFunction, Error, Gradient};
 use crate::coords::Coords;
 use crate::linearise::Linearisation;
 use crate::objective::Objective;
-use crate::stop::Stop;
+use tapered::Stop;
 
 /// What the Gauss-Newton solver needs of a problem: the Gauss-Newton model at a point.
 pub trait GaussNewtonModel {
@@ -45,7 +45,8 @@ pub trait MiniBatch {
 /// ```
 /// use std::sync::Arc;
 /// use argmin::core::{CostFunction, Gradient};
-/// use optim::{CompiledSet, Target, Link, Objective, ObjectiveConfig, FitProblem};
+/// use optim::{Link, Objective, ObjectiveConfig, FitProblem};
+/// use tapered::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// let items = vec![vec![(0u32, 1.0)], vec![(0, -1.0)]];
@@ -108,7 +109,8 @@ impl FitProblem {
     /// use std::sync::Arc;
     /// use std::sync::atomic::{AtomicBool, Ordering};
     /// use argmin::core::CostFunction;
-    /// use optim::{CompiledSet, Target, Link, Objective, ObjectiveConfig, FitProblem};
+    /// use optim::{Link, Objective, ObjectiveConfig, FitProblem};
+    /// use tapered::{CompiledSet, Target};
     /// use tape::Scalar;
     ///
     /// let set = CompiledSet::record(&[0.0], &[vec![(0u32, 1.0)]],

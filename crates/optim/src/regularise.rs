@@ -8,13 +8,13 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::control::Control;
+use crate::config::RunConfig;
+use crate::error::OptimError;
 use crate::objective::{Objective, ObjectiveConfig};
+pub use crate::outcome::L2Trial;
 use crate::outcome::RunOutcome;
-use crate::run::{run, RunConfig};
-use crate::OptimError;
+use crate::run::run;
+use crate::stopping::Control;
 
 /// The strengths tried by default, strongest first.
 pub const L2_GRID: [f64; 6] = [1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 0.0];
@@ -63,23 +63,6 @@ impl std::str::FromStr for L2 {
             _ => Err(format!("`{s}` is neither `auto` nor a finite number >= 0")),
         }
     }
-}
-
-/// One strength of the path.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct L2Trial {
-    /// The strength.
-    pub l2: f64,
-    /// Validation loss of the weights kept at that strength.
-    pub valid_loss: f64,
-    /// Training data loss (no penalty) of those weights.
-    pub train_loss: f64,
-    /// The iteration kept, of how many.
-    pub best_iter: u64,
-    /// Iterations run.
-    pub iterations: u64,
-    /// Passes over the training data.
-    pub passes: f64,
 }
 
 /// What the path produced.

@@ -10,15 +10,12 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
+use tapered::Progress;
 
+use crate::error::{HookError, OptimError};
 use crate::objective::Objective;
-use crate::set::CompiledSet;
-use crate::OptimError;
-
-/// The error a [`Rerecord`] hook returns; the driver reports it as [`OptimError::Hook`].
-pub type HookError = Box<dyn std::error::Error + Send + Sync + 'static>;
+use tapered::CompiledSet;
 
 /// A hook that records the training and validation sets again at new weights.
 pub trait Rerecord {

@@ -8,14 +8,15 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crate::config::RunConfig;
+use crate::error::OptimError;
 use crate::objective::Objective;
-use crate::observer::{Budget, RunShared};
-use crate::progress::ProgressEvent;
+use crate::observer::RunShared;
 use crate::resolve::{rebind, Rerecord, Resolution};
-use crate::run::RunConfig;
-use crate::stop::Stop;
+use crate::stopping;
 use crate::validation::Tracker;
-use crate::OptimError;
+use tapered::ProgressEvent;
+use tapered::Stop;
 
 /// What a re-resolution hands the next round.
 pub(crate) struct Round {
@@ -126,21 +127,6 @@ pub(crate) fn same_weights(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-3)
 }
 
-/// A round's budget: the run's, with the iterations cut at the round's end when the run goes
-/// in rounds of `every` iterations (`done` iterations done so far).
-pub(crate) fn round_budget(cfg: &RunConfig, every: Option<u64>, done: u64) -> Budget {
-    match every {
-        Some(n) => {
-            let end = done.saturating_add(n);
-            Budget {
-                max_iters: Some(cfg.budget.max_iters.map_or(end, |m| m.min(end))),
-                ..cfg.budget
-            }
-        }
-        None => cfg.budget,
-    }
-}
-
 /// Shows a re-resolution (above the progress) and logs it; returns the log, taken from
 /// `shared` for the next round's state.
 pub(crate) fn report_resolution(
@@ -194,7 +180,7 @@ pub(crate) fn next_round(
         train,
         valid,
         control: control.clone(),
-        budget: round_budget(cfg, every, done),
+        budget: stopping::round_budget(&cfg.budget, every, done),
         stopping: cfg.method.stopping(cfg.stopping),
         since: AtomicU64::new(done + 1),
         start: shared.start,

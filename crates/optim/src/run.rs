@@ -3,78 +3,21 @@
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::control::Control;
-use crate::method::{Method, SolverOptions};
+use crate::config::RunConfig;
+use crate::error::OptimError;
 use crate::objective::Objective;
-use crate::observer::{Budget, RunShared};
+use crate::observer::RunShared;
 use crate::outcome::{ResolvedRun, RunOutcome};
-use crate::progress::{Progress, ProgressEvent};
 use crate::resolve::{Rerecord, Resolution};
-use crate::rounds::{
-    new_tracker, next_round, report_resolution, resolve_round, round_budget, same_weights,
-};
+use crate::rounds::{new_tracker, next_round, report_resolution, resolve_round, same_weights};
 use crate::stage::Stage;
-use crate::stop::Stop;
-use crate::stopping::{Stopping, CONVERGED};
-use crate::validation::Selection;
-use crate::OptimError;
-
-/// How to run.
-#[derive(Clone, Debug, Default)]
-pub struct RunConfig {
-    /// The optimiser.
-    pub method: Method,
-    /// Budgets and early stopping.
-    pub budget: Budget,
-    /// The relative convergence rules every method stops on.
-    pub stopping: Stopping,
-    /// Solver options.
-    pub solvers: SolverOptions,
-    /// How the kept iterate is chosen.
-    pub selection: Selection,
-    /// Where to write the JSON-lines log, if anywhere.
-    pub log: Option<PathBuf>,
-    /// Where the run reports its progress (the program draws it; none by default).
-    pub progress: Progress,
-    /// The names of the full weights (empty: unnamed), for saying which parameters a solver
-    /// that stopped abnormally was stuck on.
-    pub names: Vec<String>,
-}
-
-impl RunConfig {
-    /// Checks the options a run cannot start with: a non-positive Adam step or Gauss-Newton
-    /// damping, a negative local-search step, a negative or infinite selection `z`. [`run`]
-    /// calls it; call it before expensive preparation to fail early.
-    pub fn check(&self) -> Result<(), OptimError> {
-        let o = &self.solvers;
-        let positive = |v: f64| v > 0.0 && v.is_finite();
-        if !positive(o.adam.lr)
-            || !positive(o.gauss_newton.damping)
-            || o.local.step.is_nan()
-            || o.local.step < 0.0
-        {
-            return Err(OptimError::Config(format!(
-                "the Adam step ({}) and the Gauss-Newton damping ({}) must be positive and the \
-                 local-search step ({}) non-negative",
-                o.adam.lr, o.gauss_newton.damping, o.local.step
-            )));
-        }
-        if let Selection::WithinNoise { z } = self.selection {
-            if !(z >= 0.0 && z.is_finite()) {
-                return Err(OptimError::Config(format!(
-                    "the selection rule's z must be a finite number of standard errors >= 0, \
-                     not {z}"
-                )));
-            }
-        }
-        Ok(())
-    }
-}
+use crate::stopping::{self, Control, RoundEnd};
+use tapered::ProgressEvent;
+use tapered::Stop;
 
 /// Runs `cfg.method` on `train` from the full weights `start`, evaluating every iterate on
 /// `valid`, until the method converges, a budget is spent, early stopping triggers or
@@ -87,8 +30,11 @@ impl RunConfig {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use optim::{run, Budget, CompiledSet, Control, Target, Link, LossKind, Method, Objective,
-///             ObjectiveConfig, RunConfig, Sigmoid};
+/// use optim::{
+///     run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
+///     Sigmoid
+/// };
+/// use tapered::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// // Positions with one feature each; results drawn so that the best weight is about 200.
@@ -193,12 +139,6 @@ pub fn run_resolving(
     drive(train, valid, start, cfg, control, &*stage, resolve)
 }
 
-/// The reason [`RunShared::record`] gives when the iterations of a round run out.
-const ITERATIONS_SPENT: &str = "iteration budget reached";
-
-/// Rounds in a row that may end with the method converged while the leaves keep changing.
-const MAX_SETTLED_ROUNDS: u32 = 10;
-
 /// Checks the inputs and starts the run: the log file, the progress, the deadline, the pass
 /// limit, and the run's shared state for its first round.
 fn open(
@@ -242,7 +182,7 @@ fn open(
         train: train.clone(),
         valid: valid.clone(),
         control: control.clone(),
-        budget: round_budget(cfg, every, 0),
+        budget: stopping::round_budget(&cfg.budget, every, 0),
         stopping: cfg.method.stopping(cfg.stopping),
         since: AtomicU64::new(0),
         start: started,
@@ -291,22 +231,10 @@ fn drive(
             break;
         };
         let done = shared.iter.load(Ordering::SeqCst).saturating_sub(1);
-        // A round cut at its iteration budget goes on; one that converged (by the method's own
-        // rule, or the relative rules) re-resolves and then sees; anything else ends the run.
-        let cut = match control.should_stop() {
-            None => false,
-            Some(_) if control.interrupted() => break,
-            Some(r)
-                if (r == ITERATIONS_SPENT && cfg.budget.max_iters.is_none_or(|m| done < m))
-                    || r.starts_with(CONVERGED) =>
-            {
-                control.clear_reason();
-                if control.should_stop().is_some() {
-                    break;
-                }
-                r == ITERATIONS_SPENT
-            }
-            Some(_) => break,
+        let cut = match stopping::round_end(&control, cfg.budget.max_iters, done) {
+            RoundEnd::Stop => break,
+            RoundEnd::Cut => true,
+            RoundEnd::Settled => false,
         };
         let round = match resolve_round(&shared, &mut **resolver, start, &x, done) {
             Ok(round) => round,
@@ -332,40 +260,11 @@ fn drive(
         // Continue on the new leaves, counting the passes on from where they were.
         shared = Arc::new(next_round(&shared, cfg, every, round, log, done)?);
         x = shared.train.reduce(&shared.train.expand(&x));
-        if let Some(i) = repeats {
-            // The same leaves, so the same objective as after iteration i: the rounds would
-            // only go round again.
-            let cycle = format!("the leaves went round in a cycle (those of iteration {i} again)");
-            // After a round cut short, the method's own reason only says so.
-            reason = if cut {
-                cycle
-            } else {
-                format!("{reason}; {cycle}")
-            };
-            break;
-        }
-        if !cut {
-            if changed == 0 {
-                reason = format!("{reason}; no leaf changed at the re-resolution");
-                break;
-            }
-            settled += 1;
-            if settled >= MAX_SETTLED_ROUNDS {
-                reason = format!(
-                    "{reason}; leaves still changing after {settled} rounds that converged"
-                );
-                break;
-            }
-        } else {
-            settled = 0;
-        }
-        if control.should_stop().is_some() {
+        if stopping::after_resolution(&control, &mut reason, cut, changed, repeats, &mut settled) {
             break;
         }
     }
-    if let Some(r) = control.should_stop() {
-        reason = r;
-    }
+    let reason = stopping::final_reason(&control, reason);
     let (train, valid) = (shared.train.clone(), shared.valid.clone());
     finish(&shared, cfg, start, reason, resolutions, train, valid)
 }

@@ -15,15 +15,14 @@ use std::sync::Arc;
 
 use argmin::core::{Solver, State};
 
-use crate::control::Control;
 use crate::coords::{projected_gradient, Coords};
+use crate::error::OptimError;
 use crate::execute::execute;
 use crate::linearise::jacobi_scale;
 use crate::observer::{GradState, Monitor, RunShared};
 use crate::problem::FitProblem;
-use crate::solvers::{lbfgs::lbfgs, LbfgsOptions};
-use crate::stopping::CONVERGED;
-use crate::OptimError;
+use crate::solvers::lbfgs::{lbfgs, LbfgsOptions};
+use crate::stopping::{self, Control};
 
 /// Where a stage ended (the free values), and why (`"<stage>: <reason>"`).
 pub type StageEnd = (Vec<f64>, String);
@@ -44,14 +43,9 @@ pub trait Stage: Send + Sync {
     ) -> Result<StageEnd, OptimError>;
 }
 
-/// Iterations left in the run's budget, at most `cap`.
+/// Iterations left in the run's budget, at most `cap` ([`stopping::remaining`]).
 pub(crate) fn remaining(shared: &RunShared, cap: Option<u64>) -> u64 {
-    let done = shared.iter.load(Ordering::SeqCst).saturating_sub(1);
-    let left = shared
-        .budget
-        .max_iters
-        .map_or(u64::MAX, |m| m.saturating_sub(done));
-    cap.map_or(left, |c| c.min(left))
+    stopping::remaining(shared.iter.load(Ordering::SeqCst), &shared.budget, cap)
 }
 
 /// The coordinates a stage's solver works in.
@@ -180,8 +174,7 @@ impl Stage for LbfgsStage {
         let mut end = self.once(shared, x0, cap)?;
         let rule = shared.stopping.rel_loss;
         for restart in 1..=MAX_RESTARTS {
-            let reason = shared.control.should_stop();
-            if rule <= 0.0 || !reason.as_deref().is_some_and(|r| r.starts_with(CONVERGED)) {
+            if !stopping::ended_by_loss_rule(&shared.control, rule) {
                 break;
             }
             // The training objective where this run started (the record before its first
@@ -197,11 +190,7 @@ impl Stage for LbfgsStage {
                     _ => break,
                 }
             };
-            if e0 - e1 <= 10.0 * rule * e0.abs() {
-                break;
-            }
-            shared.control.clear_reason();
-            if shared.control.should_stop().is_some() {
+            if !stopping::restart_worth(rule, e0, e1) || !stopping::resume(&shared.control) {
                 break;
             }
             since = shared.iter.load(Ordering::SeqCst);

@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use optim::Stop;
-use optim::{CompiledSet, Link, LossKind, Objective, ObjectiveConfig, Sigmoid, Target};
+use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tape::Scalar;
+use tapered::Stop;
+use tapered::{CompiledSet, Target};
 
 const PARAMS: usize = 6;
 /// Pairs over the 6 parameters: a chain, a cycle's closing pair, and pairs with the frozen one.

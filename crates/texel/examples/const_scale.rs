@@ -12,10 +12,10 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use optim::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
+use tapered::Stop;
 use texel::traced::{record_traces, Traced};
 use trace::{Manifest, Trace};
 

@@ -2,12 +2,12 @@
 //! descriptions, and recording labelled positions into a [`CompiledSet`].
 
 use eval::Model;
-use optim::Progress;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
+use tapered::Progress;
 
 use optim::ParamSpec;
-use optim::{CompiledSet, SetBuilder, SplitSpec, Target};
+use tapered::{CompiledSet, SetBuilder, SplitSpec, Target};
 
 /// Which position's evaluation a sample contributes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,7 +57,7 @@ pub fn param_specs(model: &Model) -> Vec<ParamSpec> {
 /// its label. Parallel; `progress` advances by one per position.
 ///
 /// ```
-/// use optim::Target;
+/// use tapered::Target;
 /// use texel::chess;
 /// use shakmaty::Chess;
 ///

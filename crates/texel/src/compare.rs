@@ -9,10 +9,10 @@ use crate::plot::{line_plot, Series};
 use crate::TexelError;
 use optim::Control;
 use optim::Objective;
-use optim::Progress;
 use optim::{run, Method, RunConfig, SolverOptions};
 use optim::{Budget, LogRecord};
 use optim::{Selection, Stopping};
+use tapered::Progress;
 
 /// One method's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -15,8 +15,8 @@ use crate::TexelError;
 use optim::regularise::run_l2_path;
 use optim::Control;
 use optim::ObjectiveConfig;
-use optim::Stop;
 use optim::{RunConfig, RunOutcome};
+use tapered::Stop;
 
 /// A tuning run: the problem, how to optimise it, and where its files go.
 #[derive(Clone, Debug)]

@@ -13,10 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use eval::Model;
-use optim::Progress;
-use optim::{CompiledSet, HookError, Recorded, Rerecord, Target};
+use optim::{HookError, Recorded, Rerecord};
 use rayon::prelude::*;
 use shakmaty::{Chess, Position};
+use tapered::Progress;
+use tapered::{CompiledSet, Target};
 
 use crate::chess::{leaf_position, record_positions, Leaf};
 use crate::TexelError;

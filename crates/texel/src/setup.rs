@@ -14,11 +14,11 @@ use crate::TexelError;
 
 pub mod stream;
 use optim::fit_k;
-use optim::CompiledSet;
-use optim::Stop;
 use optim::{Link, LossKind, Sigmoid};
 use optim::{Objective, ObjectiveConfig};
-use optim::{Progress, ProgressEvent};
+use tapered::CompiledSet;
+use tapered::Stop;
+use tapered::{Progress, ProgressEvent};
 
 /// The dataset used when no data is given: made by `tune datagen` / `tune bootstrap` (the
 /// engine's self-play) and committed as `data/default.gtc.zst` (see `data/README.md`).

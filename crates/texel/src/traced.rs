@@ -8,8 +8,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use optim::{CompiledSet, Counts, ParamSpec, Progress, SetBuilder, Target};
+use optim::ParamSpec;
 use tape::Var;
+use tapered::{CompiledSet, Counts, Progress, SetBuilder, Target};
 use trace::emit::Language;
 use trace::{Manifest, Trace};
 

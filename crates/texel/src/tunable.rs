@@ -43,7 +43,7 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
     fn smoothing_pairs(&self) -> Vec<(usize, usize)>;
 
     /// `eg_of[i] = Some(e)`: parameter `e` is the endgame twin of middlegame parameter `i`
-    /// (the pairing [`optim::CompiledSet::compact_phased`] takes).
+    /// (the pairing [`tapered::CompiledSet::compact_phased`] takes).
     fn phase_pairs(&self) -> Vec<Option<usize>>;
 
     /// The L2 strength of a run that does not name one.

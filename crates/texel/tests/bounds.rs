@@ -8,15 +8,16 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::Stop;
 use optim::{
-    fit_k, free_indices, projected_gradient, run, Budget, CompiledSet, Control, Coords, FitProblem,
+    fit_k, free_indices, projected_gradient, run, Budget, Control, Coords, FitProblem,
     GaussNewtonModel, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome,
-    Selection, Sigmoid, Target,
+    Selection, Sigmoid,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
+use tapered::Stop;
+use tapered::{CompiledSet, Target};
 use texel::chess::{param_specs, record_positions, Leaf};
 
 /// The first `n` positions of the shared TCEC games, with their game results.

@@ -12,9 +12,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use optim::{Budget, Control, Method, RunConfig, Stop};
+use optim::{Budget, Control, Method, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tapered::Stop;
 use texel::finish::{finish, polish};
 use texel::job::{tune_as, Job};
 use texel::setup::{prepare_as, SetupOptions, TraceOptions};

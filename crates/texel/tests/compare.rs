@@ -5,7 +5,8 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::{Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, Sigmoid, Target};
+use optim::{Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, Sigmoid};
+use tapered::Target;
 use texel::chess::{record_positions, Leaf};
 use texel::compare::{compare, CompareConfig};
 
@@ -57,7 +58,7 @@ fn compare_writes_table_json_and_plots() {
         stopping: Default::default(),
         solvers: Default::default(),
         selection: Default::default(),
-        progress: optim::Progress::none(),
+        progress: tapered::Progress::none(),
         title: "test".to_string(),
     };
     let cmp = compare(

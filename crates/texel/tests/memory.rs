@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 use eval::ModelKind;
-use optim::Stop;
+use tapered::Stop;
 use texel::setup::{prepare, SetupOptions};
 
 /// The environment variable that makes this test a child that measures one load.

@@ -6,13 +6,14 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::Stop;
 use optim::{
     fit_k, run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
-    Sigmoid, SolverOptions, Target,
+    Sigmoid, SolverOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tapered::Stop;
+use tapered::Target;
 use texel::chess::{record_positions, Leaf};
 
 fn real_objective(

@@ -8,11 +8,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use optim::{CompiledSet, Reason, Stop, StoreKind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
 use tape::{Scratch, Var};
+use tapered::{CompiledSet, Reason, Stop, StoreKind};
 use texel::traced::{label, record_traces, Traced};
 use trace::{Manifest, Trace};
 

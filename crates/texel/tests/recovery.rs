@@ -20,11 +20,12 @@ use std::sync::{Arc, OnceLock};
 use eval::{Model, ModelKind};
 use optim::{
     run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, Sigmoid,
-    SolverOptions, Target,
+    SolverOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
+use tapered::Target;
 use texel::chess::{record_positions, Leaf};
 
 const K: f64 = 1.2;

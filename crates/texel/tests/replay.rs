@@ -9,12 +9,12 @@ use std::io::Read;
 use eval::{Model, ModelKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use optim::Stop;
-use optim::{CompiledSet, Fallback, Reason, SplitSpec, StoreKind, Target};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::Chess;
 use tape::Scratch;
+use tapered::Stop;
+use tapered::{CompiledSet, Fallback, Reason, SplitSpec, StoreKind, Target};
 use texel::chess::{phase_pairs, record_positions, Leaf};
 
 use common::{close, fresh};

@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::Stop;
 use optim::{run_resolving, Budget, Control, Method, Rerecord, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
+use tapered::Stop;
 use texel::chess::{record_samples, Leaf};
 use texel::setup::{prepare, SetupOptions};
 use texel::Resolver;
@@ -63,7 +63,7 @@ fn same_leaf(a: &Chess, b: &Chess) -> bool {
 fn check_replay(
     kind: ModelKind,
     model: &Model,
-    set: &optim::CompiledSet,
+    set: &tapered::CompiledSet,
     leaves: &[Chess],
     w: &[f64],
 ) {
@@ -123,7 +123,7 @@ fn check(kind: ModelKind) {
     assert_eq!((rec0.train_changed, rec0.valid_changed), (0, 0));
     let plain = record_samples(&model, train, &w0, Leaf::Qsearch, None);
     assert_eq!(plain.len(), rec0.train.len());
-    let by_number = |set: &optim::CompiledSet, w: &[f64]| {
+    let by_number = |set: &tapered::CompiledSet, w: &[f64]| {
         let mut q = vec![0.0; set.len()];
         set.scores(w, &mut q);
         let mut out = vec![f64::NAN; all.len()];

@@ -4,7 +4,7 @@
 mod common;
 
 use eval::{Model, ModelKind};
-use optim::Stop;
+use tapered::Stop;
 use texel::setup::{default_l2, prepare, SetupOptions};
 
 fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions {

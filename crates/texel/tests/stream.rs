@@ -8,10 +8,10 @@ mod common;
 use std::path::PathBuf;
 
 use eval::{Model, ModelKind};
-use optim::CompiledSet;
-use optim::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tapered::CompiledSet;
+use tapered::Stop;
 use texel::chess::{record_samples, Leaf};
 use texel::setup::{load_samples, prepare, SetupOptions};
 

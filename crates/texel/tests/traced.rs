@@ -75,7 +75,7 @@ fn linear_traces_recover_the_true_weights_with_lbfgs() {
     let (err, name) = worst(&t, &f.truth, &all);
     assert!(err <= 2.0, "{name} is {err:.3} cp from the truth");
     // The linear positions without a constant take the compact phased store, every one.
-    let setup = prepare_as::<Traced>(&options(&f), optim::Stop::Never).unwrap();
+    let setup = prepare_as::<Traced>(&options(&f), tapered::Stop::Never).unwrap();
     let set = setup.train.set();
     assert_eq!(set.phased_len(), set.len(), "{:?}", set.layout());
     // weights.json is the manifest again with the tuned values, by name.
@@ -185,7 +185,7 @@ fn traces_that_fail_verification_are_refused_unless_told_otherwise() {
         })
         .collect();
     std::fs::write(&f.traces, wrong).unwrap();
-    let Err(e) = prepare_as::<Traced>(&options(&f), optim::Stop::Never) else {
+    let Err(e) = prepare_as::<Traced>(&options(&f), tapered::Stop::Never) else {
         panic!("a set failing verification was accepted");
     };
     let msg = e.to_string();
@@ -193,7 +193,7 @@ fn traces_that_fail_verification_are_refused_unless_told_otherwise() {
     assert!(msg.contains("--no-verify-traces"), "{msg}");
     let mut opts = options(&f);
     opts.traced.as_mut().unwrap().verify = false;
-    let setup = prepare_as::<Traced>(&opts, optim::Stop::Never).expect("tuned anyway");
+    let setup = prepare_as::<Traced>(&opts, tapered::Stop::Never).expect("tuned anyway");
     assert!(setup.train.set().len() > 300);
 }
 
@@ -208,7 +208,7 @@ fn mismatched_traces_are_named_before_tuning() {
     std::fs::write(&f.traces, text).unwrap();
     let mut strict = options(&f);
     strict.strict = true;
-    let Err(e) = prepare_as::<Traced>(&strict, optim::Stop::Never) else {
+    let Err(e) = prepare_as::<Traced>(&strict, tapered::Stop::Never) else {
         panic!("--strict did not stop at the mismatched trace");
     };
     let msg = e.to_string();
@@ -218,7 +218,7 @@ fn mismatched_traces_are_named_before_tuning() {
     // Without --strict both are skipped, counted and named in the notes.
     let mut lenient = options(&f);
     lenient.traced.as_mut().unwrap().verify = false;
-    let setup = prepare_as::<Traced>(&lenient, optim::Stop::Never).expect("skipped");
+    let setup = prepare_as::<Traced>(&lenient, tapered::Stop::Never).expect("skipped");
     let notes = setup.notes.join("\n");
     assert!(notes.contains("2 skipped"), "{notes}");
     assert!(notes.contains(&format!("{file}:52")), "{notes}");
@@ -236,7 +236,7 @@ fn a_manifest_of_other_weights_is_refused_as_start() {
         weights: Some(g.manifest.clone()),
         ..options(&f)
     };
-    let Err(e) = prepare_as::<Traced>(&opts, optim::Stop::Never) else {
+    let Err(e) = prepare_as::<Traced>(&opts, tapered::Stop::Never) else {
         panic!("another manifest's weights were taken");
     };
     assert!(e.to_string().contains("another manifest's"), "{e}");
@@ -245,7 +245,7 @@ fn a_manifest_of_other_weights_is_refused_as_start() {
         weights: Some(f.truth_manifest.clone()),
         ..options(&f)
     };
-    let setup = prepare_as::<Traced>(&opts, optim::Stop::Never).unwrap();
+    let setup = prepare_as::<Traced>(&opts, tapered::Stop::Never).unwrap();
     assert_eq!(setup.start, f.truth);
     assert!(setup.train.data_loss(&setup.start) < 1e-20);
 }

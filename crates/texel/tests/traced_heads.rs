@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 
-use optim::{CompiledSet, StoreKind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
 use tape::{Scratch, Tape};
+use tapered::{CompiledSet, StoreKind};
 use texel::traced::{record_traces, Traced};
 use trace::{Manifest, Trace};
 

@@ -8,8 +8,9 @@ use std::time::Instant;
 
 use anyhow::bail;
 use eval::{Model, ModelKind};
-use optim::{Budget, Control, Method, Objective, RunConfig, Stop};
+use optim::{Budget, Control, Method, Objective, RunConfig};
 use serde_json::{json, Value};
+use tapered::Stop;
 use texel::setup::SetupOptions;
 
 /// Options of `tune bench`.

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::bail;
-use optim::Stop;
 use optim::{Control, Method};
+use tapered::Stop;
 use texel::setup::prepare_as;
 use texel::Tunable;
 

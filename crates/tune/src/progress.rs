@@ -1,12 +1,12 @@
 //! The progress bars of the libraries' long work: `optim` and `texel` report through an
-//! [`optim::Progress`] callback ([`ProgressEvent`]s), and this draws them with indicatif, one
+//! [`tapered::Progress`] callback ([`ProgressEvent`]s), and this draws them with indicatif, one
 //! bar at a time, on standard error.
 
 use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use optim::{Progress, ProgressEvent};
+use tapered::{Progress, ProgressEvent};
 
 /// The callback that draws the events as bars; [`Progress::none`] when `show` is false.
 pub fn bars(show: bool) -> Progress {

@@ -1,9 +1,7 @@
-//! The run: each iteration plays game pairs between the two probes of [`optim::spsa`] and
+//! The run: each iteration plays game pairs between the two probes of [`Spsa`] and
 //! steps on their score; a checkpoint after every iteration; the final check against the start.
 
-use optim::spsa::{Spsa, SpsaState};
-
-use super::{Basis, Subject};
+use super::{Basis, Spsa, SpsaState, Subject};
 use crate::error::EngineError;
 use crate::evaluator::ModelEvaluator;
 use crate::matches::{play_match, MatchGame, MatchResult};

@@ -1,13 +1,24 @@
-//! The regularisation of an [`Objective`]: L1 and L2 pulls towards the starting weights and
-//! the smoothness prior over neighbour pairs, their value, gradient and curvature (added to
-//! every form of the Gauss-Newton matrix).
+//! The regularisation of an [`Objective`](super::Objective): L1 and L2 pulls towards the
+//! starting weights and the smoothness prior over neighbour pairs, their value, gradient and
+//! curvature (added to every form of the Gauss-Newton matrix).
 
-use super::Objective;
+/// The penalties of an objective, borrowed from it: their strengths, the free parameters
+/// (`free`, and each full index's `slot` among them, `u32::MAX` when frozen), the starting
+/// weights they pull towards (`base`, full) and the smoothness pairs (full indices).
+pub(super) struct Penalty<'a> {
+    pub(super) l1: f64,
+    pub(super) l2: f64,
+    pub(super) smooth: f64,
+    pub(super) free: &'a [usize],
+    pub(super) slot: &'a [u32],
+    pub(super) base: &'a [f64],
+    pub(super) pairs: &'a [(u32, u32)],
+}
 
-impl Objective {
+impl Penalty<'_> {
     /// The free parameters' distances from their starting values.
     fn offsets<'a>(&'a self, x: &'a [f64]) -> impl Iterator<Item = f64> + 'a {
-        x.iter().zip(&self.free).map(|(&v, &i)| v - self.base[i])
+        x.iter().zip(self.free).map(|(&v, &i)| v - self.base[i])
     }
 
     /// The value of full index `i` at free values `x`.
@@ -29,32 +40,32 @@ impl Objective {
         })
     }
 
-    pub(super) fn penalty(&self, x: &[f64]) -> f64 {
+    pub(super) fn value(&self, x: &[f64]) -> f64 {
         let mut p = 0.0;
-        if self.cfg.l1 != 0.0 {
-            p += self.cfg.l1 * self.offsets(x).map(f64::abs).sum::<f64>();
+        if self.l1 != 0.0 {
+            p += self.l1 * self.offsets(x).map(f64::abs).sum::<f64>();
         }
-        if self.cfg.l2 != 0.0 {
-            p += self.cfg.l2 * self.offsets(x).map(|d| d * d).sum::<f64>();
+        if self.l2 != 0.0 {
+            p += self.l2 * self.offsets(x).map(|d| d * d).sum::<f64>();
         }
-        if self.cfg.smooth != 0.0 {
-            p += self.cfg.smooth * self.pair_differences(x).map(|(_, _, d)| d * d).sum::<f64>();
+        if self.smooth != 0.0 {
+            p += self.smooth * self.pair_differences(x).map(|(_, _, d)| d * d).sum::<f64>();
         }
         p
     }
 
-    pub(super) fn add_penalty_gradient(&self, x: &[f64], g: &mut [f64]) {
-        if self.cfg.l1 != 0.0 || self.cfg.l2 != 0.0 {
+    pub(super) fn add_gradient(&self, x: &[f64], g: &mut [f64]) {
+        if self.l1 != 0.0 || self.l2 != 0.0 {
             for (gi, d) in g.iter_mut().zip(self.offsets(x)) {
-                if self.cfg.l1 != 0.0 && d != 0.0 {
-                    *gi += self.cfg.l1 * d.signum();
+                if self.l1 != 0.0 && d != 0.0 {
+                    *gi += self.l1 * d.signum();
                 }
-                *gi += 2.0 * self.cfg.l2 * d;
+                *gi += 2.0 * self.l2 * d;
             }
         }
-        if self.cfg.smooth != 0.0 {
+        if self.smooth != 0.0 {
             for (sa, sb, d) in self.pair_differences(x) {
-                let f = 2.0 * self.cfg.smooth * d;
+                let f = 2.0 * self.smooth * d;
                 if sa != u32::MAX {
                     g[sa as usize] += f;
                 }
@@ -67,15 +78,16 @@ impl Objective {
 
     /// The penalties' curvature (L1 has none) over the free parameters: `2 l2 I + 2 smooth L`,
     /// `L` the Laplacian of the pairs among free parameters (a pair with a frozen member adds
-    /// to its free member's diagonal only). [`Linearisation`] adds it to the Gauss-Newton
-    /// matrix in each of its forms through the three methods below.
-    pub(crate) fn penalty_diagonal(&self) -> Vec<f64> {
-        let mut d = vec![2.0 * self.cfg.l2; self.dim()];
-        if self.cfg.smooth != 0.0 {
+    /// to its free member's diagonal only). [`Linearisation`](crate::Linearisation) adds it to the Gauss-Newton
+    /// matrix in each of its forms through the three methods below (the objective's
+    /// `penalty_diagonal`, `add_penalty_curvature_times`, `add_penalty_curvature_dense`).
+    pub(super) fn diagonal(&self) -> Vec<f64> {
+        let mut d = vec![2.0 * self.l2; self.free.len()];
+        if self.smooth != 0.0 {
             for &(a, b) in self.pairs.iter() {
                 for s in [self.slot[a as usize], self.slot[b as usize]] {
                     if s != u32::MAX {
-                        d[s as usize] += 2.0 * self.cfg.smooth;
+                        d[s as usize] += 2.0 * self.smooth;
                     }
                 }
             }
@@ -84,12 +96,12 @@ impl Objective {
     }
 
     /// `out += (2 l2 I + 2 smooth L) v`.
-    pub(crate) fn add_penalty_curvature_times(&self, v: &[f64], out: &mut [f64]) {
+    pub(super) fn add_curvature_times(&self, v: &[f64], out: &mut [f64]) {
         for (o, &x) in out.iter_mut().zip(v) {
-            *o += 2.0 * self.cfg.l2 * x;
+            *o += 2.0 * self.l2 * x;
         }
-        if self.cfg.smooth != 0.0 {
-            let c = 2.0 * self.cfg.smooth;
+        if self.smooth != 0.0 {
+            let c = 2.0 * self.smooth;
             for &(a, b) in self.pairs.iter() {
                 let (sa, sb) = (self.slot[a as usize], self.slot[b as usize]);
                 let va = if sa == u32::MAX { 0.0 } else { v[sa as usize] };
@@ -105,13 +117,13 @@ impl Objective {
     }
 
     /// `h += 2 l2 I + 2 smooth L` on a dense row-major `m x m` matrix.
-    pub(crate) fn add_penalty_curvature_dense(&self, h: &mut [f64]) {
-        let m = self.dim();
-        for (a, x) in self.penalty_diagonal().into_iter().enumerate() {
+    pub(super) fn add_curvature_dense(&self, h: &mut [f64]) {
+        let m = self.free.len();
+        for (a, x) in self.diagonal().into_iter().enumerate() {
             h[a * m + a] += x;
         }
-        if self.cfg.smooth != 0.0 {
-            let c = 2.0 * self.cfg.smooth;
+        if self.smooth != 0.0 {
+            let c = 2.0 * self.smooth;
             for &(a, b) in self.pairs.iter() {
                 let (sa, sb) = (self.slot[a as usize], self.slot[b as usize]);
                 if sa != u32::MAX && sb != u32::MAX {

@@ -5,11 +5,11 @@ use std::sync::Arc;
 use argmin::core::{Error, Problem, Solver, State, TerminationReason, TerminationStatus, KV};
 use serde::{Deserialize, Serialize};
 
-use crate::control::Control;
 use crate::linearise::Linearisation;
 use crate::observer::GradState;
 use crate::problem::GaussNewtonModel;
-use crate::stop::Stop;
+use crate::stopping::Control;
+use tapered::Stop;
 
 /// Options of Gauss-Newton.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,7 @@ use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 use serde::{Deserialize, Serialize};
 
-use crate::OptimError;
+use crate::error::OptimError;
 
 /// Options of L-BFGS.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use argmin::core::{CostFunction, Error, Problem, Solver, State, TerminationReason, KV};
 use serde::{Deserialize, Serialize};
 
-use crate::control::Control;
 use crate::observer::GradState;
+use crate::stopping::Control;
 
 /// Options of local search.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,12 +8,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::control::StallGuard;
+use crate::error::OptimError;
 use crate::execute::execute;
 use crate::observer::{Monitor, RunShared, SwarmState};
 use crate::problem::FitProblem;
 use crate::stage::{remaining, Stage, StageEnd};
-use crate::OptimError;
+use crate::stopping::StallGuard;
 
 /// Options of particle swarm.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

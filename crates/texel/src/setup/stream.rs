@@ -16,8 +16,8 @@ use data::cache::CacheReader;
 use data::check::Tally;
 use data::{Format, Sample};
 use eval::Model;
-use optim::Progress;
-use optim::{CompiledSet, SetBuilder};
+use tapered::Progress;
+use tapered::{CompiledSet, SetBuilder};
 
 use super::SetupOptions;
 use crate::chess::record_samples;

@@ -6,8 +6,8 @@
 //! programs of [`Manifest::evaluate_real`], the same values (the tuning objective: a
 //! `trunc` of the manifest is its argument, the real division).
 
-use optim::{CompiledSet, HeadRow, HeadSpec, Progress};
 use tape::{Tape, Var};
+use tapered::{CompiledSet, HeadRow, HeadSpec, Progress};
 use trace::{HeadInputs, HeadShape, Manifest, Trace};
 
 use super::label;

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use optim::{CompiledSet, Progress, SetBuilder};
+use tapered::{CompiledSet, Progress, SetBuilder};
 use trace::{Manifest, ReadOptions, Trace, TraceStream};
 
 use super::{first_failure, record_traces, Traced};

@@ -9,10 +9,10 @@ pub use data_common::fixture;
 
 use std::path::PathBuf;
 
-use optim::Target;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
+use tapered::Target;
 
 /// `n` distinct-ish positions reached by random legal moves from the start (2 to 120 plies),
 /// none in check and none game over.

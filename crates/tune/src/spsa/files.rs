@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use engine::spsa::Subject;
-use optim::spsa::{Gains, SpsaState};
+use engine::spsa::{Gains, SpsaState};
 use serde::{Deserialize, Serialize};
 
 /// What a run is: everything in `state.json` a resumed run must agree with (a field that

@@ -1,5 +1,5 @@
 //! `tune spsa`: SPSA on game results after Texel, for gradtune's models or any engine's UCI
-//! spin options (the logic is in `optim::spsa` and `engine::spsa`); resumable from OUT.
+//! spin options (the logic is in `engine::spsa`); resumable from OUT.
 
 mod files;
 
@@ -13,12 +13,12 @@ use engine::matches::{run_match, MatchPlan, MatchReport, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::player::UciSetup;
 use engine::spsa::{
-    run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject, Tunable,
+    run_spsa, Basis, BasisKind, Gains, OpeningSource, Spsa, SpsaEnd, SpsaEvent, SpsaPlan,
+    SpsaState, Subject, Tunable,
 };
 use engine::ModelEvaluator;
 use files::{resume, save_state, weights_json, Settings};
 use indicatif::{ProgressBar, ProgressStyle};
-use optim::spsa::{Gains, Spsa, SpsaState};
 
 use crate::move_limits::MoveLimitArgs;
 

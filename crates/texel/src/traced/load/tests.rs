@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use optim::CompiledSet;
+use tapered::CompiledSet;
 use trace::{read_traces, Manifest, ReadOptions, Trace};
 
 use super::{load_in_batches, record_traces, start_weights, Traced, BATCH};

@@ -15,7 +15,7 @@ impl CompiledSet {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Stop, Target};
+    /// use tapered::{CompiledSet, Stop, Target};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::observer::LogRecord;
+use crate::log::LogRecord;
 
 /// The relative stopping rules of a run (each off at 0).
 ///

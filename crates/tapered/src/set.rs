@@ -51,7 +51,7 @@ const CHUNK: usize = 2048;
 /// says how many positions each store holds and why any fell back to a slower one.
 ///
 /// ```
-/// use optim::{CompiledSet, Target};
+/// use tapered::{CompiledSet, Target};
 /// use tape::Scalar;
 ///
 /// // Two "positions", each a list of features; the evaluation is linear in the weights.
@@ -331,7 +331,7 @@ impl CompiledSet {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use optim::{CompiledSet, Stop, Target};
+    /// use tapered::{CompiledSet, Stop, Target};
     /// use tape::Scalar;
     ///
     /// let items = vec![vec![(0u32, 1.0)], vec![(0, 2.0)]];

@@ -46,7 +46,7 @@ type Callback = dyn Fn(ProgressEvent<'_>) + Send + Sync;
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
-/// use optim::{Progress, ProgressEvent};
+/// use tapered::{Progress, ProgressEvent};
 ///
 /// let seen = Arc::new(Mutex::new(0u64));
 /// let s = seen.clone();

@@ -3,14 +3,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// When to abandon a long computation: never, once a flag is set (a Ctrl-C handler's, the
-/// run's [`Control::interrupt_flag`](crate::Control::interrupt_flag)), or once a test says
-/// so. A computation asks it between pieces of work (before each chunk of a pass, every few
-/// hundred rows of a matrix) and, when told to stop, returns `None` having changed nothing.
+/// When to abandon a long computation: never, once a flag is set (a Ctrl-C handler's, an
+/// optimiser run's `optim::Control::interrupt_flag`), or once a test says so. A computation
+/// asks it between pieces of work (before each chunk of a pass, every few hundred rows of a
+/// matrix) and, when told to stop, returns `None` having changed nothing.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicBool, Ordering};
-/// use optim::Stop;
+/// use tapered::Stop;
 ///
 /// assert!(!Stop::Never.now());
 /// let flag = AtomicBool::new(false);

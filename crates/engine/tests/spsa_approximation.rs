@@ -1,6 +1,6 @@
 //! SPSA: the gain schedules, the perturbations, the step, bounds, resumption and bad input.
 
-use optim::spsa::{Gains, Spsa, SpsaError, SpsaState};
+use engine::spsa::{Gains, Spsa, SpsaError, SpsaState};
 
 fn gains() -> Gains {
     Gains {

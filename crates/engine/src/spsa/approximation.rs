@@ -18,7 +18,7 @@
 //! ran through.
 //!
 //! ```
-//! use optim::spsa::{Gains, Spsa, SpsaState};
+//! use engine::spsa::{Gains, Spsa, SpsaState};
 //!
 //! // Maximise -(x - 3)^2 from noiseless comparisons: the comparison is the difference in value.
 //! let spsa = Spsa::new(Gains::for_iterations(400), vec![0.5], 7).unwrap();
@@ -113,9 +113,9 @@ impl Gains {
     /// [`FIRST_STEP`](Self::FIRST_STEP) times its `c_j` at the first iteration.
     ///
     /// ```
-    /// let g = optim::spsa::Gains::for_iterations(1000);
+    /// let g = engine::spsa::Gains::for_iterations(1000);
     /// assert_eq!(g.big_a, 100.0);
-    /// assert!((g.a_k(0) / (2.0 * g.c_k(0)) - optim::spsa::Gains::FIRST_STEP).abs() < 1e-12);
+    /// assert!((g.a_k(0) / (2.0 * g.c_k(0)) - engine::spsa::Gains::FIRST_STEP).abs() < 1e-12);
     /// ```
     pub fn for_iterations(iterations: u64) -> Gains {
         let big_a = (iterations as f64 / 10.0).max(1.0).round();
@@ -127,8 +127,8 @@ impl Gains {
     /// times its `c_j` at the first iteration.
     ///
     /// ```
-    /// let g = optim::spsa::Gains::with_decay(50.0, 0.602, 0.101);
-    /// assert!((g.a_k(0) / (2.0 * g.c_k(0)) - optim::spsa::Gains::FIRST_STEP).abs() < 1e-12);
+    /// let g = engine::spsa::Gains::with_decay(50.0, 0.602, 0.101);
+    /// assert!((g.a_k(0) / (2.0 * g.c_k(0)) - engine::spsa::Gains::FIRST_STEP).abs() < 1e-12);
     /// ```
     pub fn with_decay(big_a: f64, alpha: f64, gamma: f64) -> Gains {
         let c = 1.0;
@@ -303,7 +303,7 @@ impl Spsa {
     /// The perturbation signs of iteration `k`: `±1` each, from the seed and `k` alone.
     ///
     /// ```
-    /// use optim::spsa::{Gains, Spsa};
+    /// use engine::spsa::{Gains, Spsa};
     /// let s = Spsa::new(Gains::for_iterations(10), vec![1.0; 64], 3).unwrap();
     /// assert_eq!(s.signs(5), s.signs(5));
     /// assert_ne!(s.signs(5), s.signs(6));

@@ -101,7 +101,7 @@ impl CompiledSet {
     /// memory; [`layout`](Self::layout) counts them by [`Reason`].
     ///
     /// ```
-    /// use optim::{CompiledSet, Target, Reason, SplitSpec, StoreKind};
+    /// use tapered::{CompiledSet, Target, Reason, SplitSpec, StoreKind};
     /// use tape::{Scalar, Var};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2: a danger input; 3: a head weight.

@@ -11,7 +11,7 @@ use crate::store::{AnyStore, StoreKind};
 /// batch's stores are moved or copied in and dropped.
 ///
 /// ```
-/// use optim::{CompiledSet, Target, SetBuilder};
+/// use tapered::{CompiledSet, Target, SetBuilder};
 /// use tape::Scalar;
 ///
 /// let items: Vec<Vec<(u32, f64)>> = (0..10).map(|i| vec![(0, i as f64), (1, 1.0)]).collect();

@@ -41,7 +41,7 @@ impl CompiledSet {
     /// `eval` must be the same evaluation as the head of the inputs.
     ///
     /// ```
-    /// use optim::{CompiledSet, HeadRow, HeadSpec, StoreKind, Target};
+    /// use tapered::{CompiledSet, HeadRow, HeadSpec, StoreKind, Target};
     /// use tape::{Scalar, Tape, Var};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2, 3: weights a position picks one of.

@@ -53,7 +53,7 @@ impl CompiledSet {
     /// stores plus a constant. Parallel; `progress` advances by one per item.
     ///
     /// ```
-    /// use optim::{CompiledSet, Target};
+    /// use tapered::{CompiledSet, Target};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2: no twin.
     /// let eg_of = [Some(1), None, None];
@@ -132,7 +132,7 @@ impl CompiledSet {
     /// item.
     ///
     /// ```
-    /// use optim::{CompiledSet, Counts, Reason, Target};
+    /// use tapered::{CompiledSet, Counts, Reason, Target};
     ///
     /// // Parameters 0/1: a (middlegame, endgame) pair; 2: no twin (a single).
     /// let eg_of = [Some(1), None, None];
