@@ -123,13 +123,14 @@ pub fn markdown(rungs: &[Rung], reference: Option<&str>) -> String {
     s
 }
 
-/// The ladder as an SVG plot: Elo against generation 0 (and the reference) by generation,
-/// with the 95% intervals as bars. Infinite ends are left out.
-pub fn svg(rungs: &[Rung], reference: Option<&str>) -> Result<String, BootstrapError> {
-    // Each series: its label and points (generation, elo, lower, upper).
-    type Point = (f64, f64, f64, f64);
+/// A plotted point: generation, Elo, lower and upper ends of its interval.
+type Point = (f64, f64, f64, f64);
+
+/// The ladder's series: each its label and points; a match without an Elo is left out, a
+/// missing match is a point at 0.
+fn series(rungs: &[Rung], reference: Option<&str>) -> Vec<(String, Vec<Point>)> {
     let mut series: Vec<(String, Vec<Point>)> = Vec::new();
-    let point = |x: u32, m: Option<&MatchRecord>| -> Option<(f64, f64, f64, f64)> {
+    let point = |x: u32, m: Option<&MatchRecord>| -> Option<Point> {
         let Some(m) = m else {
             return Some((f64::from(x), 0.0, 0.0, 0.0));
         };
@@ -157,6 +158,13 @@ pub fn svg(rungs: &[Rung], reference: Option<&str>) -> Result<String, BootstrapE
                 .collect(),
         ));
     }
+    series
+}
+
+/// The ladder as an SVG plot: Elo against generation 0 (and the reference) by generation,
+/// with the 95% intervals as bars. Infinite ends are left out.
+pub fn svg(rungs: &[Rung], reference: Option<&str>) -> Result<String, BootstrapError> {
+    let series = series(rungs, reference);
     let all = series.iter().flat_map(|s| s.1.iter());
     let (mut y0, mut y1) = (0.0f64, 0.0f64);
     for &(_, e, lo, hi) in all {

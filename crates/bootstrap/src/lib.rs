@@ -341,14 +341,60 @@ impl Runner<'_> {
         done: &[Generation],
         generation: u32,
     ) -> Result<Option<Generation>, BootstrapError> {
-        let s = self.settings;
         let Some(prev) = done.last() else {
             return Err(BootstrapError::Options("no generation 0".to_string()));
         };
         let dir = self.fresh_dir(generation)?;
         let best = self.weights(prev.generation)?;
-
         // 1. Self-play with the current best (and games against the pool of earlier bests).
+        let Some(data) = self.self_play(done, generation, &best, &dir)? else {
+            return Ok(None);
+        };
+        // 2. Tune from the current best on the window's data.
+        let Some((tuning, candidate)) = self.tuned(done, prev, generation, &dir, &best)? else {
+            return Ok(None);
+        };
+        // 3. The gate: candidate against the current best.
+        let Some((gate, keep)) = self.gate_match(prev, generation, &candidate, &best) else {
+            return Ok(None);
+        };
+        // 4. Keep the winner; the ladder.
+        let mut g = Generation {
+            generation,
+            best: prev.best,
+            data: Some(data),
+            tuning: Some(tuning),
+            gate: Some(gate),
+            vs_start: prev.vs_start.clone(),
+            vs_reference: prev.vs_reference.clone(),
+        };
+        let kept = match keep {
+            Keep::New => candidate,
+            Keep::Old => best,
+        };
+        eval::save_weights(&dir.join("weights.json"), kept.model(), kept.weights())?;
+        if keep == Keep::New {
+            // New weights: play the ladder again (kept weights are unchanged otherwise, and
+            // at fixed nodes their matches would be too).
+            g.best = generation;
+            if !self.ladder(&mut g, &kept)? {
+                return Ok(None);
+            }
+        }
+        write_json(&dir.join("generation.json"), &g)?;
+        Ok(Some(g))
+    }
+
+    /// Stage 1 of generation `generation`: self-play games of `best` (and against the pool of
+    /// earlier bests), their positions written to `dir`; `None` if stopped.
+    fn self_play(
+        &self,
+        done: &[Generation],
+        generation: u32,
+        best: &ModelEvaluator,
+        dir: &Path,
+    ) -> Result<Option<DataRecord>, BootstrapError> {
+        let s = self.settings;
         let pool = pool_members(done, s.pool);
         let opponents = pool
             .iter()
@@ -370,23 +416,32 @@ impl Runner<'_> {
             games: u64::from(s.games),
         });
         let on_game = |_: &engine::game::GameRecord| (self.on_event)(Event::Game);
-        let (samples, summary) = generate_pooled(&best, &opponents, &datagen, &on_game);
+        let (samples, summary) = generate_pooled(best, &opponents, &datagen, &on_game);
         if self.stopped() || summary.games < s.games {
             return Ok(None);
         }
         data::write_cache(&dir.join("data.gtc.zst"), &samples)?;
-        drop(samples);
-        let data = DataRecord {
+        Ok(Some(DataRecord {
             games: summary.games,
             positions: summary.positions,
             white_wins: summary.white_wins,
             draws: summary.draws,
             black_wins: summary.black_wins,
             opponents: pool,
-        };
+        }))
+    }
 
-        // 2. Tune from the current best on the window's data.
-        let (window, job) = self.tune_job(done, prev, generation, &dir, best.model().kind());
+    /// Stage 2: the candidate tuned from `best` (generation `prev`'s) on the window's data;
+    /// `None` if stopped.
+    fn tuned(
+        &self,
+        done: &[Generation],
+        prev: &Generation,
+        generation: u32,
+        dir: &Path,
+        best: &ModelEvaluator,
+    ) -> Result<Option<(TuningRecord, ModelEvaluator)>, BootstrapError> {
+        let (window, job) = self.tune_job(done, prev, generation, dir, best.model().kind());
         (self.on_event)(Event::Stage {
             stage: Stage::Tuning,
             games: 0,
@@ -398,56 +453,48 @@ impl Runner<'_> {
         }
         let tuning = TuningRecord::new(window, &tuned.summary);
         let candidate = ModelEvaluator::new(tuned.model.clone(), tuned.outcome.weights.clone())?;
+        Ok(Some((tuning, candidate)))
+    }
 
-        // 3. The gate: candidate against the current best.
+    /// Stage 3, the gate: `candidate` against `best`, and which to keep; `None` if stopped.
+    fn gate_match(
+        &self,
+        prev: &Generation,
+        generation: u32,
+        candidate: &ModelEvaluator,
+        best: &ModelEvaluator,
+    ) -> Option<(GateRecord, Keep)> {
+        let s = self.settings;
         let plan = MatchPlan {
             openings: self.openings(derive_seed(s.seed, generation, SALT_GATE), s.gate_openings),
             options: s.play(s.gate_nodes),
             sprt: Some(s.sprt()),
             sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
         };
-        let Some(report) = self.play(&candidate, &best, &plan, Stage::Gate) else {
-            return Ok(None);
-        };
+        let report = self.play(candidate, best, &plan, Stage::Gate)?;
         let (keep, reason) = gate::decide(&s.sprt(), &report.result.pairs);
-        let gate = GateRecord {
+        let record = GateRecord {
             result: report.record(&format!("gen {}", prev.best)),
             keep,
             reason,
         };
+        Some((record, keep))
+    }
 
-        // 4. Keep the winner; the ladder.
-        let mut g = Generation {
-            generation,
-            best: prev.best,
-            data: Some(data),
-            tuning: Some(tuning),
-            gate: Some(gate),
-            vs_start: prev.vs_start.clone(),
-            vs_reference: prev.vs_reference.clone(),
+    /// Stage 4 for new weights `kept`: the ladder's matches against generation 0 and the
+    /// reference, into `g`; `false` if stopped.
+    fn ladder(&self, g: &mut Generation, kept: &ModelEvaluator) -> Result<bool, BootstrapError> {
+        let start = self.weights(0)?;
+        let Some(m) = self.ladder_match(kept, &start, "gen 0", Stage::LadderStart) else {
+            return Ok(false);
         };
-        let kept = match keep {
-            Keep::New => candidate,
-            Keep::Old => best,
-        };
-        eval::save_weights(&dir.join("weights.json"), kept.model(), kept.weights())?;
-        if keep == Keep::New {
-            // New weights: play the ladder again (kept weights are unchanged otherwise, and
-            // at fixed nodes their matches would be too).
-            g.best = generation;
-            let start = self.weights(0)?;
-            let Some(m) = self.ladder_match(&kept, &start, "gen 0", Stage::LadderStart) else {
-                return Ok(None);
+        g.vs_start = Some(m);
+        if let (Some(r), Some(name)) = (self.reference, self.reference_name) {
+            let Some(m) = self.ladder_match(kept, r, name, Stage::LadderReference) else {
+                return Ok(false);
             };
-            g.vs_start = Some(m);
-            if let (Some(r), Some(name)) = (self.reference, self.reference_name) {
-                let Some(m) = self.ladder_match(&kept, r, name, Stage::LadderReference) else {
-                    return Ok(None);
-                };
-                g.vs_reference = Some(m);
-            }
+            g.vs_reference = Some(m);
         }
-        write_json(&dir.join("generation.json"), &g)?;
-        Ok(Some(g))
+        Ok(true)
     }
 }

@@ -63,8 +63,28 @@ fn escape(s: &str) -> String {
 /// assert!(pgn.contains('#')); // the game ends in checkmate
 /// ```
 pub fn game_pgn(game: &GameRecord, tags: &PgnTags) -> String {
+    let mut out = tag_pairs(game, tags);
+    out.push('\n');
+    let mut line = String::new();
+    for t in movetext(game) {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// The game's tag pairs, a line each.
+fn tag_pairs(game: &GameRecord, tags: &PgnTags) -> String {
     let mut out = String::new();
-    let result = game.outcome.as_str();
     let tag = |out: &mut String, name: &str, value: &str| {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
     };
@@ -74,7 +94,7 @@ pub fn game_pgn(game: &GameRecord, tags: &PgnTags) -> String {
     tag(&mut out, "Round", &tags.round);
     tag(&mut out, "White", &tags.white);
     tag(&mut out, "Black", &tags.black);
-    tag(&mut out, "Result", result);
+    tag(&mut out, "Result", game.outcome.as_str());
     let root = &game.opening.root;
     if *root != Chess::default() {
         if root.castles().mode() == CastlingMode::Chess960 {
@@ -93,10 +113,14 @@ pub fn game_pgn(game: &GameRecord, tags: &PgnTags) -> String {
         "[PlyCount \"{}\"]",
         game.opening.moves.len() + game.moves.len()
     );
-    out.push('\n');
+    out
+}
 
+/// The movetext's tokens: move numbers, moves in SAN, the book marked, each searched move's
+/// score and depth, the termination and the result.
+fn movetext(game: &GameRecord) -> Vec<String> {
     let mut tokens: Vec<String> = Vec::new();
-    let mut pos = root.clone();
+    let mut pos = game.opening.root.clone();
     let number = |pos: &Chess, tokens: &mut Vec<String>, first: bool| {
         let n = pos.fullmoves().get();
         if pos.turn().is_white() {
@@ -127,21 +151,6 @@ pub fn game_pgn(game: &GameRecord, tags: &PgnTags) -> String {
         tokens.push(format!("{{{score}/{}}}", pm.depth));
     }
     tokens.push(format!("{{{}}}", game.termination.describe()));
-    tokens.push(result.to_string());
-
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+    tokens.push(game.outcome.as_str().to_string());
+    tokens
 }

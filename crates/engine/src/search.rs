@@ -295,6 +295,9 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// The search of `pos`, whose Zobrist hash is `key` (`hash(pos)`).
+    ///
+    /// One function on purpose: the search's hot loop (every node passes here), its steps
+    /// (table probe, pruning, move loop, table store) sharing the node's state.
     fn negamax(
         &mut self,
         pos: &Chess,

@@ -19,6 +19,8 @@ use shakmaty::{attacks, Bitboard, Chess, File, Move, MoveList, Position, Role, S
 /// `legal_moves`' order (see the module), for a side to move that is **not in check**;
 /// `false` (and `moves` left empty) without a king (never in standard chess), where the caller
 /// falls back on `legal_moves`. The list is the caller's so that it is not copied on return.
+/// One function on purpose: it runs at every quiescence node, its piece loops sharing the
+/// board's masks (then one filter for pinned pieces).
 pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) -> bool {
     moves.clear();
     let board = pos.board();

@@ -203,6 +203,9 @@ impl<F: FnMut(&Chess) -> f64> Search<F> {
     /// Negamax quiescence; returns the score (side to move's view) and, when `PV`, the PV's
     /// last position, and writes the PV into `pv` (left alone without `PV`: the score and the
     /// nodes visited do not depend on it).
+    ///
+    /// One function on purpose: the quiescence search's hot loop (every leaf of a recorded
+    /// position passes here).
     fn qsearch<const PV: bool>(
         &mut self,
         pos: &Chess,

@@ -105,7 +105,39 @@ impl Sparse {
     }
 }
 
+/// Use counts of the nodes the output `out` needs, and the lowest needed non-input node
+/// (`low`): the walk goes down from the output only that far, so a position recorded after a
+/// thousand inputs costs its own length, not the tape's.
+fn use_counts(tape: &Tape, out: usize) -> (Vec<u32>, usize) {
+    let stmts = &tape.stmts()[..=out];
+    let is_input = |i: usize| stmts[i].kind == Kind::Input;
+    let mut uses = vec![0u32; out + 1];
+    uses[out] = 1;
+    let mut pending = usize::from(!is_input(out));
+    let mut low = out;
+    for i in (0..=out).rev() {
+        if pending == 0 {
+            break;
+        }
+        if uses[i] == 0 || is_input(i) {
+            continue;
+        }
+        pending -= 1;
+        low = i;
+        for op in &tape.ops()[tape.start_of(i)..stmts[i].end as usize] {
+            let arg = op.arg as usize;
+            if uses[arg] == 0 && !is_input(arg) {
+                pending += 1;
+            }
+            uses[arg] += 1;
+        }
+    }
+    (uses, low)
+}
+
 impl Program {
+    /// One function on purpose: it runs for every recorded position (the recording's hot
+    /// path), its node loop sharing the representations and use counts.
     pub(crate) fn compile(tape: &Tape, output: Var) -> Program {
         let inputs = tape.inputs().len();
         if output.index().is_none() {
@@ -128,30 +160,7 @@ impl Program {
                 .map_or(u32::MAX, |k| k as u32)
         };
 
-        // Use counts of the nodes the output needs, walking down from the output only as far as
-        // the lowest needed non-input node (`low`): a position recorded after a thousand inputs
-        // costs its own length, not the tape's.
-        let mut uses = vec![0u32; out + 1];
-        uses[out] = 1;
-        let mut pending = usize::from(!is_input(out));
-        let mut low = out;
-        for i in (0..=out).rev() {
-            if pending == 0 {
-                break;
-            }
-            if uses[i] == 0 || is_input(i) {
-                continue;
-            }
-            pending -= 1;
-            low = i;
-            for op in &tape.ops()[tape.start_of(i)..stmts[i].end as usize] {
-                let arg = op.arg as usize;
-                if uses[arg] == 0 && !is_input(arg) {
-                    pending += 1;
-                }
-                uses[arg] += 1;
-            }
-        }
+        let (mut uses, low) = use_counts(tape, out);
 
         let mut program = Program {
             inputs,

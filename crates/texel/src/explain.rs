@@ -234,26 +234,7 @@ pub(crate) fn explain_subject<S: Subject>(
     opts: &ExplainOptions,
 ) -> Result<Explanation, TexelError> {
     let params = subject.params();
-    let wanted = match &opts.param {
-        Some(name) => Some(params.iter().position(|p| p.0 == *name).ok_or_else(|| {
-            let close: Vec<&str> = params
-                .iter()
-                .map(|p| p.0.as_str())
-                .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
-                .take(5)
-                .collect();
-            TexelError::Config(format!(
-                "no parameter {name:?} in the {} model (names look like {})",
-                subject.model_name(),
-                if close.is_empty() {
-                    subject.example_names()
-                } else {
-                    close.join(", ")
-                }
-            ))
-        })?),
-        None => None,
-    };
+    let wanted = wanted(subject, &params, opts)?;
     if let Some(k) = opts.k {
         if !(k > 0.0 && k.is_finite()) {
             return Err(TexelError::Config(format!("K must be positive, not {k}")));
@@ -278,47 +259,8 @@ pub(crate) fn explain_subject<S: Subject>(
     };
     let tracked = slot.iter().flatten().count();
     let tally = pass(subject, w, mse, &slot, tracked, m);
-    let n = tally.n as f64;
-    let report = |j: usize, odd: Option<Oddness>| -> ParamReport {
-        let (name, init) = &params[j];
-        let gradient = tally.gradient[j] / n;
-        let positions = slot[j]
-            .map(|sl| {
-                // Ascending in `Reverse`: the strongest first.
-                tally.top[sl]
-                    .clone()
-                    .into_sorted_vec()
-                    .into_iter()
-                    .map(|Reverse(c)| {
-                        let (fen, result) = subject.fen_result(c.index as usize);
-                        Pull {
-                            fen,
-                            result,
-                            eval: c.eval,
-                            coefficient: c.coefficient,
-                            contribution: c.contribution,
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        ParamReport {
-            name: name.clone(),
-            value: w[j],
-            start: *init,
-            touched: tally.touched[j] as usize,
-            gradient,
-            pulled: if gradient < 0.0 {
-                "higher"
-            } else if gradient > 0.0 {
-                "lower"
-            } else {
-                "nowhere"
-            }
-            .to_string(),
-            odd,
-            positions,
-        }
+    let report = |j: usize, odd: Option<Oddness>| {
+        param_report(subject, &tally, &params[j], slot[j], w[j], j, odd)
     };
     let positions = tally.n;
     if let Some(j) = wanted {
@@ -357,6 +299,89 @@ pub(crate) fn explain_subject<S: Subject>(
         mean_residual: Some(mean_r),
         residuals,
     })
+}
+
+/// The parameter `opts.param` names, by number (`None` without a name); an error naming a few
+/// close names if the model has none of that name.
+fn wanted<S: Subject>(
+    subject: &S,
+    params: &[(String, f64)],
+    opts: &ExplainOptions,
+) -> Result<Option<usize>, TexelError> {
+    let Some(name) = &opts.param else {
+        return Ok(None);
+    };
+    let found = params.iter().position(|p| p.0 == *name).ok_or_else(|| {
+        let close: Vec<&str> = params
+            .iter()
+            .map(|p| p.0.as_str())
+            .filter(|n| n.starts_with(name.split('.').next().unwrap_or("")))
+            .take(5)
+            .collect();
+        TexelError::Config(format!(
+            "no parameter {name:?} in the {} model (names look like {})",
+            subject.model_name(),
+            if close.is_empty() {
+                subject.example_names()
+            } else {
+                close.join(", ")
+            }
+        ))
+    })?;
+    Ok(Some(found))
+}
+
+/// The report of parameter `j` (`param`: its name and start value, `value` its value now):
+/// its mean gradient, where it is pulled and, if it is tracked (`slot`), the positions that
+/// pull it hardest.
+fn param_report<S: Subject>(
+    subject: &S,
+    tally: &Tally,
+    param: &(String, f64),
+    slot: Option<usize>,
+    value: f64,
+    j: usize,
+    odd: Option<Oddness>,
+) -> ParamReport {
+    let (name, init) = param;
+    let gradient = tally.gradient[j] / tally.n as f64;
+    let positions = slot
+        .map(|sl| {
+            // Ascending in `Reverse`: the strongest first.
+            tally.top[sl]
+                .clone()
+                .into_sorted_vec()
+                .into_iter()
+                .map(|Reverse(c)| {
+                    let (fen, result) = subject.fen_result(c.index as usize);
+                    Pull {
+                        fen,
+                        result,
+                        eval: c.eval,
+                        coefficient: c.coefficient,
+                        contribution: c.contribution,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    ParamReport {
+        name: name.clone(),
+        value,
+        start: *init,
+        touched: tally.touched[j] as usize,
+        gradient,
+        pulled: if gradient < 0.0 {
+            "higher"
+        } else if gradient > 0.0 {
+            "lower"
+        } else {
+            "nowhere"
+        }
+        .to_string(),
+        odd,
+        positions,
+    }
 }
 
 /// The residual report of a pass: the mean residual, and the correlation of the residuals

@@ -110,29 +110,7 @@ pub fn tune_as<M: Tunable>(
     } else {
         log_path.clone()
     });
-    // The path needs a validation split and one set of leaves; without them the strength is
-    // the fixed fallback, and the notes say so.
-    let mut l2_path = job.l2_path.as_ref();
-    if l2_path.is_some() && (setup.valid.is_none() || setup.resolver.is_some()) {
-        let why = if setup.valid.is_none() {
-            "there is no validation split"
-        } else {
-            "the leaves are re-resolved"
-        };
-        let l2 = setup.model.default_l2();
-        setup.notes.push(format!(
-            "--l2 auto: {why}, so the strength is the model's default, {l2:e}"
-        ));
-        let cfg = ObjectiveConfig {
-            l2,
-            ..*setup.train.config()
-        };
-        setup.train = Arc::new(setup.train.with_config(cfg)?);
-        if let Some(v) = &setup.valid {
-            setup.valid = Some(Arc::new(setup.train.with_set(v.set().clone())?));
-        }
-        l2_path = None;
-    }
+    let l2_path = l2_path_or_default(&mut setup, job.l2_path.as_ref())?;
     on_prepared(&setup);
     let (outcome, train, valid) = match (setup.resolver.as_mut(), l2_path, setup.valid.clone()) {
         (None, Some(grid), Some(valid)) => {
@@ -186,6 +164,36 @@ pub fn tune_as<M: Tunable>(
         model: setup.model,
         start: setup.start,
     })
+}
+
+/// The `--l2 auto` grid, if the path can run: it needs a validation split and one set of
+/// leaves; without them the strength is the model's default (set in `setup`'s objectives
+/// here), and the notes say so.
+fn l2_path_or_default<'a, M: Tunable>(
+    setup: &mut Setup<M>,
+    l2_path: Option<&'a Vec<f64>>,
+) -> Result<Option<&'a Vec<f64>>, TexelError> {
+    if l2_path.is_none() || (setup.valid.is_some() && setup.resolver.is_none()) {
+        return Ok(l2_path);
+    }
+    let why = if setup.valid.is_none() {
+        "there is no validation split"
+    } else {
+        "the leaves are re-resolved"
+    };
+    let l2 = setup.model.default_l2();
+    setup.notes.push(format!(
+        "--l2 auto: {why}, so the strength is the model's default, {l2:e}"
+    ));
+    let cfg = ObjectiveConfig {
+        l2,
+        ..*setup.train.config()
+    };
+    setup.train = Arc::new(setup.train.with_config(cfg)?);
+    if let Some(v) = &setup.valid {
+        setup.valid = Some(Arc::new(setup.train.with_set(v.set().clone())?));
+    }
+    Ok(None)
 }
 
 /// Writes the log records of `outcome` to `log` (for runs whose iterations were not logged as

@@ -369,6 +369,32 @@ impl Tally {
     }
 }
 
+/// One parallel pass over `scored` at `k_given` for every table; the fitted sums at `k_fit`
+/// when it is another `K`, else the given ones.
+fn tally(scored: &[Scored], bins: &Bins, k_given: f64, k_fit: Option<f64>) -> Tally {
+    scored
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut t = Tally::new(bins.len());
+            for s in chunk {
+                let given = Sums::one(s, k_given);
+                let fitted = match k_fit {
+                    Some(k) => Sums::one(s, k),
+                    None => given,
+                };
+                t.fitted.merge(&fitted);
+                t.given.merge(&given);
+                t.bins[bins.of(s.q)].merge(&given);
+                t.phase[phase_bucket(s.phase)].merge(&given);
+                t.imbalance[imbalance_bucket(s.imbalance)].merge(&given);
+            }
+            t
+        })
+        .collect::<Vec<Tally>>()
+        .iter()
+        .fold(Tally::new(bins.len()), Tally::merge)
+}
+
 /// Judges `w` of `model` on the scored positions (from [`score_samples`]; `skipped` is
 /// reported as it is): fits `K`, then one parallel pass for every table.
 pub fn judge_scored<M: Tunable>(
@@ -390,28 +416,7 @@ pub fn judge_scored<M: Tunable>(
     let bins = Bins::new(opts)?;
     let k_fit = fit_k(scored);
     let k_given = opts.k.unwrap_or(k_fit);
-    let tally = scored
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut t = Tally::new(bins.len());
-            for s in chunk {
-                let given = Sums::one(s, k_given);
-                let fitted = if opts.k.is_some() {
-                    Sums::one(s, k_fit)
-                } else {
-                    given
-                };
-                t.fitted.merge(&fitted);
-                t.given.merge(&given);
-                t.bins[bins.of(s.q)].merge(&given);
-                t.phase[phase_bucket(s.phase)].merge(&given);
-                t.imbalance[imbalance_bucket(s.imbalance)].merge(&given);
-            }
-            t
-        })
-        .collect::<Vec<Tally>>()
-        .iter()
-        .fold(Tally::new(bins.len()), Tally::merge);
+    let tally = tally(scored, &bins, k_given, opts.k.is_some().then_some(k_fit));
     let losses = |s: &Sums, k: f64| Losses {
         k,
         mse: s.mean(s.mse),

@@ -2,8 +2,10 @@
 //! is read (see `docs/trace-format.md`).
 
 mod centre;
+mod field;
 mod json;
 mod load;
+mod raw;
 mod resolve;
 mod weights;
 

@@ -406,3 +406,45 @@ fn centre_declarations_are_validated_with_their_path() {
         assert!(msg.contains(want), "{decl}: {msg}");
     }
 }
+
+#[test]
+fn json_is_read_as_written_kinds_and_all() {
+    // `null` is a value of the wrong kind, not an absent key (bounds and term expressions
+    // excepted, where it means none).
+    let (path, msg) = manifest_error(&fixture_with(
+        "\"sum\": \"complexity\",\n      \"value\"",
+        "\"sum\": null,\n      \"value\"",
+    ));
+    assert_eq!(path, "params[4].sum");
+    assert!(msg.contains("expected a string, found null"), "{msg}");
+    let m = Manifest::from_json(
+        &fixture_with("\"bounds\": [-2000, 2000]", "\"bounds\": null"),
+        "m",
+    )
+    .unwrap();
+    assert_eq!(m.weights()[0].bounds, None);
+    // An object is never read from an array, field by field.
+    let (path, msg) = manifest_error(&fixture_with(
+        "{ \"name\": \"tempo\", \"shape\": [], \"value\": [20, 10] }",
+        "[\"tempo\", [], [20, 10]]",
+    ));
+    assert_eq!(path, "params[5]");
+    assert!(msg.contains("expected an object, found an array"), "{msg}");
+    // Whole numbers are whole in the JSON too.
+    let (path, msg) = manifest_error(&fixture_with("\"max\": 24", "\"max\": 24.0"));
+    assert_eq!(path, "phase.max");
+    assert!(msg.contains("found 24.0"), "{msg}");
+    let (path, msg) = manifest_error(&fixture_with("\"version\": 1", "\"version\": 1.0"));
+    assert_eq!(path, "version");
+    assert!(msg.contains("version 1.0 is not supported"), "{msg}");
+    // A repeated key: the last one counts, as in any JSON object read.
+    let m = Manifest::from_json(
+        &fixture_with(
+            "\"engine\": \"fixture\"",
+            "\"engine\": \"a\", \"engine\": \"b\"",
+        ),
+        "m",
+    )
+    .unwrap();
+    assert_eq!(m.engine(), "b");
+}

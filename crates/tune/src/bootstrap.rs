@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use bootstrap::settings::ClockSettings;
+use bootstrap::state::Generation;
 use bootstrap::{Event, Options, Settings, Stage};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -209,23 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 if quiet {
                     return;
                 }
-                let b = if games == 0 {
-                    let b = ProgressBar::new_spinner();
-                    b.enable_steady_tick(std::time::Duration::from_millis(200));
-                    b
-                } else {
-                    ProgressBar::new(games)
-                };
-                b.set_style(
-                    ProgressStyle::with_template(if games == 0 {
-                        "{prefix}: {msg} {spinner} {elapsed}"
-                    } else {
-                        "{prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}"
-                    })
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                );
-                b.set_prefix(prefix.clone());
-                b.set_message(stage_name(stage));
+                let b = stage_bar(stage, games, &prefix);
                 *current = Some(b);
             }
             Event::Game => {
@@ -242,28 +227,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 if let Some(b) = current.take() {
                     b.finish_and_clear();
                 }
-                let gate = g.gate.as_ref().map_or(String::new(), |x| {
-                    format!(
-                        "gate {} in {} games: keep {} ({})",
-                        x.result
-                            .elo
-                            .map_or_else(|| "inf".to_string(), |e| format!("{e:+.1}")),
-                        x.result.games,
-                        match x.keep {
-                            bootstrap::gate::Keep::New => "new",
-                            bootstrap::gate::Keep::Old => "old",
-                        },
-                        x.reason.describe()
-                    )
-                });
-                let ladder = g.vs_start.as_ref().map_or("0".to_string(), |m| {
-                    m.elo
-                        .map_or_else(|| "inf".to_string(), |e| format!("{e:+.1}"))
-                });
-                eprintln!(
-                    "generation {}: {gate}; kept gen {} is {ladder} Elo vs gen 0",
-                    g.generation, g.best
-                );
+                eprintln!("{}", finished_line(g));
             }
         }
     };
@@ -297,6 +261,54 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The progress bar of a stage: of its games, or a spinner for the tuning (`games` 0).
+fn stage_bar(stage: Stage, games: u64, prefix: &str) -> ProgressBar {
+    let b = if games == 0 {
+        let b = ProgressBar::new_spinner();
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
+        b
+    } else {
+        ProgressBar::new(games)
+    };
+    b.set_style(
+        ProgressStyle::with_template(if games == 0 {
+            "{prefix}: {msg} {spinner} {elapsed}"
+        } else {
+            "{prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}"
+        })
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    b.set_prefix(prefix.to_string());
+    b.set_message(stage_name(stage));
+    b
+}
+
+/// The line of a finished generation: its gate, and the kept weights' Elo against gen 0.
+fn finished_line(g: &Generation) -> String {
+    let gate = g.gate.as_ref().map_or(String::new(), |x| {
+        format!(
+            "gate {} in {} games: keep {} ({})",
+            x.result
+                .elo
+                .map_or_else(|| "inf".to_string(), |e| format!("{e:+.1}")),
+            x.result.games,
+            match x.keep {
+                bootstrap::gate::Keep::New => "new",
+                bootstrap::gate::Keep::Old => "old",
+            },
+            x.reason.describe()
+        )
+    });
+    let ladder = g.vs_start.as_ref().map_or("0".to_string(), |m| {
+        m.elo
+            .map_or_else(|| "inf".to_string(), |e| format!("{e:+.1}"))
+    });
+    format!(
+        "generation {}: {gate}; kept gen {} is {ladder} Elo vs gen 0",
+        g.generation, g.best
+    )
 }
 
 #[cfg(test)]

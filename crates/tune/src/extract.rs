@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use data::files::{read_all, valid_path, write_samples, OutputKind, Progress};
-use data::{split_by_game, ExtractOptions, Filter, LoadOptions};
+use data::{split_by_game, ExtractOptions, Filter, LoadOptions, Report, Sample};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune extract`.
@@ -93,73 +93,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             anyhow::bail!("--valid-fraction must be at least 0 and below 1, not {f}");
         }
     }
-    // A weights file names its own model.
-    let (model, weights) = match &args.weights {
-        Some(p) => {
-            let (m, w) = eval::load_weights(p)?;
-            (m.kind(), Some(w))
-        }
-        None => (args.model, None),
-    };
-    let opts = ExtractOptions {
-        skip_book: !args.keep_book,
-        skip_plies: args.skip_plies,
-        skip_check: args.skip_check,
-        skip_mated_games: args.skip_mated,
-        max_per_game: args.max_per_game,
-        dedup: args.dedup,
-        filter: args.filter,
-        model,
-        weights,
-        strict: args.strict,
-        seed: args.seed,
-    };
-
-    let records: Vec<&PathBuf> = args
-        .games
-        .iter()
-        .filter(|p| !matches!(data::files::detect(p), Ok(data::Format::Pgn)))
-        .collect();
-    if let (Some(first), true) = (records.first(), args.skip_plies > 0 || args.skip_mated) {
-        eprintln!(
-            "note: --skip-plies and --skip-mated need the games' moves: they apply to PGN inputs \
-             only, not to {}{}",
-            first.display(),
-            match records.len() {
-                1 => String::new(),
-                n => format!(" and {} other record file(s)", n - 1),
-            }
-        );
-    }
-
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template(
-            "{spinner} extracting [{bar:40}] {bytes}/{total_bytes} {msg} ({eta})",
-        )?
-        .progress_chars("=> "),
-    );
+    let opts = extract_options(&args)?;
+    note_record_inputs(&args);
     let lopts = LoadOptions {
         strict: args.strict,
         stm_results: args.stm_results,
         extract: opts,
     };
-    let (mut samples, report) = read_all(&args.games, &lopts, &mut |p| match p {
-        Progress::Pgn {
-            bytes,
-            total,
-            games,
-        } => {
-            bar.set_length(total);
-            bar.set_position(bytes);
-            bar.set_message(format!("{games} games"));
-        }
-        Progress::Reading(path) => {
-            bar.set_style(ProgressStyle::default_spinner());
-            bar.set_message(format!("reading {}", path.display()));
-            bar.tick();
-        }
-    })?;
-    bar.finish_and_clear();
+    let (mut samples, report) = read_with_bar(&args.games, &lopts)?;
     let extracted = start.elapsed();
     if let Some(n) = args.limit.filter(|&n| n < samples.len()) {
         eprintln!(
@@ -176,7 +117,90 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.output.display()
         );
     }
+    write_split(&args, samples, &report)?;
+    eprintln!(
+        "time: {:.2} s ({:.2} s reading and extracting)",
+        start.elapsed().as_secs_f64(),
+        extracted.as_secs_f64()
+    );
+    Ok(())
+}
 
+/// What to extract from each game, and with which model (a weights file names its own).
+fn extract_options(args: &Args) -> anyhow::Result<ExtractOptions> {
+    let (model, weights) = match &args.weights {
+        Some(p) => {
+            let (m, w) = eval::load_weights(p)?;
+            (m.kind(), Some(w))
+        }
+        None => (args.model, None),
+    };
+    Ok(ExtractOptions {
+        skip_book: !args.keep_book,
+        skip_plies: args.skip_plies,
+        skip_check: args.skip_check,
+        skip_mated_games: args.skip_mated,
+        max_per_game: args.max_per_game,
+        dedup: args.dedup,
+        filter: args.filter,
+        model,
+        weights,
+        strict: args.strict,
+        seed: args.seed,
+    })
+}
+
+/// Says that `--skip-plies` and `--skip-mated` leave the record (non-PGN) inputs alone.
+fn note_record_inputs(args: &Args) {
+    let records: Vec<&PathBuf> = args
+        .games
+        .iter()
+        .filter(|p| !matches!(data::files::detect(p), Ok(data::Format::Pgn)))
+        .collect();
+    if let (Some(first), true) = (records.first(), args.skip_plies > 0 || args.skip_mated) {
+        eprintln!(
+            "note: --skip-plies and --skip-mated need the games' moves: they apply to PGN inputs \
+             only, not to {}{}",
+            first.display(),
+            match records.len() {
+                1 => String::new(),
+                n => format!(" and {} other record file(s)", n - 1),
+            }
+        );
+    }
+}
+
+/// Every input read and extracted, with a progress bar.
+fn read_with_bar(games: &[PathBuf], lopts: &LoadOptions) -> anyhow::Result<(Vec<Sample>, Report)> {
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "{spinner} extracting [{bar:40}] {bytes}/{total_bytes} {msg} ({eta})",
+        )?
+        .progress_chars("=> "),
+    );
+    let read = read_all(games, lopts, &mut |p| match p {
+        Progress::Pgn {
+            bytes,
+            total,
+            games,
+        } => {
+            bar.set_length(total);
+            bar.set_position(bytes);
+            bar.set_message(format!("{games} games"));
+        }
+        Progress::Reading(path) => {
+            bar.set_style(ProgressStyle::default_spinner());
+            bar.set_message(format!("reading {}", path.display()));
+            bar.tick();
+        }
+    })?;
+    bar.finish_and_clear();
+    Ok(read)
+}
+
+/// The samples split by game (with `--valid-fraction`) and written, then the report, the data
+/// warnings and what was written.
+fn write_split(args: &Args, samples: Vec<Sample>, report: &Report) -> anyhow::Result<()> {
     let (train, valid) = match args.valid_fraction {
         Some(f) if f > 0.0 => split_by_game(samples, f, args.seed),
         _ => (samples, Vec::new()),
@@ -197,10 +221,5 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         eprintln!("{w}");
     }
     eprintln!("{written}");
-    eprintln!(
-        "time: {:.2} s ({:.2} s reading and extracting)",
-        start.elapsed().as_secs_f64(),
-        extracted.as_secs_f64()
-    );
     Ok(())
 }

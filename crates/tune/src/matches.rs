@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use engine::elo::Sprt;
-use engine::matches::{run_match, MatchEvent, MatchPlan, SprtStop};
-use engine::openings::{read_epd, RandomOpenings};
+use engine::matches::{run_match, MatchEvent, MatchGame, MatchPlan, SprtStop};
+use engine::openings::{read_epd, Opening, RandomOpenings};
 use engine::pgn_out::{game_pgn, PgnTags};
 use engine::player::{MatchPlayer, UciSetup};
 use engine::uci_client::UciError;
@@ -195,13 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.weights_file_option.is_some() && args.weights_a.is_none() && args.weights_b.is_none() {
         anyhow::bail!("--weights-file-option needs --weights-a or --weights-b");
     }
-    let uci_timeout = match args.uci_timeout {
-        Some(t) if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
-        Some(t) => anyhow::bail!("--uci-timeout must be a positive number of seconds, not {t}"),
-        None => {
-            Duration::from_secs(10) + 3 * Duration::from_millis(args.limits.movetime.unwrap_or(0))
-        }
-    };
+    let uci_timeout = uci_timeout(&args)?;
     let (wa, wb) = (args.weights_a.as_deref(), args.weights_b.as_deref());
     let a = open(&args, 'a', &args.a, &args.uci_options_a, wa, uci_timeout)?;
     let b = open(&args, 'b', &args.b, &args.uci_options_b, wb, uci_timeout)?;
@@ -213,37 +207,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.openings == 0 {
         anyhow::bail!("--openings must be at least 1");
     }
-    let sprt = match &args.sprt {
-        Some(text) => {
-            let (elo0, elo1) = parse_sprt(text)?;
-            if !(0.0..0.5).contains(&args.alpha) || !(0.0..0.5).contains(&args.beta) {
-                anyhow::bail!("--alpha and --beta must be in (0, 0.5)");
-            }
-            Some(Sprt {
-                elo0,
-                elo1,
-                alpha: args.alpha,
-                beta: args.beta,
-            })
-        }
-        None => None,
-    };
-    let openings = match &args.epd {
-        Some(path) => {
-            let mut all = read_epd(path)?;
-            all.truncate(args.openings);
-            all
-        }
-        None => {
-            let gen = RandomOpenings {
-                seed: args.seed,
-                plies: args.opening_plies,
-                max_eval: args.opening_max_eval,
-                ..RandomOpenings::default()
-            };
-            gen.openings(args.openings, &ModelEvaluator::default_material())
-        }
-    };
+    let sprt = sprt(&args)?;
+    let openings = openings(&args)?;
     let stop = crate::datagen::interrupt_flag(
         "abandoning the games under way; the finished pairs are reported and written",
     );
@@ -275,30 +240,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot start the thread pool")?;
     let report = pool.install(|| run_match(&a, &b, &plan, &on_event));
     bar.finish_and_clear();
-    let result = &report.result;
 
     if let Some(path) = &args.pgn {
-        let mut w = eval::atomic::AtomicFile::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        for (i, g) in result.games.iter().enumerate() {
-            let (white, black) = if g.a_white {
-                (&name_a, &name_b)
-            } else {
-                (&name_b, &name_a)
-            };
-            let tags = PgnTags {
-                event: format!("gradtune match {name_a} vs {name_b}"),
-                round: format!("{}.{}", g.opening + 1, i % 2 + 1),
-                white: white.clone(),
-                black: black.clone(),
-            };
-            w.write_all(game_pgn(&g.record, &tags).as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        w.commit()
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_pgn(path, &report.result.games, &name_a, &name_b)?;
     }
-
     print!("{}", report.to_text(&name_a, &name_b));
     for (name, player) in [(&name_a, &a), (&name_b, &b)] {
         let failures = player.failures();
@@ -313,4 +258,75 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("games written to {}", path.display());
     }
     Ok(())
+}
+
+/// `--uci-timeout`, or its default: 10 s plus three times `--movetime`.
+fn uci_timeout(args: &Args) -> anyhow::Result<Duration> {
+    Ok(match args.uci_timeout {
+        Some(t) if t.is_finite() && t > 0.0 => Duration::from_secs_f64(t),
+        Some(t) => anyhow::bail!("--uci-timeout must be a positive number of seconds, not {t}"),
+        None => {
+            Duration::from_secs(10) + 3 * Duration::from_millis(args.limits.movetime.unwrap_or(0))
+        }
+    })
+}
+
+/// The SPRT of `--sprt`, `--alpha` and `--beta`, if asked for.
+fn sprt(args: &Args) -> anyhow::Result<Option<Sprt>> {
+    let Some(text) = &args.sprt else {
+        return Ok(None);
+    };
+    let (elo0, elo1) = parse_sprt(text)?;
+    if !(0.0..0.5).contains(&args.alpha) || !(0.0..0.5).contains(&args.beta) {
+        anyhow::bail!("--alpha and --beta must be in (0, 0.5)");
+    }
+    Ok(Some(Sprt {
+        elo0,
+        elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+    }))
+}
+
+/// The first `--openings` of `--epd`, else as many random ones.
+fn openings(args: &Args) -> anyhow::Result<Vec<Opening>> {
+    Ok(match &args.epd {
+        Some(path) => {
+            let mut all = read_epd(path)?;
+            all.truncate(args.openings);
+            all
+        }
+        None => {
+            let gen = RandomOpenings {
+                seed: args.seed,
+                plies: args.opening_plies,
+                max_eval: args.opening_max_eval,
+                ..RandomOpenings::default()
+            };
+            gen.openings(args.openings, &ModelEvaluator::default_material())
+        }
+    })
+}
+
+/// The games to `path` (written atomically), round `opening.game` each.
+fn write_pgn(path: &Path, games: &[MatchGame], name_a: &str, name_b: &str) -> anyhow::Result<()> {
+    let mut w = eval::atomic::AtomicFile::create(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    for (i, g) in games.iter().enumerate() {
+        let (white, black) = if g.a_white {
+            (name_a, name_b)
+        } else {
+            (name_b, name_a)
+        };
+        let tags = PgnTags {
+            event: format!("gradtune match {name_a} vs {name_b}"),
+            round: format!("{}.{}", g.opening + 1, i % 2 + 1),
+            white: white.to_string(),
+            black: black.to_string(),
+        };
+        w.write_all(game_pgn(&g.record, &tags).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    w.commit()
+        .with_context(|| format!("cannot write {}", path.display()))
 }

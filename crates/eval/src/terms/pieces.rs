@@ -96,7 +96,8 @@ impl Term for Pieces {
 }
 
 /// Adds the piece terms of both colours and fills both king-danger lists; returns the squares
-/// each side attacks (for the threat terms).
+/// each side attacks (for the threat terms). One function on purpose: the evaluation's hot
+/// loop (every piece of every position), its terms sharing the attack maps it builds.
 #[inline(always)]
 fn extract(ctx: &Context<'_>, layout: &PiecesLayout, f: &mut impl Sink) -> AttackMaps {
     let board = ctx.board();

@@ -57,67 +57,8 @@ pub(crate) fn stream(
     stop: &(dyn Fn() -> bool + Sync),
     progress: &dyn Fn(u64) -> Progress,
 ) -> Result<Streamed, TexelError> {
-    let load_opts = data::LoadOptions {
-        strict: opts.strict,
-        extract: opts.extract.clone(),
-        ..data::LoadOptions::default()
-    };
-    // Pass 1: game ids (as runs of (game, positions)), notes, the sources for pass 2.
-    let mut runs: Vec<(u32, u64)> = Vec::new();
-    let mut sources = Vec::new();
-    let mut notes = Vec::new();
-    // Game ids of a file are shifted past the largest id so far (`data::files::append_games`).
-    let mut next_game: Option<u32> = None;
-    let mut count = |games: &mut dyn Iterator<Item = u32>, next: &mut Option<u32>| {
-        for g in games {
-            match runs.last_mut() {
-                Some((last, n)) if *last == g => *n += 1,
-                _ => runs.push((g, 1)),
-            }
-            let end = g.saturating_add(1);
-            *next = Some(next.map_or(end, |m| m.max(end)));
-        }
-    };
-    // With `first`: the positions still to read.
-    let mut left = opts.first.unwrap_or(usize::MAX);
-    for path in &opts.data {
-        if left == 0 {
-            break;
-        }
-        let offset = next_game.unwrap_or(0);
-        let (kept, report) = if data::files::detect(path)? == Format::Cache {
-            let mut reader = CacheReader::open(path, opts.strict)?;
-            let mut kept = 0;
-            while let Some(mut batch) = reader.next_batch(BATCH.min(left))? {
-                if stop() {
-                    return Err(interrupted());
-                }
-                batch.truncate(left);
-                left -= batch.len();
-                kept += batch.len();
-                let mut games = batch.iter().map(|s| s.game.saturating_add(offset));
-                count(&mut games, &mut next_game);
-                if left == 0 {
-                    break;
-                }
-            }
-            sources.push(Source::Cache(path.clone(), offset, kept));
-            (kept, reader.report().clone())
-        } else {
-            let (mut samples, report) = data::load(path, &load_opts)?;
-            samples.truncate(left);
-            left -= samples.len();
-            for s in &mut samples {
-                s.game = s.game.saturating_add(offset);
-            }
-            count(&mut samples.iter().map(|s| s.game), &mut next_game);
-            let kept = samples.len();
-            sources.push(Source::Loaded(samples));
-            (kept, report)
-        };
-        notes.push(note(path, kept, &report));
-    }
-    let total: u64 = runs.iter().map(|r| r.1).sum();
+    let (runs, sources, mut notes) = first_pass(opts, stop)?;
+    let total = runs.total();
     if total == 0 {
         return Err(TexelError::Config(format!(
             "the data holds no positions: {}",
@@ -125,12 +66,17 @@ pub(crate) fn stream(
         )));
     }
     let valid_games = data::valid_games(
-        runs.iter().map(|r| r.0).collect(),
+        runs.runs.iter().map(|r| r.0).collect(),
         opts.valid_fraction,
         opts.seed,
     );
     let is_valid = |g: u32| valid_games.binary_search(&g).is_ok();
-    let valid_total: u64 = runs.iter().filter(|r| is_valid(r.0)).map(|r| r.1).sum();
+    let valid_total: u64 = runs
+        .runs
+        .iter()
+        .filter(|r| is_valid(r.0))
+        .map(|r| r.1)
+        .sum();
     drop(runs);
     let mut quota = [total - valid_total, valid_total];
     if let Some(limit) = opts.limit.map(|l| l as u64) {
@@ -141,28 +87,166 @@ pub(crate) fn stream(
     }
     // Pass 2: split each batch, record both sides.
     let pb = progress(quota[0] + quota[1]);
-    let mut sets = [SetBuilder::new(start.len()), SetBuilder::new(start.len())];
-    let mut tallies = [Tally::default(), Tally::default()];
-    let mut taken = [0u64; 2];
-    let mut side = [Vec::with_capacity(BATCH), Vec::with_capacity(BATCH)];
-    let mut record = |batch: &[Sample]| {
-        for s in batch {
-            let k = usize::from(is_valid(s.game));
-            if taken[k] < quota[k] {
-                taken[k] += 1;
-                side[k].push(*s);
-            }
-        }
-        for k in 0..2 {
-            tallies[k].add(&side[k]);
-            sets[k].push(record_samples(model, &side[k], start, opts.leaf, Some(&pb)));
-            side[k].clear();
-        }
+    let mut rec = Recorder {
+        model,
+        start,
+        opts,
+        progress: &pb,
+        is_valid: &is_valid,
+        quota,
+        taken: [0; 2],
+        sets: [SetBuilder::new(start.len()), SetBuilder::new(start.len())],
+        tallies: [Tally::default(), Tally::default()],
+        side: [Vec::with_capacity(BATCH), Vec::with_capacity(BATCH)],
     };
     for source in sources {
+        rec.source(source, stop)?;
+    }
+    pb.end();
+    let [train_t, valid_t] = &rec.tallies;
+    notes.extend(data::check::tally_warnings(
+        train_t,
+        valid_t,
+        opts.valid_fraction,
+    ));
+    let [train, valid] = rec.sets;
+    Ok(Streamed {
+        train: train.finish(),
+        valid: valid.finish(),
+        notes,
+    })
+}
+
+/// The first pass's game ids: runs of (game, positions) in file order, and the next free id.
+#[derive(Default)]
+struct GameRuns {
+    runs: Vec<(u32, u64)>,
+    /// One past the largest game id so far.
+    next: Option<u32>,
+}
+
+impl GameRuns {
+    /// Counts the game ids of a file's positions, in order.
+    fn count(&mut self, games: impl Iterator<Item = u32>) {
+        for g in games {
+            match self.runs.last_mut() {
+                Some((last, n)) if *last == g => *n += 1,
+                _ => self.runs.push((g, 1)),
+            }
+            let end = g.saturating_add(1);
+            self.next = Some(self.next.map_or(end, |m| m.max(end)));
+        }
+    }
+
+    /// The shift of the next file's game ids: past the largest id so far
+    /// (`data::files::append_games`).
+    fn offset(&self) -> u32 {
+        self.next.unwrap_or(0)
+    }
+
+    /// The positions counted.
+    fn total(&self) -> u64 {
+        self.runs.iter().map(|r| r.1).sum()
+    }
+}
+
+/// Pass 1: every file read for its game ids (up to `opts.first` positions in all); the sources
+/// for pass 2 and one note per file.
+fn first_pass(
+    opts: &SetupOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(GameRuns, Vec<Source>, Vec<String>), TexelError> {
+    let load_opts = data::LoadOptions {
+        strict: opts.strict,
+        extract: opts.extract.clone(),
+        ..data::LoadOptions::default()
+    };
+    let mut runs = GameRuns::default();
+    let mut sources = Vec::new();
+    let mut notes = Vec::new();
+    // With `first`: the positions still to read.
+    let mut left = opts.first.unwrap_or(usize::MAX);
+    for path in &opts.data {
+        if left == 0 {
+            break;
+        }
+        let offset = runs.offset();
+        let (kept, report) = if data::files::detect(path)? == Format::Cache {
+            let (kept, report) =
+                count_cache(path, opts.strict, offset, &mut left, &mut runs, stop)?;
+            sources.push(Source::Cache(path.clone(), offset, kept));
+            (kept, report)
+        } else {
+            let (mut samples, report) = data::load(path, &load_opts)?;
+            samples.truncate(left);
+            left -= samples.len();
+            for s in &mut samples {
+                s.game = s.game.saturating_add(offset);
+            }
+            runs.count(samples.iter().map(|s| s.game));
+            let kept = samples.len();
+            sources.push(Source::Loaded(samples));
+            (kept, report)
+        };
+        notes.push(note(path, kept, &report));
+    }
+    Ok((runs, sources, notes))
+}
+
+/// Pass 1 over a cache: its game ids (shifted by `offset`) counted, a batch at a time, up to
+/// `left` positions; the positions kept and the reader's report.
+fn count_cache(
+    path: &Path,
+    strict: bool,
+    offset: u32,
+    left: &mut usize,
+    runs: &mut GameRuns,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<(usize, data::Report), TexelError> {
+    let mut reader = CacheReader::open(path, strict)?;
+    let mut kept = 0;
+    while let Some(mut batch) = reader.next_batch(BATCH.min(*left))? {
+        if stop() {
+            return Err(interrupted());
+        }
+        batch.truncate(*left);
+        *left -= batch.len();
+        kept += batch.len();
+        runs.count(batch.iter().map(|s| s.game.saturating_add(offset)));
+        if *left == 0 {
+            break;
+        }
+    }
+    Ok((kept, reader.report().clone()))
+}
+
+/// Pass 2: each batch split by game into the training and validation sides (up to their
+/// quotas), recorded and appended to their sets.
+struct Recorder<'a> {
+    model: &'a Model,
+    start: &'a [f64],
+    opts: &'a SetupOptions,
+    progress: &'a Progress,
+    is_valid: &'a dyn Fn(u32) -> bool,
+    /// Positions to take, training then validation.
+    quota: [u64; 2],
+    taken: [u64; 2],
+    sets: [SetBuilder; 2],
+    tallies: [Tally; 2],
+    /// A batch's samples of each side, reused.
+    side: [Vec<Sample>; 2],
+}
+
+impl Recorder<'_> {
+    /// Records every sample of a source, a batch at a time; `stop` is asked between batches.
+    fn source(
+        &mut self,
+        source: Source,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), TexelError> {
         match source {
             Source::Cache(path, offset, mut take) => {
-                let mut reader = CacheReader::open(&path, opts.strict)?;
+                let mut reader = CacheReader::open(&path, self.opts.strict)?;
                 while take > 0 {
                     let Some(mut batch) = reader.next_batch(BATCH.min(take))? else {
                         break;
@@ -175,7 +259,7 @@ pub(crate) fn stream(
                     for s in &mut batch {
                         s.game = s.game.saturating_add(offset);
                     }
-                    record(&batch);
+                    self.record(&batch);
                 }
             }
             Source::Loaded(samples) => {
@@ -183,24 +267,35 @@ pub(crate) fn stream(
                     if stop() {
                         return Err(interrupted());
                     }
-                    record(batch);
+                    self.record(batch);
                 }
             }
         }
+        Ok(())
     }
-    pb.end();
-    let [train_t, valid_t] = &tallies;
-    notes.extend(data::check::tally_warnings(
-        train_t,
-        valid_t,
-        opts.valid_fraction,
-    ));
-    let [train, valid] = sets;
-    Ok(Streamed {
-        train: train.finish(),
-        valid: valid.finish(),
-        notes,
-    })
+
+    /// Splits a batch, records both sides and appends them to their sets.
+    fn record(&mut self, batch: &[Sample]) {
+        for s in batch {
+            let k = usize::from((self.is_valid)(s.game));
+            if self.taken[k] < self.quota[k] {
+                self.taken[k] += 1;
+                self.side[k].push(*s);
+            }
+        }
+        for k in 0..2 {
+            self.tallies[k].add(&self.side[k]);
+            let recorded = record_samples(
+                self.model,
+                &self.side[k],
+                self.start,
+                self.opts.leaf,
+                Some(self.progress),
+            );
+            self.sets[k].push(recorded);
+            self.side[k].clear();
+        }
+    }
 }
 
 /// A file's note: positions kept, errors, skipped records by reason.

@@ -3,9 +3,9 @@
 //! `pst_rank` rows against `material`: every piece on the board adds `material[p]` and
 //! `8 * pst_rank[p * 8 + rank]`, so adding `c` to a row and `8 c` to the value is invisible).
 
-use serde_json::{Map, Value};
-
+use super::field::Field;
 use super::json::{at, join, Doc};
+use super::raw::{RawCentre, CENTRE_KEYS};
 use super::{Manifest, ParamDecl};
 use crate::TraceError;
 
@@ -47,28 +47,27 @@ pub struct CentreMove {
 /// The manifest's `centre` list, validated against its parameters.
 pub(super) fn parse(
     doc: &Doc,
-    root: &Map<String, Value>,
+    centre: Field<Vec<Field<RawCentre>>>,
     params: &[ParamDecl],
 ) -> Result<Vec<Centring>, TraceError> {
-    let Some(v) = root.get("centre") else {
+    let Some(list) = doc.optional(centre, "$", "centre", "an array")? else {
         return Ok(Vec::new());
     };
-    let list = doc.array(v, "centre")?;
-    list.iter()
+    list.into_iter()
         .enumerate()
         .map(|(i, c)| one(doc, c, &at("centre", i), params))
         .collect()
 }
 
-/// The parameter named by `key` of `o`, by number.
+/// The parameter named by field `key` (`f`) of the centring at `path`, by number.
 fn param_of(
     doc: &Doc,
-    o: &Map<String, Value>,
+    f: Field<String>,
     key: &str,
     path: &str,
     params: &[ParamDecl],
 ) -> Result<usize, TraceError> {
-    let name = doc.required_string(o, key, path)?;
+    let name = doc.required_string(f, path, key)?;
     let k = params
         .iter()
         .position(|p| p.name == name)
@@ -82,11 +81,16 @@ fn param_of(
     Ok(k)
 }
 
-fn one(doc: &Doc, v: &Value, path: &str, params: &[ParamDecl]) -> Result<Centring, TraceError> {
-    let o = doc.object(v, path)?;
-    doc.known_keys(o, &["table", "into", "scale", "groups", "exclude"], path)?;
-    let table = param_of(doc, o, "table", path, params)?;
-    let into = param_of(doc, o, "into", path, params)?;
+fn one(
+    doc: &Doc,
+    v: Field<RawCentre>,
+    path: &str,
+    params: &[ParamDecl],
+) -> Result<Centring, TraceError> {
+    let o = doc.expect(v.read(), path, "an object")?;
+    doc.known_keys(&o.unknown, &CENTRE_KEYS, path)?;
+    let table = param_of(doc, o.table, "table", path, params)?;
+    let into = param_of(doc, o.into, "into", path, params)?;
     let (t, i) = (&params[table], &params[into]);
     if table == into {
         return Err(doc.err(&join(path, "into"), "a table cannot centre into itself"));
@@ -113,15 +117,15 @@ fn one(doc: &Doc, v: &Value, path: &str, params: &[ParamDecl]) -> Result<Centrin
         ));
     }
     let per = t.len() / i.len();
-    let scale = match o.get("scale") {
+    let scale = match o.scale.found() {
         None => 1.0,
         Some(s) => doc.number(s, &join(path, "scale"))?,
     };
     if scale == 0.0 {
         return Err(doc.err(&join(path, "scale"), "a scale of 0 moves nothing"));
     }
-    let groups = groups(doc, o, path, i.len())?;
-    let exclude = exclude(doc, o, path, t)?;
+    let groups = groups(doc, o.groups, path, i.len())?;
+    let exclude = exclude(doc, o.exclude, path, t)?;
     for &g in &groups {
         if (g * per..(g + 1) * per).all(|e| exclude.contains(&e)) {
             return Err(doc.err(
@@ -143,17 +147,17 @@ fn one(doc: &Doc, v: &Value, path: &str, params: &[ParamDecl]) -> Result<Centrin
 /// `groups`: distinct numbers below `n`, ascending; absent: all of them.
 fn groups(
     doc: &Doc,
-    o: &Map<String, Value>,
+    groups: Field<Vec<Field<u64>>>,
     path: &str,
     n: usize,
 ) -> Result<Vec<usize>, TraceError> {
-    let Some(v) = o.get("groups") else {
+    let Some(list) = doc.optional(groups, path, "groups", "an array")? else {
         return Ok((0..n).collect());
     };
     let gp = join(path, "groups");
     let mut out = Vec::new();
-    for (k, g) in doc.array(v, &gp)?.iter().enumerate() {
-        let g = doc.whole(g, 0, n as u64 - 1, &at(&gp, k))? as usize;
+    for (k, g) in list.into_iter().enumerate() {
+        let g = doc.whole(g.read(), 0, n as u64 - 1, &at(&gp, k))? as usize;
         if out.contains(&g) {
             return Err(doc.err(&at(&gp, k), format!("group {g} twice")));
         }
@@ -166,19 +170,19 @@ fn groups(
 /// `exclude`: element names of the table (`pst_rank[6]`), as row-major offsets.
 fn exclude(
     doc: &Doc,
-    o: &Map<String, Value>,
+    exclude: Field<Vec<Field<String>>>,
     path: &str,
     t: &ParamDecl,
 ) -> Result<Vec<usize>, TraceError> {
-    let Some(v) = o.get("exclude") else {
+    let Some(list) = doc.optional(exclude, path, "exclude", "an array")? else {
         return Ok(Vec::new());
     };
     let ep = join(path, "exclude");
     let mut out = Vec::new();
-    for (k, e) in doc.array(v, &ep)?.iter().enumerate() {
+    for (k, e) in list.into_iter().enumerate() {
         let name = e
-            .as_str()
-            .ok_or_else(|| doc.err(&at(&ep, k), format!("expected an element name, found {e}")))?;
+            .read()
+            .map_err(|e| doc.err(&at(&ep, k), format!("expected an element name, found {e}")))?;
         let off = (0..t.len()).find(|&off| t.element_name(off) == name);
         match off {
             Some(off) => out.push(off),

@@ -1,7 +1,9 @@
-//! Reading JSON values with their path, for errors that say where (`params[2].shape`).
+//! The validation pass's messages: what was expected and what was found, with the JSON path
+//! (`params[2].shape`).
 
 use serde_json::{Map, Value};
 
+use super::field::Field;
 use crate::TraceError;
 
 /// The manifest being read: its origin, for errors.
@@ -30,29 +32,16 @@ impl Doc<'_> {
         }
     }
 
-    pub fn object<'v>(
-        &self,
-        v: &'v Value,
-        path: &str,
-    ) -> Result<&'v Map<String, Value>, TraceError> {
-        v.as_object()
-            .ok_or_else(|| self.err(path, format!("expected an object, found {}", kind(v))))
-    }
-
-    pub fn array<'v>(&self, v: &'v Value, path: &str) -> Result<&'v Vec<Value>, TraceError> {
-        v.as_array()
-            .ok_or_else(|| self.err(path, format!("expected an array, found {}", kind(v))))
-    }
-
-    /// Rejects keys not in `known` (keys starting with `_` and `comment` are allowed anywhere).
+    /// Rejects the keys an object had beyond its struct's (`unknown`), naming the `known`
+    /// ones; keys starting with `_` and `comment` are allowed anywhere.
     pub fn known_keys(
         &self,
-        obj: &Map<String, Value>,
+        unknown: &Map<String, Value>,
         known: &[&str],
         path: &str,
     ) -> Result<(), TraceError> {
-        for k in obj.keys() {
-            if !known.contains(&k.as_str()) && !k.starts_with('_') && k != "comment" {
+        for k in unknown.keys() {
+            if !k.starts_with('_') && k != "comment" {
                 return Err(self.err(
                     &join(path, k),
                     format!("unknown key `{k}` (known here: {})", known.join(", ")),
@@ -62,63 +51,101 @@ impl Doc<'_> {
         Ok(())
     }
 
-    pub fn string<'v>(
+    /// What was read, else `expected {what}, found {kind}` at `path`.
+    pub fn expect<T>(
         &self,
-        obj: &'v Map<String, Value>,
-        key: &str,
+        found: Result<T, Value>,
         path: &str,
-    ) -> Result<Option<&'v str>, TraceError> {
-        match obj.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(v) => Err(self.err(
-                &join(path, key),
-                format!("expected a string, found {}", kind(v)),
-            )),
-        }
+        what: &str,
+    ) -> Result<T, TraceError> {
+        found.map_err(|v| self.err(path, format!("expected {what}, found {}", kind(&v))))
     }
 
-    pub fn required_string<'v>(
+    /// An optional field `key` of the object at `path`, expected to be `what`.
+    pub fn optional<T>(
         &self,
-        obj: &'v Map<String, Value>,
-        key: &str,
+        field: Field<T>,
         path: &str,
-    ) -> Result<&'v str, TraceError> {
-        self.string(obj, key, path)?
+        key: &str,
+        what: &str,
+    ) -> Result<Option<T>, TraceError> {
+        field
+            .found()
+            .map(|r| self.expect(r, &join(path, key), what))
+            .transpose()
+    }
+
+    /// A required field `key` of the object at `path` (`missing` there if absent), expected
+    /// to be `what`.
+    pub fn required<T>(
+        &self,
+        field: Field<T>,
+        path: &str,
+        key: &str,
+        what: &str,
+    ) -> Result<T, TraceError> {
+        self.optional(field, path, key, what)?
             .ok_or_else(|| self.err(path, format!("missing `{key}`")))
     }
 
+    /// A string field.
+    pub fn string(
+        &self,
+        field: Field<String>,
+        path: &str,
+        key: &str,
+    ) -> Result<Option<String>, TraceError> {
+        self.optional(field, path, key, "a string")
+    }
+
+    /// A required string field.
+    pub fn required_string(
+        &self,
+        field: Field<String>,
+        path: &str,
+        key: &str,
+    ) -> Result<String, TraceError> {
+        self.required(field, path, key, "a string")
+    }
+
+    /// A boolean field, `default` if absent.
     pub fn boolean(
         &self,
-        obj: &Map<String, Value>,
-        key: &str,
+        field: Field<bool>,
         default: bool,
         path: &str,
+        key: &str,
     ) -> Result<bool, TraceError> {
-        match obj.get(key) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(self.err(
-                &join(path, key),
-                format!("expected true or false, found {}", kind(v)),
-            )),
-        }
+        Ok(self
+            .optional(field, path, key, "true or false")?
+            .unwrap_or(default))
     }
 
     /// A finite number.
-    pub fn number(&self, v: &Value, path: &str) -> Result<f64, TraceError> {
-        v.as_f64()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| self.err(path, format!("expected a number, found {}", kind(v))))
+    pub fn number(&self, found: Result<f64, Value>, path: &str) -> Result<f64, TraceError> {
+        match found {
+            Ok(x) if x.is_finite() => Ok(x),
+            Ok(_) => Err(self.err(path, "expected a number, found a number")),
+            Err(v) => self.expect(Err(v), path, "a number"),
+        }
     }
 
     /// A whole number in `lo..=hi`.
-    pub fn whole(&self, v: &Value, lo: u64, hi: u64, path: &str) -> Result<u64, TraceError> {
-        match v.as_u64() {
-            Some(n) if (lo..=hi).contains(&n) => Ok(n),
+    pub fn whole(
+        &self,
+        found: Result<u64, Value>,
+        lo: u64,
+        hi: u64,
+        path: &str,
+    ) -> Result<u64, TraceError> {
+        match found {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
             _ => Err(self.err(
                 path,
-                format!("expected a whole number from {lo} to {hi}, found {v}"),
+                format!(
+                    "expected a whole number from {lo} to {hi}, found {}",
+                    found.map_or_else(|v| v, Value::from)
+                ),
             )),
         }
     }

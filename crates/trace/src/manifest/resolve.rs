@@ -1,10 +1,12 @@
 //! The manifest's terms and evaluation formula: parsed, every name resolved to what it means
 //! where it is used, every sum matched to exactly one term.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::field::Field;
 use super::json::{at, join, Doc};
-use super::{Manifest, Ref, Term};
+use super::raw::{RawTerm, TERM_KEYS};
+use super::{Manifest, ParamDecl, Ref, Term};
 use crate::expr::{Expr, ExprError, Name, Node};
 use crate::TraceError;
 
@@ -17,14 +19,16 @@ enum Place {
     Eval,
 }
 
+/// The manifest's `terms` and `eval`, resolved against its names, into `m`.
 pub(super) fn terms_and_eval(
     doc: &Doc,
-    root: &Map<String, Value>,
+    terms: Field<Vec<Field<RawTerm>>>,
+    eval: Field<String>,
     m: &mut Manifest,
 ) -> Result<(), TraceError> {
     let mut used: Vec<Option<usize>> = vec![None; m.sums.len()];
-    if let Some(v) = root.get("terms") {
-        for (i, t) in doc.array(v, "terms")?.iter().enumerate() {
+    if let Some(list) = doc.optional(terms, "$", "terms", "an array")? {
+        for (i, t) in list.into_iter().enumerate() {
             let path = at("terms", i);
             let term = term(doc, t, &path, m, &mut used, i)?;
             if m.terms.iter().any(|x| x.name == term.name) {
@@ -50,11 +54,10 @@ pub(super) fn terms_and_eval(
             ));
         }
     }
-    if let Some(e) = root.get("eval") {
-        let src = e
-            .as_str()
-            .ok_or_else(|| doc.err("eval", "expected the evaluation formula as a string"))?;
-        let node = parse_resolved(doc, src, "eval", m, Place::Eval)?;
+    if let Some(src) = eval.found() {
+        let src =
+            src.map_err(|_| doc.err("eval", "expected the evaluation formula as a string"))?;
+        let node = parse_resolved(doc, &src, "eval", m, Place::Eval)?;
         // The default formula, written out, is the default: linear manifests stay linear.
         let default = parse_resolved(doc, DEFAULT_EVAL, "eval", m, Place::Eval)?;
         m.eval = (node != default).then_some(node);
@@ -68,56 +71,35 @@ pub const DEFAULT_EVAL: &str =
 
 fn term(
     doc: &Doc,
-    v: &Value,
+    v: Field<RawTerm>,
     path: &str,
     m: &Manifest,
     used: &mut [Option<usize>],
     i: usize,
 ) -> Result<Term, TraceError> {
-    let o = doc.object(v, path)?;
-    doc.known_keys(o, &["name", "sum", "per_side", "mg", "eg"], path)?;
-    let name = doc.required_string(o, "name", path)?.to_string();
+    let o = doc.expect(v.read(), path, "an object")?;
+    doc.known_keys(&o.unknown, &TERM_KEYS, path)?;
+    let name = doc.required_string(o.name, path, "name")?;
     if name.is_empty() {
         return Err(doc.err(&join(path, "name"), "an empty term name"));
     }
-    let sum = match doc.string(o, "sum", path)? {
+    let sum = match doc.string(o.sum, path, "sum")? {
         None => None,
-        Some(s) => {
-            let Some(slot) = m.sums.iter().position(|x| x == s) else {
-                return Err(doc.err(
-                    &join(path, "sum"),
-                    format!(
-                        "no parameter adds to sum `{s}` (give the params that do \"sum\": \"{s}\")"
-                    ),
-                ));
-            };
-            if let Some(j) = used[slot] {
-                return Err(doc.err(
-                    &join(path, "sum"),
-                    format!(
-                        "sum `{s}` is already used by terms[{j}]: a sum feeds exactly one term"
-                    ),
-                ));
-            }
-            used[slot] = Some(i);
-            Some(slot)
-        }
+        Some(s) => Some(sum_slot(doc, &s, &join(path, "sum"), m, used, i)?),
     };
-    let per_side = doc.boolean(o, "per_side", false, path)?;
+    let per_side = doc.boolean(o.per_side, false, path, "per_side")?;
     let place = Place::Term {
         has_sum: sum.is_some(),
         per_side,
     };
-    let phase = |key: &str| -> Result<Option<Node<Ref>>, TraceError> {
-        match o.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(src)) => {
-                parse_resolved(doc, src, &join(path, key), m, place).map(Some)
-            }
-            Some(_) => Err(doc.err(&join(path, key), "expected an expression as a string")),
+    let phase = |f: Field<String>, key: &str| -> Result<Option<Node<Ref>>, TraceError> {
+        match f.found() {
+            None | Some(Err(Value::Null)) => Ok(None),
+            Some(Ok(src)) => parse_resolved(doc, &src, &join(path, key), m, place).map(Some),
+            Some(Err(_)) => Err(doc.err(&join(path, key), "expected an expression as a string")),
         }
     };
-    let (mg, eg) = (phase("mg")?, phase("eg")?);
+    let (mg, eg) = (phase(o.mg, "mg")?, phase(o.eg, "eg")?);
     if mg.is_none() && eg.is_none() {
         return Err(doc.err(path, "a term needs an `mg` or an `eg` expression (or both)"));
     }
@@ -128,6 +110,32 @@ fn term(
         mg,
         eg,
     })
+}
+
+/// The slot of the sum `s` that term `i` uses (at `path`): added to by some parameter, used
+/// by no other term.
+fn sum_slot(
+    doc: &Doc,
+    s: &str,
+    path: &str,
+    m: &Manifest,
+    used: &mut [Option<usize>],
+    i: usize,
+) -> Result<usize, TraceError> {
+    let Some(slot) = m.sums.iter().position(|x| x == s) else {
+        return Err(doc.err(
+            path,
+            format!("no parameter adds to sum `{s}` (give the params that do \"sum\": \"{s}\")"),
+        ));
+    };
+    if let Some(j) = used[slot] {
+        return Err(doc.err(
+            path,
+            format!("sum `{s}` is already used by terms[{j}]: a sum feeds exactly one term"),
+        ));
+    }
+    used[slot] = Some(i);
+    Ok(slot)
 }
 
 fn parse_resolved(
@@ -158,36 +166,7 @@ fn fail<T>(n: &Name, message: String) -> Result<T, ExprError> {
 
 fn resolve_name(n: &Name, m: &Manifest, place: Place) -> Result<Ref, ExprError> {
     let plain = n.index.is_empty() && n.component.is_none();
-    let variable = match n.name.as_str() {
-        "s" => Some(match place {
-            Place::Term { has_sum: true, .. } => Ref::S,
-            Place::Term { .. } => {
-                return fail(
-                    n,
-                    "`s` is the term's sum, and this term declares no `sum`".into(),
-                )
-            }
-            Place::Eval => return fail(n, "`s` is defined in terms only, not in `eval`".into()),
-        }),
-        "mg" | "eg" => {
-            if let Place::Term { per_side: true, .. } = place {
-                return fail(
-                    n,
-                    format!(
-                        "`{}` (the running total) is not defined in a per-side term",
-                        n.name
-                    ),
-                );
-            }
-            Some(if n.name == "mg" { Ref::Mg } else { Ref::Eg })
-        }
-        "phase" => Some(Ref::Phase),
-        "phase_max" => Some(Ref::PhaseMax),
-        "scale" => Some(Ref::Scale),
-        "scale_max" => Some(Ref::ScaleMax),
-        _ => None,
-    };
-    if let Some(r) = variable {
+    if let Some(r) = variable(n, place)? {
         if !plain {
             return fail(
                 n,
@@ -220,6 +199,49 @@ fn resolve_name(n: &Name, m: &Manifest, place: Place) -> Result<Ref, ExprError> 
             ),
         );
     };
+    param_ref(n, m, param, place)
+}
+
+/// The variable `n` names (`s`, `mg`, `phase`...), if it names one and means something here.
+fn variable(n: &Name, place: Place) -> Result<Option<Ref>, ExprError> {
+    Ok(Some(match n.name.as_str() {
+        "s" => match place {
+            Place::Term { has_sum: true, .. } => Ref::S,
+            Place::Term { .. } => {
+                return fail(
+                    n,
+                    "`s` is the term's sum, and this term declares no `sum`".into(),
+                )
+            }
+            Place::Eval => return fail(n, "`s` is defined in terms only, not in `eval`".into()),
+        },
+        "mg" | "eg" => {
+            if let Place::Term { per_side: true, .. } = place {
+                return fail(
+                    n,
+                    format!(
+                        "`{}` (the running total) is not defined in a per-side term",
+                        n.name
+                    ),
+                );
+            }
+            if n.name == "mg" {
+                Ref::Mg
+            } else {
+                Ref::Eg
+            }
+        }
+        "phase" => Ref::Phase,
+        "phase_max" => Ref::PhaseMax,
+        "scale" => Ref::Scale,
+        "scale_max" => Ref::ScaleMax,
+        _ => return Ok(None),
+    }))
+}
+
+/// A reference to an element of parameter number `param`: its indices resolved and, where
+/// they are literals, in range; its component as the place allows.
+fn param_ref(n: &Name, m: &Manifest, param: usize, place: Place) -> Result<Ref, ExprError> {
     let p = &m.params[param];
     if n.index.len() != p.shape.len() {
         return fail(
@@ -234,35 +256,12 @@ fn resolve_name(n: &Name, m: &Manifest, place: Place) -> Result<Ref, ExprError> 
             ),
         );
     }
-    let mut index = Vec::with_capacity(n.index.len());
-    for (dim, i) in n.index.iter().enumerate() {
-        let node = i.resolve(
-            &mut |x: &Name| match m.features.iter().position(|f| *f == x.name) {
-                Some(k) if x.index.is_empty() && x.component.is_none() => {
-                    Ok(Ref::Feature(k as u16))
-                }
-                _ => fail(
-                    x,
-                    format!(
-                        "an index may use only numbers and features, not `{}`",
-                        x.name
-                    ),
-                ),
-            },
-        )?;
-        if let Node::Num(x) = node {
-            if x < 0.0 || x.fract() != 0.0 || x >= p.shape[dim] as f64 {
-                return fail(
-                    n,
-                    format!(
-                        "index {x} of `{}` is out of range 0..{}",
-                        p.name, p.shape[dim]
-                    ),
-                );
-            }
-        }
-        index.push(node);
-    }
+    let index = n
+        .index
+        .iter()
+        .enumerate()
+        .map(|(dim, i)| index(n, i, dim, p, m))
+        .collect::<Result<Vec<_>, _>>()?;
     match (p.tapered, n.component, place) {
         (false, Some(_), _) => fail(n, format!("`{}` is not tapered: no `.mg`/`.eg`", p.name)),
         (true, None, Place::Eval) => fail(
@@ -278,4 +277,38 @@ fn resolve_name(n: &Name, m: &Manifest, place: Place) -> Result<Ref, ExprError> 
             component,
         }),
     }
+}
+
+/// Index `dim` of `n`, an element of `p`: numbers and features only, a literal in range.
+fn index(
+    n: &Name,
+    i: &Node<Name>,
+    dim: usize,
+    p: &ParamDecl,
+    m: &Manifest,
+) -> Result<Node<Ref>, ExprError> {
+    let node = i.resolve(
+        &mut |x: &Name| match m.features.iter().position(|f| *f == x.name) {
+            Some(k) if x.index.is_empty() && x.component.is_none() => Ok(Ref::Feature(k as u16)),
+            _ => fail(
+                x,
+                format!(
+                    "an index may use only numbers and features, not `{}`",
+                    x.name
+                ),
+            ),
+        },
+    )?;
+    if let Node::Num(x) = node {
+        if x < 0.0 || x.fract() != 0.0 || x >= p.shape[dim] as f64 {
+            return fail(
+                n,
+                format!(
+                    "index {x} of `{}` is out of range 0..{}",
+                    p.name, p.shape[dim]
+                ),
+            );
+        }
+    }
+    Ok(node)
 }
