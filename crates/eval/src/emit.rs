@@ -443,7 +443,7 @@ pub fn c_source(model: &Model, w: &[f64]) -> String {
     source(model, w, Lang::C)
 }
 
-/// Writes the weights as source code in `lang` to `path`, atomically ([`crate::atomic`]); an
+/// Writes the weights as source code in `lang` to `path`, atomically ([`fsutil::atomic`]); an
 /// error names the file.
 ///
 /// ```
@@ -460,7 +460,7 @@ pub fn c_source(model: &Model, w: &[f64]) -> String {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn save_source(path: &Path, model: &Model, w: &[f64], lang: Lang) -> Result<(), ParamError> {
-    crate::atomic::write(path, source(model, w, lang)).map_err(|error| ParamError::Io {
+    fsutil::atomic::write(path, source(model, w, lang)).map_err(|error| ParamError::Io {
         action: "write",
         path: path.to_path_buf(),
         error,

@@ -40,7 +40,6 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod atomic;
 mod display;
 pub mod emit;
 mod error;

@@ -162,7 +162,7 @@ pub use method::{Method, SolverOptions};
 pub use objective::{Objective, ObjectiveConfig};
 pub use observer::{Budget, GradState, LogRecord, Monitor, RunShared, SwarmState};
 pub use outcome::{ResolvedRun, RunOutcome};
-pub use params::{free_indices, glob_match, ParamSpec};
+pub use params::{free_indices, ParamSpec};
 pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use progress::{Progress, ProgressEvent};
 pub use resolve::{rebind, HookError, Recorded, Rerecord, Resolution};

@@ -151,7 +151,7 @@ fn traced(args: Args) -> anyhow::Result<()> {
     report_rounding(&manifest, &w);
     match &args.output {
         Some(path) => {
-            eval::atomic::write(path, &text)
+            fsutil::atomic::write(path, &text)
                 .with_context(|| format!("writing {}", path.display()))?;
             eprintln!(
                 "wrote {} ({what} weights of {}, {} parameters, from {})",

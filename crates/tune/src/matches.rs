@@ -278,7 +278,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let result = &report.result;
 
     if let Some(path) = &args.pgn {
-        let mut w = eval::atomic::AtomicFile::create(path)
+        let mut w = fsutil::atomic::AtomicFile::create(path)
             .with_context(|| format!("cannot create {}", path.display()))?;
         for (i, g) in result.games.iter().enumerate() {
             let (white, black) = if g.a_white {
