@@ -30,8 +30,9 @@ use shakmaty::Square;
 
 use crate::display::{is_fractional, weight};
 use crate::error::ParamError;
-use crate::model::{Model, ModelKind};
-use crate::params::{PHASE_NAMES, ROLE_NAMES};
+use crate::kind::ModelKind;
+use crate::model::Model;
+use crate::param_info::{PHASE_NAMES, ROLE_NAMES};
 
 /// A language weights can be emitted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

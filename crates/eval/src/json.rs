@@ -14,7 +14,8 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::error::ParamError;
-use crate::model::{Model, ModelKind};
+use crate::kind::ModelKind;
+use crate::model::Model;
 use crate::terms::LATER_GROUPS;
 
 /// The largest weight magnitude read or written: a billion centipawns is far beyond any
