@@ -24,5 +24,4 @@ tune-bench *ARGS:
 # Check formatting and lints.
 lint:
     cargo fmt --all -- --check
-    rustfmt --edition 2021 --check crates/eval/src/terms/*.rs
     cargo clippy --workspace --all-targets -- -D warnings

@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use data::{cache, extract_pgn_reader, read_epd, Compression, ExtractOptions, Format, LoadOptions};
+use data::{cache, extract_pgn_reader, read_epd, ExtractOptions, Format, LoadOptions};
+use fsutil::Compression;
 
 /// Makes the calling thread rayon's only worker (the fuzz targets call it once, from
 /// libFuzzer's initialisation, on the thread that runs every input). The readers use rayon;

@@ -144,8 +144,8 @@ pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), Boo
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory and a rename
-/// ([`eval::atomic`]), so a reader (or an interrupted run) sees the old file or the new one,
+/// ([`fsutil::atomic`]), so a reader (or an interrupted run) sees the old file or the new one,
 /// never half of one.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), BootstrapError> {
-    eval::atomic::write(path, text).map_err(|e| BootstrapError::io("write", path, e))
+    fsutil::atomic::write(path, text).map_err(|e| BootstrapError::io("write", path, e))
 }

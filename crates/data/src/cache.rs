@@ -79,7 +79,7 @@ pub const BATCH: usize = 1 << 16;
 /// Writes a binary cache; zstd-compressed (level 9, one frame with its content size) when the
 /// path ends in `.zst`. The records are encoded and written a batch at a time ([`BATCH`]), so
 /// writing holds no copy of the file in memory. The file is replaced atomically
-/// ([`crate::atomic`]): an interrupted write leaves the old file as it was.
+/// ([`fsutil::atomic`]): an interrupted write leaves the old file as it was.
 ///
 /// ```
 /// use data::{load, write_cache, LoadOptions, Sample};
@@ -96,7 +96,7 @@ pub const BATCH: usize = 1 << 16;
 /// ```
 pub fn write_cache(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
     // The temporary file first: an unwritable place fails before the work.
-    let w = crate::atomic::AtomicFile::create(path).map_err(|e| DataError::io(path, e))?;
+    let w = fsutil::atomic::AtomicFile::create(path).map_err(|e| DataError::io(path, e))?;
     let compressed = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zst"));
@@ -137,7 +137,7 @@ pub const ZSTD_LEVEL: i32 = 9;
 /// Reads a cache file whole and decompresses it (plain, gzip or zstd). [`load`](crate::load)
 /// does not: it reads caches a batch at a time ([`CacheReader`]).
 pub fn read_cache_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
-    crate::source::read_all(path)
+    fsutil::source::read_all(path).map_err(|e| DataError::io(path, e))
 }
 
 /// Whether decompressed bytes start like a cache.

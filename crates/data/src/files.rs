@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
 
-use crate::filter::{filter_samples, Filter};
+use crate::filter::Filter;
+use crate::records::filter_samples;
 use crate::{
     extract_pgn, load, write_cache, write_epd, DataError, ExtractOptions, Format, LoadOptions,
     Report, Sample,
@@ -82,7 +83,7 @@ pub fn valid_path(path: &Path) -> PathBuf {
 
 /// The format of `path`, told from its (decompressed) first bytes.
 pub fn detect(path: &Path) -> Result<Format, DataError> {
-    let (mut r, _) = crate::source::open(path)?;
+    let (mut r, _) = fsutil::source::open(path).map_err(|e| DataError::io(path, e))?;
     let head = r.fill_buf().map_err(|e| DataError::io(path, e))?;
     Ok(Format::detect(head))
 }

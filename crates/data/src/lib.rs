@@ -22,7 +22,6 @@
 //! ```
 #![warn(missing_docs)]
 
-pub use eval::atomic;
 pub mod cache;
 pub mod check;
 pub mod epd;
@@ -30,15 +29,18 @@ mod error;
 pub mod files;
 pub mod filter;
 mod packed;
+mod per_game;
 pub mod pgn;
+pub mod records;
 mod report;
 mod sample;
-pub mod source;
 mod split;
 pub mod stats;
 
 use std::io::{BufRead, Write};
 use std::path::Path;
+
+use fsutil::Compression;
 
 pub use cache::write_cache;
 pub use check::{warnings, MIN_POSITIONS};
@@ -50,7 +52,6 @@ pub use packed::PackedBoard;
 pub use pgn::{extract_pgn, extract_pgn_reader, ExtractOptions};
 pub use report::{Report, MAX_MESSAGES};
 pub use sample::Sample;
-pub use source::Compression;
 pub use split::{split_by_game, valid_games};
 
 /// Options of [`load`].
@@ -147,7 +148,8 @@ impl Format {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<(Vec<Sample>, Report), DataError> {
-    let (mut reader, compression) = source::open(path)?;
+    let (mut reader, compression) =
+        fsutil::source::open(path).map_err(|e| DataError::io(path, e))?;
     let head = reader.fill_buf().map_err(|e| DataError::io(path, e))?;
     let format = Format::detect(head);
     let head = head[..head.len().min(HEAD_SHOWN)].to_vec();
@@ -253,7 +255,8 @@ fn load_as(
 /// Writes samples as EPD text, one [`Sample::to_epd`] line each followed by the sample's game
 /// id as a `game` operation (`... [1.0] ce 30; game 12;`), so that [`load`] reads the game ids
 /// back and [`split_by_game`] keeps splitting by game; zstd-compressed when the path ends in
-/// `.zst`, gzip when it ends in `.gz`. The file is replaced atomically ([`atomic`]).
+/// `.zst`, gzip when it ends in `.gz`. The file is replaced atomically
+/// ([`fsutil::compressed`]).
 ///
 /// ```
 /// use data::{load, write_epd, LoadOptions, Sample};
@@ -268,33 +271,8 @@ fn load_as(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_epd(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
-    let io = |e| DataError::io(path, e);
-    let file = atomic::AtomicFile::create(path).map_err(io)?;
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    // Each encoder is finished explicitly: finishing on drop would swallow a write error.
-    let file = match ext.as_str() {
-        "zst" => {
-            let mut w = zstd::stream::write::Encoder::new(file, 9).map_err(io)?;
-            write_epd_lines(&mut w, samples).map_err(io)?;
-            w.finish().map_err(io)?
-        }
-        "gz" => {
-            let mut w = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-            write_epd_lines(&mut w, samples).map_err(io)?;
-            w.finish().map_err(io)?
-        }
-        _ => {
-            let mut w = file;
-            write_epd_lines(&mut w, samples).map_err(io)?;
-            w
-        }
-    };
-    // Flushes, syncs and renames into place, reporting a failure.
-    file.commit().map_err(io)
+    fsutil::compressed::write(path, |mut w| write_epd_lines(&mut w, samples))
+        .map_err(|e| DataError::io(path, e))
 }
 
 fn write_epd_lines(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<()> {

@@ -13,16 +13,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use pgn_reader::Reader;
-use rand::seq::index::sample as sample_indices;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 
 use eval::ModelKind;
 
 use crate::filter::{Filter, Filtered, Filterer};
-use crate::{source, DataError, Report, Sample};
+use crate::per_game::{per_game_choice, OVER_LIMIT};
+use crate::{DataError, Report, Sample};
 
 mod visitor;
 use visitor::{Game, GameOut, GameVisitor};
@@ -172,20 +170,6 @@ fn process_game(game: Game, id: u32, opts: &ExtractOptions, filterer: &Filterer)
     }
 }
 
-/// The skip reason of positions over `--max-per-game`.
-pub(crate) const OVER_LIMIT: &str = "over the per-game limit";
-
-/// Which `max` of a game's `n` kept positions `--max-per-game` keeps (indices, ascending): a
-/// uniform sample drawn from the extraction seed and the game id, so that a game keeps the
-/// same positions whatever else is extracted with it.
-pub(crate) fn per_game_choice(n: usize, max: usize, seed: u64, id: u32) -> Vec<usize> {
-    let seed = seed ^ u64::from(id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut chosen = sample_indices(&mut rng, n, max).into_vec();
-    chosen.sort_unstable();
-    chosen
-}
-
 /// Games are parsed in one thread and processed (filters, sampling) in batches in parallel.
 const BATCH: usize = 256;
 
@@ -215,7 +199,8 @@ pub fn extract_pgn(
     let bytes = Arc::new(AtomicU64::new(0));
     let mut state = State::new(opts)?;
     for path in paths {
-        let (reader, _) = source::open_counting(path, bytes.clone())?;
+        let (reader, _) = fsutil::source::open_counting(path, bytes.clone())
+            .map_err(|e| DataError::io(path, e))?;
         extract_one(path, reader, &mut state, &|games| {
             if let Some(p) = progress {
                 p(bytes.load(Ordering::Relaxed), total, games)

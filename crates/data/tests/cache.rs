@@ -106,11 +106,11 @@ fn compression_detected_by_magic_not_name() {
     let plain = dir.path().join("plain.epd.gz");
     std::fs::write(&plain, text).unwrap();
     for (p, c) in [
-        (&gz, data::Compression::Gzip),
-        (&zs, data::Compression::Zstd),
-        (&plain, data::Compression::Plain),
+        (&gz, fsutil::Compression::Gzip),
+        (&zs, fsutil::Compression::Zstd),
+        (&plain, fsutil::Compression::Plain),
     ] {
-        assert_eq!(data::source::open(p).unwrap().1, c);
+        assert_eq!(fsutil::source::open(p).unwrap().1, c);
         let (s, r) = load(p, &LoadOptions::default()).unwrap();
         assert_eq!(s.len(), 2, "{}: {r}", p.display());
         assert_eq!(r.results, [1, 1, 0]);

@@ -336,7 +336,7 @@ fn chess960_fixture() {
     use std::io::Read;
     let path = common::fixture("tcec-chess960-50.pgn.zst");
     let mut text = String::new();
-    data::source::open(&path)
+    fsutil::source::open(&path)
         .unwrap()
         .0
         .read_to_string(&mut text)

@@ -1,5 +1,5 @@
 //! Caches and EPD records through the extraction rules: the same positions as extracting the
-//! games they came from with those rules (`files::read_all`, `filter::filter_samples`).
+//! games they came from with those rules (`files::read_all`, `records::filter_samples`).
 
 mod common;
 
@@ -11,7 +11,7 @@ use data::{extract_pgn, write_cache, write_epd, ExtractOptions, Filter, LoadOpti
 
 /// The first `games` games of the TCEC fixture (at most 300), as plain PGN in `dir`.
 fn tcec_head(dir: &Path, games: usize) -> PathBuf {
-    let (reader, _) = data::source::open(&common::fixture("tcec-standard-300.pgn.zst")).unwrap();
+    let (reader, _) = fsutil::source::open(&common::fixture("tcec-standard-300.pgn.zst")).unwrap();
     let path = dir.join("head.pgn");
     let mut out = std::fs::File::create(&path).unwrap();
     let mut seen = 0;

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use shakmaty::Square;
 
 use crate::model::Model;
-use crate::params::{ParamInfo, PHASE_NAMES, ROLE_NAMES};
+use crate::param_info::{ParamInfo, PHASE_NAMES, ROLE_NAMES};
 
 /// Whether a parameter is a dimensionless shape constant rather than centipawns (printed with
 /// decimals): see [`ParamInfo::integer`].

@@ -25,7 +25,7 @@ use shakmaty::Chess;
 use tape::{DotAccumulator, Scalar};
 
 use crate::features::{Features, Sink, Terms};
-use crate::params::PHASE_START_COUNTS;
+use crate::param_info::PHASE_START_COUNTS;
 use crate::terms::{extract_full, FullLayout as Layout};
 
 /// Number of linear sums: middlegame terms, endgame terms, danger to White's king, danger to

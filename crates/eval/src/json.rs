@@ -14,7 +14,8 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::error::ParamError;
-use crate::model::{Model, ModelKind};
+use crate::kind::ModelKind;
+use crate::model::Model;
 use crate::terms::LATER_GROUPS;
 
 /// The largest weight magnitude read or written: a billion centipawns is far beyond any
@@ -211,7 +212,7 @@ pub fn load_weights_as(path: &Path, kind: ModelKind) -> Result<(Model, Vec<f64>)
 /// Writes a weights file (see [`weights_to_json`]). Refuses a weight vector of the wrong length
 /// or with non-finite values or values beyond [`MAX_WEIGHT`] (naming them), so every file
 /// written can be read back. The file
-/// is replaced atomically ([`crate::atomic`]).
+/// is replaced atomically ([`fsutil::atomic`]).
 pub fn save_weights(path: &Path, model: &Model, w: &[f64]) -> Result<(), ParamError> {
     if w.len() != model.len() {
         return Err(ParamError::Length {
@@ -237,7 +238,7 @@ pub fn save_weights(path: &Path, model: &Model, w: &[f64]) -> Result<(), ParamEr
             ),
         });
     }
-    crate::atomic::write(path, weights_to_json(model, w)).map_err(|error| ParamError::Io {
+    fsutil::atomic::write(path, weights_to_json(model, w)).map_err(|error| ParamError::Io {
         action: "write",
         path: path.to_path_buf(),
         error,

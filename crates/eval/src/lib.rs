@@ -41,17 +41,19 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod atomic;
 mod display;
 mod error;
 mod features;
 mod full;
 mod json;
+mod kind;
 mod model;
 mod movegen;
+mod param_info;
 mod params;
 mod psqt;
 mod qsearch;
+mod rounding;
 mod terms;
 
 /// A position from a FEN the unit tests write themselves (a bad one fails the test, naming it).
@@ -72,10 +74,12 @@ pub use crate::error::ParamError;
 pub use crate::json::{
     load_weights, load_weights_as, save_weights, weights_from_json, weights_to_json, MAX_WEIGHT,
 };
-pub use crate::model::{merge_terms, HeadGradient, Model, ModelKind, Split};
-pub use crate::params::{round_weights, ParamInfo, FIXED_POINT_SCALE};
+pub use crate::kind::ModelKind;
+pub use crate::model::{merge_terms, HeadGradient, Model, Split};
+pub use crate::param_info::ParamInfo;
 pub use crate::qsearch::{
     is_quiet, quiesce, quiesce_score, quiesce_window, Quiescence, QuiescenceScore, MATE,
     MAX_QSEARCH_DEPTH,
 };
+pub use crate::rounding::{round_weights, FIXED_POINT_SCALE};
 pub use crate::terms::LATER_GROUPS;

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Color, Position, Role};
 use tape::{DotAccumulator, Scalar};
 
 use crate::features::{piece_counts, relative, sign, Features};
-use crate::params::{role_index, PHASE_INIT, PHASE_START_COUNTS};
+use crate::param_info::{role_index, PHASE_INIT, PHASE_START_COUNTS};
 use crate::terms::psqt::{psqt_terms, PsqtLayout as Layout};
 
 /// The fixed middlegame fraction of a position with these piece counts (pawn .. queen).

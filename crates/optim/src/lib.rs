@@ -169,7 +169,7 @@ pub use method::{Method, SolverOptions};
 pub use objective::{Objective, ObjectiveConfig};
 pub use observer::{GradState, Monitor, RunShared, SwarmState};
 pub use outcome::{ResolvedRun, RunOutcome};
-pub use params::{free_indices, glob_match, ParamSpec};
+pub use params::{free_indices, ParamSpec};
 pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use resolve::{rebind, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, run_stage};

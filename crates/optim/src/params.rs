@@ -27,41 +27,8 @@ impl ParamSpec {
     }
 }
 
-/// Whether `text` matches the glob `pattern` (`*` any run of characters, `?` any one).
-///
-/// ```
-/// assert!(optim::glob_match("pst.*.e4", "pst.mg.e4"));
-/// assert!(optim::glob_match("mg.?awn", "mg.pawn"));
-/// assert!(!optim::glob_match("pst.*", "material.pawn"));
-/// ```
-pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if let Some((sp, st)) = star {
-            pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == '*' {
-        pi += 1;
-    }
-    pi == p.len()
-}
-
 /// The indices of the parameters left free when every parameter whose group equals one of
-/// `patterns`, or whose name matches one as a glob, is frozen.
+/// `patterns`, or whose name matches one as a glob ([`fsutil::glob_match`]), is frozen.
 ///
 /// ```
 /// use optim::{free_indices, ParamSpec};
@@ -80,7 +47,7 @@ pub fn free_indices(params: &[ParamSpec], patterns: &[String]) -> Vec<usize> {
         .filter(|(_, p)| {
             !patterns
                 .iter()
-                .any(|pat| *pat == p.group || glob_match(pat, &p.name))
+                .any(|pat| *pat == p.group || fsutil::glob_match(pat, &p.name))
         })
         .map(|(i, _)| i)
         .collect()

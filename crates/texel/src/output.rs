@@ -147,7 +147,7 @@ impl Summary {
 
 /// Adds (or replaces) the entry `key` of the `summary.json` in `dir` with `value`, keeping
 /// everything else; e.g. `tune lbfgs --verify` adds the verification match as `verify`. The
-/// file is replaced atomically ([`eval::atomic`]), so it is never left half-written.
+/// file is replaced atomically ([`fsutil::atomic`]), so it is never left half-written.
 pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result<(), TexelError> {
     let path = dir.join("summary.json");
     let text = std::fs::read_to_string(&path).map_err(|e| TexelError::io(&path, e))?;
@@ -162,9 +162,9 @@ pub fn add_to_summary(dir: &Path, key: &str, value: serde_json::Value) -> Result
     write(&path, &serde_json::to_string_pretty(&doc)?)
 }
 
-/// Writes `text` to `path` atomically ([`eval::atomic`]): a temporary file renamed into place.
+/// Writes `text` to `path` atomically ([`fsutil::atomic`]): a temporary file renamed into place.
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
-    eval::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
+    fsutil::atomic::write(path, text).map_err(|e| TexelError::io(path, e))
 }
 
 /// Writes the model's weight files ([`Tunable::weight_files`], at the optimum centred and its

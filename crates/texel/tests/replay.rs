@@ -23,7 +23,7 @@ use common::{close, fresh};
 fn positions() -> Vec<Chess> {
     let mut out: Vec<Chess> = common::quiet_1k().into_iter().map(|(p, _)| p).collect();
     let path = common::fixture("tcec-standard-300.pgn.zst");
-    let (reader, _) = data::source::open(&path).expect("the TCEC fixture");
+    let (reader, _) = fsutil::source::open(&path).expect("the TCEC fixture");
     let (samples, _) = data::extract_pgn_reader(
         reader.take(400_000),
         &path,

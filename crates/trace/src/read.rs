@@ -97,34 +97,11 @@ pub fn write_text(path: &Path, traces: &[Trace], manifest: &Manifest) -> Result<
     })
 }
 
-/// Writes a file atomically through `body`, compressed as the extension says.
+/// Writes a file atomically through `body`, compressed as the extension says
+/// ([`fsutil::compressed`]).
 pub(crate) fn write_with(
     path: &Path,
-    body: impl Fn(&mut dyn Write) -> std::io::Result<()>,
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), TraceError> {
-    let io = |e| TraceError::io(path, e);
-    let file = eval::atomic::AtomicFile::create(path).map_err(io)?;
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let file = match ext.as_str() {
-        "zst" => {
-            let mut w = zstd::stream::write::Encoder::new(file, 9).map_err(io)?;
-            body(&mut w).map_err(io)?;
-            w.finish().map_err(io)?
-        }
-        "gz" => {
-            let mut w = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-            body(&mut w).map_err(io)?;
-            w.finish().map_err(io)?
-        }
-        _ => {
-            let mut w = file;
-            body(&mut w).map_err(io)?;
-            w
-        }
-    };
-    file.commit().map_err(io)
+    fsutil::compressed::write(path, body).map_err(|e| TraceError::io(path, e))
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use data::epd::EpdOptions;
 use data::PackedBoard;
+use fsutil::epd::Token;
 use shakmaty::{Color, Position};
 
 use crate::{Manifest, ScoreConvention, Trace};
@@ -196,32 +197,11 @@ impl<'s, 'm, 'l> LineOps<'s, 'm, 'l> {
 
     /// Reads the operations of `rest` (the line after its FEN).
     fn read(&mut self, rest: &'l str) -> Result<(), String> {
-        let mut start: Option<usize> = None;
-        let mut in_quote = false;
-        for (i, c) in rest.char_indices() {
-            match c {
-                '"' => {
-                    start.get_or_insert(i);
-                    in_quote = !in_quote;
-                }
-                ';' if !in_quote => {
-                    if let Some(s) = start.take() {
-                        self.token(&rest[s..i])?;
-                    }
-                    self.end_op()?;
-                }
-                c if c.is_whitespace() && !in_quote => {
-                    if let Some(s) = start.take() {
-                        self.token(&rest[s..i])?;
-                    }
-                }
-                _ => {
-                    start.get_or_insert(i);
-                }
+        for t in fsutil::epd::tokens(rest) {
+            match t {
+                Token::Word(w) => self.token(w)?,
+                Token::End => self.end_op()?,
             }
-        }
-        if let Some(s) = start {
-            self.token(&rest[s..])?;
         }
         self.end_op()
     }

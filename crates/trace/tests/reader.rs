@@ -169,7 +169,7 @@ fn round_trip(ext: &str) {
     // Written again, the text is the same bytes.
     let again = dir.path().join(format!("again.txt{ext}"));
     write_text(&again, &c, &m).unwrap();
-    let plain = |p: &Path| data::source::read_all(p).unwrap();
+    let plain = |p: &Path| fsutil::source::read_all(p).unwrap();
     assert_eq!(plain(&text), plain(&again));
 }
 

@@ -99,7 +99,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     };
     match &args.output {
         Some(path) => {
-            eval::atomic::write(path, &text)
+            fsutil::atomic::write(path, &text)
                 .with_context(|| format!("writing {}", path.display()))?;
             let what = match &lang {
                 LangArg::Json => "json".to_string(),

@@ -310,7 +310,7 @@ fn openings(args: &Args) -> anyhow::Result<Vec<Opening>> {
 
 /// The games to `path` (written atomically), round `opening.game` each.
 fn write_pgn(path: &Path, games: &[MatchGame], name_a: &str, name_b: &str) -> anyhow::Result<()> {
-    let mut w = eval::atomic::AtomicFile::create(path)
+    let mut w = fsutil::atomic::AtomicFile::create(path)
         .with_context(|| format!("cannot create {}", path.display()))?;
     for (i, g) in games.iter().enumerate() {
         let (white, black) = if g.a_white {

@@ -198,5 +198,5 @@ impl Runner<'_> {
 /// Copies `from` to `to` atomically.
 fn copy_file(from: &Path, to: &Path) -> Result<(), BootstrapError> {
     let bytes = std::fs::read(from).map_err(|e| BootstrapError::io("read", from, e))?;
-    eval::atomic::write(to, &bytes).map_err(|e| BootstrapError::io("write", to, e))
+    fsutil::atomic::write(to, &bytes).map_err(|e| BootstrapError::io("write", to, e))
 }

@@ -49,7 +49,7 @@ pub struct CacheReader {
 impl CacheReader {
     /// Opens a cache and checks its header. `strict`: a malformed record is an error.
     pub fn open(path: &Path, strict: bool) -> Result<CacheReader, DataError> {
-        let (mut reader, _) = crate::source::open(path)?;
+        let (mut reader, _) = fsutil::source::open(path).map_err(|e| DataError::io(path, e))?;
         let mut head = [0u8; HEADER];
         let got = read_full(&mut reader, &mut head).map_err(|e| DataError::io(path, e))?;
         let count = parse_header(path, &head[..got])?;

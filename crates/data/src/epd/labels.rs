@@ -1,37 +1,20 @@
 //! The labels part of an EPD line (after the FEN): operations split into tokens, and the
 //! result, score and game id they give, in every form the [module](super) table lists.
 
+use fsutil::epd::Token;
+
 use super::Pov;
 
 /// Splits the labels part into `;`-separated operations, each into tokens; quoted strings
-/// stay one token with their quotes.
+/// stay one token with their quotes ([`fsutil::epd::tokens`]).
 fn operations(rest: &str) -> Vec<Vec<String>> {
     let mut ops = Vec::new();
     let mut tokens = Vec::new();
-    let mut cur = String::new();
-    let mut in_quote = false;
-    for c in rest.chars() {
-        match c {
-            '"' => {
-                cur.push(c);
-                in_quote = !in_quote;
-            }
-            ';' if !in_quote => {
-                if !cur.is_empty() {
-                    tokens.push(std::mem::take(&mut cur));
-                }
-                ops.push(std::mem::take(&mut tokens));
-            }
-            c if c.is_whitespace() && !in_quote => {
-                if !cur.is_empty() {
-                    tokens.push(std::mem::take(&mut cur));
-                }
-            }
-            c => cur.push(c),
+    for t in fsutil::epd::tokens(rest) {
+        match t {
+            Token::Word(w) => tokens.push(w.to_string()),
+            Token::End => ops.push(std::mem::take(&mut tokens)),
         }
-    }
-    if !cur.is_empty() {
-        tokens.push(cur);
     }
     if !tokens.is_empty() {
         ops.push(tokens);

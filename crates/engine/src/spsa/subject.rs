@@ -92,7 +92,7 @@ impl Subject {
             } else if select.is_empty() {
                 !NOT_TUNABLE.contains(&name) && !name.starts_with("UCI_")
             } else {
-                select.iter().any(|g| optim::glob_match(g, name))
+                select.iter().any(|g| fsutil::glob_match(g, name))
             }
         };
         let tunables: Vec<Tunable> = engine

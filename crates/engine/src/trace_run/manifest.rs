@@ -53,5 +53,5 @@ pub fn write_manifest(
     let mut text = serde_json::to_string_pretty(&value)
         .map_err(|e| crate::EngineError::Options(format!("{}: {e}", m.manifest.origin())))?;
     text.push('\n');
-    eval::atomic::write(path, text).map_err(|e| crate::EngineError::io("write", path, e))
+    fsutil::atomic::write(path, text).map_err(|e| crate::EngineError::io("write", path, e))
 }

@@ -3,7 +3,7 @@
 
 use super::{Context, ParamBuilder, Term};
 use crate::features::Sink;
-use crate::params::ROLE_NAMES;
+use crate::param_info::ROLE_NAMES;
 
 /// Largest mobility count per piece (knight, bishop, rook, queen).
 pub(crate) const MOBILITY_MAX: [usize; 4] = [8, 13, 14, 27];

@@ -2,8 +2,8 @@
 //!
 //! A term ([`Term`]) declares its parameters (names, defaults, bounds, tapered twins), extracts
 //! its features from a position, and says whether it was added after weights files were
-//! written. The list at the end of this file, one line per term, is the only place that names
-//! them: `full`'s parameter layout (`FullLayout`, `Model::params`), its extraction (in the
+//! written. The list at the end of this file, one line per term, is the only place that orders
+//! them (each also has its `mod` line, written out so that `cargo fmt` sees the file): `full`'s parameter layout (`FullLayout`, `Model::params`), its extraction (in the
 //! order of the list, into term lists for the tuner or running sums for the search, both copies
 //! of it included), the groups, [`LATER_GROUPS`](crate::LATER_GROUPS) and the tests' group
 //! lists all follow from it. The `psqt` model is the first term alone.
@@ -11,7 +11,7 @@
 //! # How to add an evaluation term
 //!
 //! A linear term (a count of something on the board, times a tapered middlegame/endgame pair
-//! of weights) is one new file and one line:
+//! of weights) is one new file and two lines:
 //!
 //! 1. Write `crates/eval/src/terms/<name>.rs` with a unit struct that implements [`Term`]:
 //!    * `type Layout`: where its parameters are, usually the index of the first one (a `u32`);
@@ -28,7 +28,8 @@
 //!      with White's features counted positive and Black's negative (`features::sign`);
 //!      `sink.danger(side, index, c)` adds an input of a king's danger sum. Mark it
 //!      `#[inline(always)]` and allocate nothing: the search runs it at every node.
-//! 2. Add `<name>: <Type>,` at the end of the list below.
+//! 2. Add `pub(crate) mod <name>;` beside the other term modules and `<name>: <Type>,` at the end of the
+//!    list below.
 //!
 //! Nothing else changes: names, indices, `Model::params`, the JSON reader (`LATER_GROUPS`),
 //! `tables`, `emit`, the tuner (recording, stores, replay), the engine and the `popcnt` copy of
@@ -41,16 +42,23 @@
 //! symmetry, gradient, fast-path (`evaluate_f64` bit for bit) and replay tests already run
 //! over every parameter. `terms/rook_on_seventh.rs` is a term added this way.
 //!
-//! `cargo fmt` does not see the term modules (the list's macro declares them): format them
-//! with `rustfmt --edition 2021 crates/eval/src/terms/*.rs`, as `.ci/run` and `just lint`
-//! check.
-//!
 //! A non-linear term needs more than this: its features go into the linear sums that
 //! `full.rs`'s head combines (`SUMS`, `head`, `head_params`); a new sum or head weight is an
 //! edit of `full.rs` and of [`Sink`].
 
 #[macro_use]
 mod term;
+
+pub(crate) mod mobility;
+pub(crate) mod outposts;
+pub(crate) mod pawns;
+pub(crate) mod phase;
+pub(crate) mod pieces;
+pub(crate) mod psqt;
+pub(crate) mod push_threats;
+pub(crate) mod rook_on_seventh;
+pub(crate) mod tempo;
+pub(crate) mod threats;
 
 pub(crate) use term::{AttackMaps, Context, ParamBuilder, Term, TermInfo};
 

@@ -3,7 +3,7 @@
 
 use super::{Context, ParamBuilder, Term};
 use crate::features::{piece_counts, Sink};
-use crate::params::{PHASE_INIT, ROLE_NAMES};
+use crate::param_info::{PHASE_INIT, ROLE_NAMES};
 
 /// `phase.<piece>`, pawn .. queen (defaults 0, 1, 1, 2, 4; bounds [0, 8]).
 pub(crate) struct Phase;

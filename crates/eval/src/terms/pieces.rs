@@ -9,7 +9,7 @@ use super::mobility::MOBILITY_MAX;
 use super::{AttackMaps, Context, ParamBuilder, Term};
 use crate::features::masks::{pawn_attacks, FILE};
 use crate::features::{sign, Sink};
-use crate::params::ROLE_NAMES;
+use crate::param_info::ROLE_NAMES;
 
 /// The four roles with mobility and king-attack terms.
 const MOBILE: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];

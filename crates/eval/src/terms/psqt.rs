@@ -4,7 +4,7 @@ use shakmaty::{Board, Color, Role, Square};
 
 use super::{Context, ParamBuilder, Term};
 use crate::features::{relative, sign, Sink};
-use crate::params::{role_index, square_name, MATERIAL_INIT, PHASE_NAMES, ROLE_NAMES};
+use crate::param_info::{role_index, square_name, MATERIAL_INIT, PHASE_NAMES, ROLE_NAMES};
 
 /// `material.<piece>.<phase>` (pawn .. queen) and `pst.<piece>.<phase>.<square>` (pawn ..
 /// king).

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use shakmaty::{Board, Chess, Color, Position};
 
 use crate::features::Sink;
-use crate::params::ParamInfo;
+use crate::param_info::ParamInfo;
 
 /// One term of the evaluation: its parameters and the features of a position that multiply
 /// them. Implemented by a unit struct in a module of its own under `terms/`, listed once in
@@ -212,14 +212,12 @@ pub(crate) const fn later_groups<const N: usize>(terms: &[TermInfo]) -> [&'stati
     out
 }
 
-/// Expands the term list (`name: Type,` per line, in order) into: the term modules
-/// (`terms/<name>.rs`), `FullLayout` (one field per term, its [`Term::Layout`]), `TERMS`
+/// Expands the term list (`name: Type,` per line, in order; each `name` a module of
+/// `terms/mod.rs`, declared there by hand) into: `FullLayout` (one field per term, its [`Term::Layout`]), `TERMS`
 /// ([`TermInfo`] per term), `declare` (every term's parameters, in order) and `extract` (every
 /// term's extraction, in order, inlined).
 macro_rules! terms {
     ($($name:ident: $term:ident,)*) => {
-        $(pub(crate) mod $name;)*
-
         /// Where every term's parameters are: `full`'s layout, one field per term.
         #[derive(Debug)]
         pub(crate) struct FullLayout {

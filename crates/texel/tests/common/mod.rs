@@ -87,7 +87,7 @@ pub fn shared(file: &str) -> PathBuf {
 pub fn tcec_samples(n: usize, bytes: u64) -> Vec<data::Sample> {
     use std::io::Read;
     let path = fixture("tcec-standard-300.pgn.zst");
-    let (reader, _) = data::source::open(&path).expect("the TCEC fixture");
+    let (reader, _) = fsutil::source::open(&path).expect("the TCEC fixture");
     let (samples, _) =
         data::extract_pgn_reader(reader.take(bytes), &path, &data::ExtractOptions::default())
             .expect("PGN");

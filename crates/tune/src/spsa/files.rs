@@ -105,7 +105,7 @@ pub fn save_state(
     };
     let text = serde_json::to_string_pretty(&file)
         .map_err(|e| engine::EngineError::Options(format!("cannot write the state: {e}")))?;
-    eval::atomic::write(path, text.as_bytes())
+    fsutil::atomic::write(path, text.as_bytes())
         .map_err(|e| engine::EngineError::io("write", path, e))
 }
 

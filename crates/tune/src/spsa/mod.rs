@@ -163,7 +163,7 @@ fn basis(args: &Args, subject: &Subject, tunables: &[Tunable]) -> anyhow::Result
     if !args.only.is_empty() {
         basis
             .directions
-            .retain(|d| args.only.iter().any(|g| optim::glob_match(g, &d.name)));
+            .retain(|d| args.only.iter().any(|g| fsutil::glob_match(g, &d.name)));
     }
     if basis.is_empty() {
         bail!(
@@ -307,14 +307,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut checkpoint = |s: &SpsaState| -> Result<(), engine::EngineError> {
         let w = plan.basis.weights(&tunables, &s.x);
         let weights = weights_json(&subject, manifest.as_ref(), &w);
-        eval::atomic::write(&weights_path, weights.as_bytes())
+        fsutil::atomic::write(&weights_path, weights.as_bytes())
             .map_err(|e| engine::EngineError::io("write", &weights_path, e))?;
         save_state(&state_path, &settings, args.iterations, s)
     };
     let end = pool.install(|| run_spsa(&subject, &plan, &mut state, &on_event, &mut checkpoint))?;
     bar.finish_and_clear();
     let w = plan.basis.weights(&tunables, &state.x);
-    eval::atomic::write(
+    fsutil::atomic::write(
         &weights_path,
         weights_json(&subject, manifest.as_ref(), &w).as_bytes(),
     )
@@ -348,7 +348,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = check(&args, &subject, &w, &tunables, &pool, &stop)?;
     print!("{}", report.to_text("spsa", "start"));
     let record = serde_json::to_string_pretty(&report.record("start"))? + "\n";
-    eval::atomic::write(&check_path, record.as_bytes())
+    fsutil::atomic::write(&check_path, record.as_bytes())
         .with_context(|| format!("cannot write {}", check_path.display()))?;
     println!("check written to {}", check_path.display());
     Ok(())

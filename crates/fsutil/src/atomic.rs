@@ -3,23 +3,22 @@
 //! crash, `kill -9` or a full disk leaves either the old file or the new one, never half of
 //! one.
 //!
-//! This is the workspace's one helper for it (it lives in `eval`, the lowest crate that writes
-//! a file, [`save_weights`](crate::save_weights); `data` re-exports it as `data::atomic`).
+//! This is the workspace's one helper for it; [`crate::compressed`] adds compression.
 //!
 //! ```
 //! use std::io::Write;
 //!
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("out.txt");
-//! eval::atomic::write(&path, "old\n")?;
+//! fsutil::atomic::write(&path, "old\n")?;
 //! // Streaming: nothing appears at `path` until `commit`.
-//! let mut f = eval::atomic::AtomicFile::create(&path)?;
+//! let mut f = fsutil::atomic::AtomicFile::create(&path)?;
 //! writeln!(f, "new")?;
 //! assert_eq!(std::fs::read_to_string(&path)?, "old\n");
 //! f.commit()?;
 //! assert_eq!(std::fs::read_to_string(&path)?, "new\n");
 //! // Dropped without `commit`: the temporary file goes, the target stays as it was.
-//! let mut f = eval::atomic::AtomicFile::create(&path)?;
+//! let mut f = fsutil::atomic::AtomicFile::create(&path)?;
 //! writeln!(f, "abandoned")?;
 //! drop(f);
 //! assert_eq!(std::fs::read_to_string(&path)?, "new\n");

@@ -1,12 +1,11 @@
-//! Opening files: plain, gzip or zstd, told apart by their first bytes, never by their names.
+//! Opening files for reading: plain, gzip or zstd, told apart by their first bytes, never by
+//! their names. Errors are `std::io::Error`s; the caller names the file.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-use crate::DataError;
 
 /// The compression of a file, from its magic bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,7 +31,7 @@ impl Compression {
     /// Detects the compression from the first bytes of a file.
     ///
     /// ```
-    /// use data::Compression;
+    /// use fsutil::Compression;
     /// assert_eq!(Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Compression::Zstd);
     /// assert_eq!(Compression::detect(&[0x1f, 0x8b, 8]), Compression::Gzip);
     /// assert_eq!(Compression::detect(b"rnbqkbnr/"), Compression::Plain);
@@ -82,7 +81,7 @@ impl<R: Read> Read for Annotated<R> {
 
 /// Opens a file for streaming, decompressing gzip or zstd as its first bytes say.
 /// Returns the reader and its compression.
-pub fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, Compression), DataError> {
+pub fn open(path: &Path) -> io::Result<(Box<dyn BufRead + Send>, Compression)> {
     open_counting(path, Arc::new(AtomicU64::new(0)))
 }
 
@@ -90,10 +89,10 @@ pub fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, Compression), DataE
 pub fn open_counting(
     path: &Path,
     count: Arc<AtomicU64>,
-) -> Result<(Box<dyn BufRead + Send>, Compression), DataError> {
-    let file = File::open(path).map_err(|e| DataError::io(path, e))?;
+) -> io::Result<(Box<dyn BufRead + Send>, Compression)> {
+    let file = File::open(path)?;
     let mut raw = BufReader::with_capacity(1 << 16, Counting { inner: file, count });
-    let head = raw.fill_buf().map_err(|e| DataError::io(path, e))?;
+    let head = raw.fill_buf()?;
     let compression = Compression::detect(head);
     let reader: Box<dyn BufRead + Send> = match compression {
         Compression::Plain => Box::new(raw),
@@ -107,8 +106,7 @@ pub fn open_counting(
         Compression::Zstd => Box::new(BufReader::with_capacity(
             1 << 16,
             Annotated {
-                inner: zstd::stream::read::Decoder::with_buffer(raw)
-                    .map_err(|e| DataError::io(path, e))?,
+                inner: zstd::stream::read::Decoder::with_buffer(raw)?,
                 what: "zstd",
             },
         )),
@@ -117,10 +115,9 @@ pub fn open_counting(
 }
 
 /// Reads a whole file, decompressed.
-pub fn read_all(path: &Path) -> Result<Vec<u8>, DataError> {
+pub fn read_all(path: &Path) -> io::Result<Vec<u8>> {
     let (mut r, _) = open(path)?;
     let mut buf = Vec::new();
-    r.read_to_end(&mut buf)
-        .map_err(|e| DataError::io(path, e))?;
+    r.read_to_end(&mut buf)?;
     Ok(buf)
 }
