@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use engine::matches::MatchRecord;
-use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::gate::{Keep, Reason};
+use crate::plot::{elo_svg, EloPoint, EloSeries};
 use crate::state::{write_atomic, write_json, Generation};
 use crate::BootstrapError;
 
@@ -123,32 +123,39 @@ pub fn markdown(rungs: &[Rung], reference: Option<&str>) -> String {
     s
 }
 
-/// A plotted point: generation, Elo, lower and upper ends of its interval.
-type Point = (f64, f64, f64, f64);
-
-/// The ladder's series: each its label and points; a match without an Elo is left out, a
-/// missing match is a point at 0.
-fn series(rungs: &[Rung], reference: Option<&str>) -> Vec<(String, Vec<Point>)> {
-    let mut series: Vec<(String, Vec<Point>)> = Vec::new();
-    let point = |x: u32, m: Option<&MatchRecord>| -> Option<Point> {
+/// The ladder as an SVG plot ([`elo_svg`]): Elo against generation 0 (and the reference) by
+/// generation, with the 95% intervals as bars. Infinite ends are left out.
+pub fn svg(rungs: &[Rung], reference: Option<&str>) -> Result<String, BootstrapError> {
+    let point = |x: u32, m: Option<&MatchRecord>| -> Option<EloPoint> {
+        let x = f64::from(x);
         let Some(m) = m else {
-            return Some((f64::from(x), 0.0, 0.0, 0.0));
+            return Some(EloPoint {
+                x,
+                elo: 0.0,
+                lower: 0.0,
+                upper: 0.0,
+            });
         };
         let elo = m.elo?;
         let (lo, hi) = m.interval.unwrap_or((None, None));
-        Some((f64::from(x), elo, lo.unwrap_or(elo), hi.unwrap_or(elo)))
+        Some(EloPoint {
+            x,
+            elo,
+            lower: lo.unwrap_or(elo),
+            upper: hi.unwrap_or(elo),
+        })
     };
-    series.push((
-        "vs gen 0".to_string(),
-        rungs
+    let mut series = vec![EloSeries {
+        label: "vs gen 0".to_string(),
+        points: rungs
             .iter()
             .filter_map(|r| point(r.generation, r.vs_start.as_ref()))
             .collect(),
-    ));
+    }];
     if let Some(name) = reference {
-        series.push((
-            format!("vs {name}"),
-            rungs
+        series.push(EloSeries {
+            label: format!("vs {name}"),
+            points: rungs
                 .iter()
                 .filter_map(|r| {
                     r.vs_reference
@@ -156,74 +163,10 @@ fn series(rungs: &[Rung], reference: Option<&str>) -> Vec<(String, Vec<Point>)> 
                         .and_then(|m| point(r.generation, Some(m)))
                 })
                 .collect(),
-        ));
+        });
     }
-    series
-}
-
-/// The ladder as an SVG plot: Elo against generation 0 (and the reference) by generation,
-/// with the 95% intervals as bars. Infinite ends are left out.
-pub fn svg(rungs: &[Rung], reference: Option<&str>) -> Result<String, BootstrapError> {
-    let series = series(rungs, reference);
-    let all = series.iter().flat_map(|s| s.1.iter());
-    let (mut y0, mut y1) = (0.0f64, 0.0f64);
-    for &(_, e, lo, hi) in all {
-        y0 = y0.min(e).min(lo);
-        y1 = y1.max(e).max(hi);
-    }
-    let pad = ((y1 - y0) * 0.08).max(10.0);
-    let (y0, y1) = (y0 - pad, y1 + pad);
-    let x1 = rungs.last().map_or(1, |r| r.generation.max(1));
-    let mut out = String::new();
-    {
-        let err = |e: &dyn std::fmt::Display| BootstrapError::Plot(e.to_string());
-        let root = SVGBackend::with_string(&mut out, (800, 500)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Bootstrap ladder", ("sans-serif", 22))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.3f64..f64::from(x1) + 0.3, y0..y1)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc("generation")
-            .y_desc("Elo (95% interval)")
-            .x_labels(x1 as usize + 1)
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .draw()
-            .map_err(|e| err(&e))?;
-        let colours = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
-        for (k, (name, points)) in series.iter().enumerate() {
-            let colour = colours[k % colours.len()];
-            // Offset the second series a little so the bars do not overlap.
-            let dx = k as f64 * 0.08;
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().map(|p| (p.0 + dx, p.1)),
-                    colour.stroke_width(2),
-                ))
-                .map_err(|e| err(&e))?
-                .label(name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|p| PathElement::new(vec![(p.0 + dx, p.2), (p.0 + dx, p.3)], colour)),
-                )
-                .map_err(|e| err(&e))?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
-    }
-    Ok(out)
+    let last = rungs.last().map_or(1, |r| r.generation.max(1));
+    elo_svg("Bootstrap ladder", &series, last)
 }
 
 /// Writes `ladder.json`, `ladder.md` and `ladder.svg` into `dir` (each atomically).

@@ -33,6 +33,7 @@ mod events;
 pub mod external;
 pub mod gate;
 pub mod ladder;
+pub mod plot;
 pub mod settings;
 pub mod state;
 mod tuning;

@@ -118,6 +118,27 @@ pub struct ClockSettings {
     pub time_margin_ms: u64,
 }
 
+/// How games are played: on `clock` if there is one (with its margin), else at `nodes` a move
+/// (`tune bootstrap` and `tune loop` alike).
+///
+/// ```
+/// use bootstrap::settings::{play_options, ClockSettings};
+/// assert_eq!(play_options(None, 300).node_count(), Some(300));
+/// let clock = ClockSettings { tc: "10+0.1".parse().unwrap(), time_margin_ms: 50 };
+/// let timed = play_options(Some(&clock), 300);
+/// assert_eq!(timed.node_count(), None);
+/// assert_eq!(timed.time_margin.as_millis(), 50);
+/// ```
+pub fn play_options(clock: Option<&ClockSettings>, nodes: u64) -> PlayOptions {
+    let options = PlayOptions::default();
+    match clock {
+        Some(c) => options
+            .time_control(c.tc)
+            .time_margin(std::time::Duration::from_millis(c.time_margin_ms)),
+        None => options.nodes(nodes),
+    }
+}
+
 impl Default for Settings {
     /// The defaults of `tune bootstrap`.
     fn default() -> Self {
@@ -167,13 +188,7 @@ impl Settings {
     /// assert!(s.play(s.gate_nodes).clock().is_some());
     /// ```
     pub fn play(&self, nodes: u64) -> PlayOptions {
-        let options = PlayOptions::default();
-        match self.clock {
-            Some(c) => options
-                .time_control(c.tc)
-                .time_margin(std::time::Duration::from_millis(c.time_margin_ms)),
-            None => options.nodes(nodes),
-        }
+        play_options(self.clock.as_ref(), nodes)
     }
 
     /// The gate's SPRT.

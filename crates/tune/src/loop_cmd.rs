@@ -6,8 +6,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::Context;
+use bootstrap::external::state::LoopGate;
 use bootstrap::external::state::LoopStep;
-use bootstrap::external::{run_loop, LoopEvent, LoopOptions, LoopSettings};
+use bootstrap::external::{run_loop, LoopEvent, LoopOptions, LoopSettings, SpsaSettings};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune loop`.
@@ -48,8 +49,8 @@ pub struct Args {
     /// Openings of each gate match (each played twice), at most.
     #[arg(long, default_value_t = 200)]
     gate_openings: usize,
-    /// Nodes per move in the gate.
-    #[arg(long, default_value_t = 5000)]
+    /// Nodes per move in the gate. Not with --tc, which is the gate's clock as well.
+    #[arg(long, default_value_t = 5000, conflicts_with = "tc")]
     gate_nodes: u64,
     /// The gate's SPRT is judged after each batch of this many openings (reproducible).
     #[arg(long, default_value_t = 20)]
@@ -72,6 +73,28 @@ pub struct Args {
     /// Seconds the engine may take for one move or one trace before it counts as hung.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     uci_timeout: f64,
+    /// After the last generation, SPSA over the engine's spin options (the manifest's weights)
+    /// from the best weights for this many iterations, its games played as the gate's
+    /// (--gate-nodes or --tc); then its result is gated against those weights like a
+    /// generation's candidate and kept only if accepted. Files in OUT/spsa/; a finished loop
+    /// may be given one, and then takes no more generations (docs/loop.md). 0: none.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    spsa_iters: u64,
+    /// SPSA: game pairs per iteration (each opening with both colours).
+    #[arg(long, default_value_t = 8)]
+    spsa_pairs: usize,
+    /// SPSA: each coordinate's perturbation at the first iteration, centipawns (`tune spsa
+    /// --c`).
+    #[arg(long, default_value_t = 20.0)]
+    spsa_c: f64,
+    /// SPSA coordinates: `tables` (a few shapes per table, and a scale) or `each` (one per
+    /// weight), as `tune spsa --basis`.
+    #[arg(long, default_value = "tables", value_parser = ["tables", "each"])]
+    spsa_basis: String,
+    /// SPSA: keep only the coordinates whose names match one of these globs (repeatable; `tune
+    /// spsa --only`).
+    #[arg(long = "spsa-only", value_name = "GLOB")]
+    spsa_only: Vec<String>,
 }
 
 /// The loop's options from the command line.
@@ -102,6 +125,7 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         elo1,
         alpha: args.alpha,
         beta: args.beta,
+        clock: args.play.clock(),
         ..LoopSettings::new(&args.engine, &args.manifest)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -111,6 +135,13 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         settings,
         timeout: Duration::from_secs_f64(args.uci_timeout),
         trace_jobs: args.trace_jobs.unwrap_or(cores).max(1),
+        spsa: (args.spsa_iters > 0).then(|| SpsaSettings {
+            iterations: args.spsa_iters,
+            pairs: args.spsa_pairs,
+            c: args.spsa_c,
+            basis: args.spsa_basis.clone(),
+            only: args.spsa_only.clone(),
+        }),
     })
 }
 
@@ -124,6 +155,14 @@ fn step_bar(generation: u32, step: LoopStep, total: u64) -> ProgressBar {
         LoopStep::Trace => (
             ProgressBar::new(total),
             "gen {prefix}: {msg} {bar:30} {pos}/{len} positions, eta {eta}",
+        ),
+        LoopStep::Spsa => (
+            ProgressBar::new(total),
+            "after gen {prefix}: {msg} {bar:30} {pos}/{len} iterations, eta {eta}",
+        ),
+        LoopStep::SpsaGate => (
+            ProgressBar::new(total),
+            "after gen {prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}",
         ),
         _ => (
             ProgressBar::new(total),
@@ -139,6 +178,18 @@ fn step_bar(generation: u32, step: LoopStep, total: u64) -> ProgressBar {
     bar.set_prefix(generation.to_string());
     bar.set_message(step.name());
     bar
+}
+
+/// `gate +3.2 in 40 games, keep New (H1 accepted)`.
+fn describe_gate(gate: &LoopGate) -> String {
+    let m = &gate.gate.result;
+    format!(
+        "gate {} in {} games, keep {:?} ({})",
+        m.elo.map_or("inf".to_string(), |e| format!("{e:+.1}")),
+        m.games,
+        gate.gate.keep,
+        gate.gate.reason.describe()
+    )
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -191,17 +242,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             finish();
             if let Some(gate) = &g.gate {
                 eprintln!(
-                    "generation {}: gate {} in {} games, keep {:?} ({}); current: gen {}",
+                    "generation {}: {}; current: gen {}",
                     g.generation,
-                    gate.gate
-                        .result
-                        .elo
-                        .map_or("inf".to_string(), |e| format!("{e:+.1}")),
-                    gate.gate.result.games,
-                    gate.gate.keep,
-                    gate.gate.reason.describe(),
+                    describe_gate(gate),
                     g.best
                 );
+            }
+        }
+        LoopEvent::SpsaStepDone(stage) => {
+            finish();
+            if let Some(gate) = &stage.gate {
+                eprintln!("spsa stage: {}", describe_gate(gate));
             }
         }
     };

@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+use bootstrap::settings::{play_options, ClockSettings};
 use engine::openings::{read_epd, RandomOpenings};
-use engine::play::PlayOptions;
 use engine::player::{UciPlayer, UciSetup};
 use engine::selfplay::{
     collect_samples, merge_shards, play_selfplay, write_samples, OpeningBook, SelfPlayOptions,
     Shard,
 };
-use engine::SearchLimits;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// How self-play games are played, as `tune selfplay` and `tune loop` share them.
@@ -22,9 +21,22 @@ pub struct PlayArgs {
     /// Games (of the whole run, all shards together; of each generation in `tune loop`).
     #[arg(long, default_value_t = 100)]
     pub games: u32,
-    /// Nodes per move (a fixed node count makes the games reproducible).
-    #[arg(long, default_value_t = 5000)]
+    /// Nodes per move (a fixed node count makes the games reproducible; the default). Not
+    /// with --tc: give one or the other.
+    #[arg(long, default_value_t = 5000, conflicts_with = "tc")]
     pub nodes: u64,
+    /// Play on a clock instead of a node count (in `tune loop`, the gate's games too): `BASE+INC` seconds (`10+0.1`), `BASE` (`60`)
+    /// or `MOVES/BASE+INC` (`40/60+0.6`), as `tune match --tc`. Each side's clock is kept, the
+    /// engine gets `go wtime W btime B winc I binc I [movestogo M]` (for an engine that reads
+    /// only its clock, as 4ku does), and a side that overruns its clock by more than
+    /// --time-margin loses on time (counted and reported; the game's positions are kept with
+    /// that result). The games are then not reproducible: no byte-for-byte shards or resumes.
+    #[arg(long, value_name = "TC", value_parser = crate::move_limits::parse_tc)]
+    pub tc: Option<engine::clock::TimeControl>,
+    /// With --tc: milliseconds a side may overrun its clock without losing on time (process
+    /// and pipe overhead).
+    #[arg(long, value_name = "MS", default_value_t = 50, requires = "tc")]
+    pub time_margin: u64,
     /// Seed of the random openings (the master seed in `tune loop`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -37,6 +49,16 @@ pub struct PlayArgs {
     /// Openings from this EPD/FEN file instead (game N starts from line N, round-robin).
     #[arg(long, value_name = "BOOK.epd")]
     pub epd: Option<PathBuf>,
+}
+
+impl PlayArgs {
+    /// The clock of --tc with --time-margin, if a time control was given.
+    pub fn clock(&self) -> Option<ClockSettings> {
+        self.tc.map(|tc| ClockSettings {
+            tc,
+            time_margin_ms: self.time_margin,
+        })
+    }
 }
 
 /// Options of `tune selfplay`.
@@ -121,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 mate_check_depth: None,
             }),
         },
-        play: PlayOptions::default().limits(SearchLimits::nodes(args.play.nodes.max(1))),
+        play: play_options(args.play.clock().as_ref(), args.play.nodes.max(1)),
     };
     let total = options.shard.games(options.games).count() as u64;
     let bar = ProgressBar::new(total);
@@ -153,12 +175,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     write_samples(&args.output, &samples)?;
     println!(
         "{} games (+{} ={} -{} White's view; {} forfeited by engine failures, their positions \
-         dropped), {} plies: {} quiet positions written to {}",
+         dropped; {} lost on time), {} plies: {} quiet positions written to {}",
         s.games,
         s.white_wins,
         s.draws,
         s.black_wins,
         s.forfeits,
+        s.time_losses,
         s.plies,
         s.positions,
         args.output.display()

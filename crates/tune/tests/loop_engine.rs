@@ -9,6 +9,8 @@
 //! fixed node count it plays the same move for the same position and line every time, which
 //! is what the byte-for-byte comparisons rely on.
 
+#[path = "../../engine/tests/common/clock_engine.rs"]
+mod clock;
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -211,6 +213,7 @@ fn loop_files(out: &Path) -> Vec<(String, Vec<u8>)> {
     let mut names = vec![
         "state.json".to_string(),
         "ladder.md".to_string(),
+        "ladder.svg".to_string(),
         "best.json".to_string(),
     ];
     for g in 0..=2 {
@@ -263,14 +266,33 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
         assert!(g["trace"]["positions"].as_u64().unwrap() > 0);
         assert!(g["gate"]["match"]["games"].as_u64().unwrap() >= 8);
     }
+    // The ladder plot: well-formed SVG with both series and a point of each per generation.
+    let svg = std::fs::read_to_string(straight.join("ladder.svg")).unwrap();
+    if let Err(e) = well_formed(&svg) {
+        panic!("ladder.svg is not well-formed: {e}\n{svg}");
+    }
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("accepted gates, summed"), "{svg}");
+    assert!(svg.contains("each gate: candidate vs current"), "{svg}");
+    let ladder = std::fs::read_to_string(straight.join("ladder.md")).unwrap();
+    assert!(ladder.contains("| start | +0 [+0, +0] |"), "{ladder}");
     // The kept weights are a manifest the engine takes: its options file names them.
     let options = std::fs::read_to_string(straight.join("gen002/options.txt")).unwrap();
     assert!(options.starts_with("material_0_mg "), "{options}");
 
-    // Stopped between generations, then asked for more.
+    // Stopped between generations, then asked for more; the state as a binary from before
+    // time controls wrote it (no `time_losses` in self-play: read as 0, no `clock`: fixed
+    // nodes), so a loop directory of that binary continues with this one.
     let split = dir.path().join("split");
     let r = run_loop(&loop_args(&engine, &manifest, &split, 1));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let state_path = split.join("state.json");
+    let mut old: Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    assert!(old["settings"].get("clock").is_none());
+    let sp = old["generations"][1]["selfplay"].as_object_mut().unwrap();
+    assert_eq!(sp.remove("time_losses"), Some(Value::from(0)));
+    std::fs::write(&state_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
     let r = run_loop(&loop_args(&engine, &manifest, &split, 2));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stderr.contains("continuing"), "{}", r.stderr);
@@ -424,4 +446,354 @@ fn a_hanging_engine_in_self_play_is_timed_out_restarted_and_reported() {
             "the restarted engine's games differ"
         );
     }
+}
+
+/// A file holding the start position, one line: the clock fixture's book.
+fn start_book(dir: &Path) -> PathBuf {
+    let book = dir.join("start.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    book
+}
+
+#[test]
+fn selfplay_on_a_clock_plays_an_engine_that_reads_only_its_clock_and_counts_losses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("go.log");
+    let Some(reader) = clock::clock_engine("wtime-only", &log) else {
+        return;
+    };
+    let book = start_book(dir.path());
+    let out = dir.path().join("games.epd");
+    let timed = |engine: &str, tc: &str, margin: &str, games: &str, out: &Path| {
+        run(&[
+            "selfplay",
+            "--engine",
+            engine,
+            "--games",
+            games,
+            "--tc",
+            tc,
+            "--time-margin",
+            margin,
+            "--epd",
+            arg(&book),
+            "--threads",
+            "1",
+            "-o",
+            arg(out),
+        ])
+    };
+    // Two games from the start position: the knights go out and back, drawn by repetition
+    // after eight plies, every move asked with both clocks (the fixture answers nothing else).
+    let r = timed(&reader, "5+0.1", "1000", "2", &out);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("2 games (+0 =2 -0"), "{}", r.stdout);
+    assert!(r.stdout.contains("0 lost on time"), "{}", r.stdout);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        sent.starts_with("go wtime 5000 btime 5000 winc 100 binc 100\n"),
+        "{sent}"
+    );
+    assert_eq!(sent.lines().count(), 16, "{sent}");
+    assert!(
+        sent.lines()
+            .all(|l| l.contains(" wtime ") && !l.contains("nodes")),
+        "{sent}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let ids: Vec<u32> = text.lines().map(game_id).collect();
+    assert_eq!(ids, [[0; 8], [1; 8]].concat(), "{text}");
+
+    // An engine that sleeps past its clock loses on time at its first move: counted, and the
+    // game is Black's.
+    let Some(sleeper) = clock::clock_engine("oversleep", &dir.path().join("sleep.log")) else {
+        return;
+    };
+    let r = timed(&sleeper, "1", "0", "1", &dir.path().join("lost.epd"));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("1 games (+0 =0 -1"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 lost on time"), "{}", r.stdout);
+
+    // A node count and a clock together are refused; a margin without a clock too.
+    let both = run(&[
+        "selfplay",
+        "--engine",
+        &reader,
+        "--tc",
+        "1",
+        "--nodes",
+        "5",
+        "-o",
+        arg(&out),
+    ]);
+    assert_eq!(both.code, Some(2), "{}", both.stderr);
+    assert!(both.stderr.contains("--nodes"), "{}", both.stderr);
+    let margin = run(&[
+        "selfplay",
+        "--engine",
+        &reader,
+        "--time-margin",
+        "5",
+        "-o",
+        arg(&out),
+    ]);
+    assert_eq!(margin.code, Some(2), "{}", margin.stderr);
+}
+
+#[test]
+fn a_loop_generation_on_a_clock_plays_self_play_and_gate_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let out = dir.path().join("timed");
+    let mut args = loop_args(&exe.display().to_string(), &manifest, &out, 1);
+    // The clock instead of both node counts.
+    for flag in ["--nodes", "--gate-nodes"] {
+        let at = args.iter().position(|a| a == flag).unwrap();
+        args.drain(at..at + 2);
+    }
+    args.extend(["--tc", "0.5+0.01", "--time-margin", "200"].map(String::from));
+    let r = run_loop(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    assert_eq!(
+        state["settings"]["clock"],
+        serde_json::json!({"tc": "0.5+0.01", "time_margin_ms": 200})
+    );
+    let g = &state["generations"][1];
+    let sp = &g["selfplay"];
+    assert_eq!(sp["games"], 8);
+    // Every game is accounted for; losses on time are counted (how many depends on the load).
+    let decided = ["white_wins", "draws", "black_wins", "forfeits"]
+        .iter()
+        .map(|k| sp[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(decided, 8, "{sp}");
+    assert!(sp["time_losses"].as_u64().unwrap() <= 8, "{sp}");
+    assert!(sp["positions"].as_u64().unwrap() > 0, "{sp}");
+    let m = &g["gate"]["match"];
+    assert!(m["games"].as_u64().unwrap() >= 8, "{m}");
+    // A timed match records no node count.
+    assert!(m["nodes"].is_null(), "{m}");
+    let ladder = std::fs::read_to_string(out.join("ladder.md")).unwrap();
+    assert!(ladder.contains("| lost on time |"), "{ladder}");
+    // A node count cannot join the clock, and the same directory refuses fixed nodes.
+    let mut both = args.clone();
+    both.extend(["--gate-nodes", "300"].map(String::from));
+    let r = run_loop(&both);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let fixed = loop_args(&exe.display().to_string(), &manifest, &out, 1);
+    let r = run_loop(&fixed);
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("clock"), "{}", r.stderr);
+}
+
+/// Whether `text` is well-formed XML as far as its elements go: every tag closed in order,
+/// one root, nothing but white space outside it; comments, declarations and attributes'
+/// quoting are checked loosely (quotes balanced inside a tag).
+fn well_formed(text: &str) -> Result<(), String> {
+    let mut open: Vec<String> = Vec::new();
+    let mut roots = 0;
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        if open.is_empty() && !rest[..at].trim().is_empty() {
+            return Err(format!("text outside the root: {:?}", &rest[..at]));
+        }
+        let tail = &rest[at..];
+        let end = tail.find('>').ok_or("a tag is not closed")?;
+        let tag = &tail[1..end];
+        rest = &tail[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') {
+            continue;
+        }
+        if !tag.matches('"').count().is_multiple_of(2) {
+            return Err(format!("unbalanced quotes in <{tag}>"));
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            match open.pop() {
+                Some(o) if o == name.trim() => {}
+                o => return Err(format!("</{name}> closes {o:?}")),
+            }
+            continue;
+        }
+        let name = tag
+            .split_whitespace()
+            .next()
+            .ok_or("an empty tag")?
+            .trim_end_matches('/');
+        if open.is_empty() {
+            roots += 1;
+        }
+        if !tag.ends_with('/') {
+            open.push(name.to_string());
+        }
+    }
+    match (open.is_empty(), roots, rest.trim().is_empty()) {
+        (true, 1, true) => Ok(()),
+        _ => Err(format!("{} elements left open, {roots} roots", open.len())),
+    }
+}
+
+/// The files of a loop with its SPSA stage that must not depend on how it was run.
+fn spsa_files(out: &Path) -> Vec<(String, Vec<u8>)> {
+    [
+        "state.json",
+        "ladder.md",
+        "ladder.svg",
+        "best.json",
+        "spsa/progress.json",
+        "spsa/weights.json",
+        "spsa/kept.json",
+        "spsa/options.txt",
+    ]
+    .iter()
+    .map(|n| {
+        let bytes =
+            std::fs::read(out.join(n)).unwrap_or_else(|e| panic!("{}: {e}", out.join(n).display()));
+        (n.to_string(), bytes)
+    })
+    .collect()
+}
+
+#[test]
+fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+        return;
+    };
+    let engine = exe.display().to_string();
+    let spsa = ["--spsa-iters", "3", "--spsa-pairs", "1"].map(String::from);
+    let with_spsa = |out: &Path, generations: u32| {
+        let mut a = loop_args(&engine, &manifest, out, generations);
+        a.extend(spsa.clone());
+        a
+    };
+    // Straight through: one generation, then the stage.
+    let straight = dir.path().join("straight");
+    let r = run_loop(&with_spsa(&straight, 1));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stderr.contains("spsa stage: gate"), "{}", r.stderr);
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(straight.join("state.json")).unwrap())
+            .unwrap();
+    let stage = &state["spsa"];
+    assert_eq!(
+        (stage["after"].as_u64(), stage["start"].as_u64()),
+        (Some(1), state["generations"][1]["best"].as_u64())
+    );
+    assert_eq!(stage["spsa"]["iterations"], 3);
+    assert_eq!(stage["spsa"]["games"], 6);
+    assert!(
+        stage["spsa"]["coordinates"].as_u64().unwrap() > 1,
+        "{stage}"
+    );
+    assert!(
+        stage["gate"]["match"]["games"].as_u64().unwrap() >= 8,
+        "{stage}"
+    );
+    // The kept weights are the SPSA result if its gate accepted it, else the start's.
+    let read = |p: PathBuf| std::fs::read(p).unwrap();
+    let kept = read(straight.join("spsa/kept.json"));
+    assert_eq!(kept, read(straight.join("best.json")));
+    let start = format!("gen{:03}/weights.json", stage["start"].as_u64().unwrap());
+    match stage["gate"]["keep"].as_str().unwrap() {
+        "new" => assert_eq!(kept, read(straight.join("spsa/weights.json"))),
+        _ => assert_eq!(kept, read(straight.join(&start))),
+    }
+    // The SPSA state: three iterations, each a result in [-1, 1], their mean recorded.
+    let progress: Value = serde_json::from_str(
+        &std::fs::read_to_string(straight.join("spsa/progress.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(progress["iteration"], 3);
+    let results: Vec<f64> = progress["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    assert_eq!(results.len(), 3);
+    assert!(
+        results.iter().all(|r| (-1.0..=1.0).contains(r)),
+        "{results:?}"
+    );
+    let mean = results.iter().sum::<f64>() / 3.0;
+    assert!((stage["spsa"]["mean_result"].as_f64().unwrap() - mean).abs() < 1e-12);
+    // SPSA's point is a manifest the engine takes.
+    let r = run(&[
+        "emit",
+        arg(&straight.join("spsa/weights.json")),
+        "--lang",
+        "c",
+        "-o",
+        arg(&dir.path().join("w.h")),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let ladder = std::fs::read_to_string(straight.join("ladder.md")).unwrap();
+    assert!(ladder.contains("| spsa | 6 (3 iterations) |"), "{ladder}");
+    assert!(well_formed(&std::fs::read_to_string(straight.join("ladder.svg")).unwrap()).is_ok());
+
+    // A finished loop given the stage afterwards, stopped by Ctrl-C during the stage, then
+    // the same command again: the files of the straight run.
+    let split = dir.path().join("split");
+    let r = run_loop(&loop_args(&engine, &manifest, &split, 1));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let args = with_spsa(&split, 1);
+    let child = tune()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(wait_for_sigint_handler(child.id(), Duration::from_secs(30)));
+    let t0 = Instant::now();
+    while !split.join("spsa/progress.json").is_file() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "the stage did not begin"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(child.id(), "INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = run_loop(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    for ((name, x), (_, y)) in spsa_files(&straight).into_iter().zip(spsa_files(&split)) {
+        assert!(
+            x == y,
+            "{name} differs between the straight and the resumed stage"
+        );
+    }
+    // Run again when finished: nothing more is played.
+    let r = run_loop(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stderr.contains("continuing"), "{}", r.stderr);
+    assert_eq!(spsa_files(&straight), spsa_files(&split));
+
+    // After the stage, no more generations; other SPSA settings are refused, naming them.
+    let r = run_loop(&with_spsa(&split, 2));
+    assert_ne!(r.code, Some(0));
+    assert!(
+        r.stderr.contains("SPSA stage followed generation 1"),
+        "{}",
+        r.stderr
+    );
+    let mut other = with_spsa(&split, 1);
+    let at = other.iter().position(|a| a == "--spsa-pairs").unwrap();
+    other[at + 1] = "2".to_string();
+    let r = run_loop(&other);
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("pairs"), "{}", r.stderr);
 }

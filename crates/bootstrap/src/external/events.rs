@@ -1,6 +1,6 @@
 //! What a running loop reports ([`LoopEvent`]) and how it ended ([`LoopOutcome`]).
 
-use super::state::{LoopGeneration, LoopState, LoopStep};
+use super::state::{LoopGeneration, LoopState, LoopStep, SpsaStage};
 
 /// What a running loop reports (from worker threads too).
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,8 @@ pub enum LoopEvent<'a> {
     },
     /// A step was done and saved.
     StepDone(&'a LoopGeneration),
+    /// A step of the SPSA stage was done and saved.
+    SpsaStepDone(&'a SpsaStage),
 }
 
 /// How a loop ended.

@@ -18,7 +18,8 @@
 //!    `genNNN/weights.json` (and to `OUT/best.json`), with its UCI options in
 //!    `genNNN/options.txt`.
 //!
-//! `OUT/state.json` is written atomically after every step and `OUT/ladder.md` with it. A
+//! `OUT/state.json` is written atomically after every step and `OUT/ladder.md` and
+//! `OUT/ladder.svg` (the accepted gates' Elo added up, [`Chain`]) with it. A
 //! rerun continues at the first step not done; every random choice comes from the seed and
 //! the generation, and every search is a fixed node count, so an engine that is deterministic
 //! at fixed nodes gives a continued loop the same generations as an uninterrupted one. An
@@ -26,10 +27,12 @@
 //! position skipped), every failure counted in the state and reported; a game whose engine
 //! failed twice on one move is forfeited and counted, its positions dropped.
 
+mod chain;
 mod events;
 mod gate;
 mod ladder;
 mod settings;
+mod spsa;
 pub mod state;
 mod steps;
 
@@ -37,10 +40,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+pub use chain::Chain;
 pub use events::{LoopEvent, LoopOutcome};
-pub use ladder::ladder_markdown;
+pub use ladder::{ladder_markdown, ladder_svg};
 pub use settings::{LoopOptions, LoopSettings};
-use state::{LoopGeneration, LoopState, LoopStep, LOOP_STATE_VERSION};
+pub use spsa::SpsaSettings;
+use state::{LoopGeneration, LoopState, LoopStep, SpsaStage, LOOP_STATE_VERSION};
 
 use crate::settings::json_differences;
 use crate::{generation_dir, BootstrapError};
@@ -53,6 +58,9 @@ pub fn run_loop(
     stop: &Arc<AtomicBool>,
 ) -> Result<LoopOutcome, BootstrapError> {
     opts.settings.validate()?;
+    if let Some(spsa) = &opts.spsa {
+        spsa.validate()?;
+    }
     let out = &opts.out;
     std::fs::create_dir_all(out).map_err(|e| BootstrapError::io("create", out, e))?;
     let runner = Runner {
@@ -73,10 +81,21 @@ pub fn run_loop(
         };
         let Some(step) = last.next_step() else {
             if last.generation >= opts.generations {
-                return Ok(LoopOutcome {
-                    state,
-                    interrupted: false,
-                });
+                match runner.spsa_stage(&mut state)? {
+                    None => {
+                        return Ok(LoopOutcome {
+                            state,
+                            interrupted: false,
+                        })
+                    }
+                    Some(false) => {
+                        return Ok(LoopOutcome {
+                            state,
+                            interrupted: true,
+                        })
+                    }
+                    Some(true) => continue,
+                }
             }
             let next = LoopGeneration {
                 generation: last.generation + 1,
@@ -127,7 +146,7 @@ impl Runner<'_> {
     /// Writes the state, then the ladder.
     fn save(&self, state: &LoopState) -> Result<(), BootstrapError> {
         state.write(&self.state_path())?;
-        ladder::write_ladder(self.out(), &state.generations)
+        ladder::write_ladder(self.out(), state)
     }
 
     /// The state to continue, or a new one with generation 0 (the start manifest copied).
@@ -142,11 +161,14 @@ impl Runner<'_> {
                     differences: json_differences(&state.settings, settings),
                 });
             }
-            if let Some(g) = state.generations.last() {
-                (self.on_event)(LoopEvent::Resumed {
-                    generation: g.generation,
-                    step: g.next_step(),
-                });
+            self.check_spsa(&path, &state)?;
+            let resumed = match (&state.spsa, state.generations.last()) {
+                (Some(stage), _) => Some((stage.after, stage.next_step())),
+                (None, Some(g)) => Some((g.generation, g.next_step())),
+                (None, None) => None,
+            };
+            if let Some((generation, step)) = resumed {
+                (self.on_event)(LoopEvent::Resumed { generation, step });
             }
             return Ok(state);
         }
@@ -162,9 +184,77 @@ impl Runner<'_> {
             kind: "loop".to_string(),
             settings: settings.clone(),
             generations: vec![LoopGeneration::default()],
+            spsa: None,
         };
         self.save(&state)?;
         Ok(state)
+    }
+
+    /// The SPSA stage's next step after the last generation, if one is asked for and not
+    /// done: `None` when there is nothing to do, else whether the step was done (and saved)
+    /// or stopped.
+    fn spsa_stage(&self, state: &mut LoopState) -> Result<Option<bool>, BootstrapError> {
+        let Some(settings) = &self.opts.spsa else {
+            return Ok(None);
+        };
+        let Some(last) = state.generations.last() else {
+            return Ok(None);
+        };
+        let (after, start) = (last.generation, last.best);
+        let stage = state.spsa.get_or_insert_with(|| SpsaStage {
+            settings: settings.clone(),
+            after,
+            start,
+            spsa: None,
+            gate: None,
+        });
+        let Some(step) = stage.next_step() else {
+            return Ok(None);
+        };
+        let dir = self.spsa_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
+        let done = match step {
+            LoopStep::Spsa => self.spsa(stage)?.map(|r| stage.spsa = Some(r)),
+            _ => self.spsa_gate(stage)?.map(|r| stage.gate = Some(r)),
+        };
+        if done.is_none() {
+            return Ok(Some(false));
+        }
+        self.save(state)?;
+        if let Some(stage) = &state.spsa {
+            (self.on_event)(LoopEvent::SpsaStepDone(stage));
+        }
+        Ok(Some(true))
+    }
+
+    /// Refuses to continue a loop whose SPSA stage has begun with more generations (they would
+    /// not start from its result) or with other SPSA settings (or none while it is unfinished).
+    fn check_spsa(&self, path: &Path, state: &LoopState) -> Result<(), BootstrapError> {
+        let Some(stage) = &state.spsa else {
+            return Ok(());
+        };
+        if self.opts.generations > stage.after {
+            return Err(BootstrapError::Options(format!(
+                "{}: the loop's SPSA stage followed generation {}, so it takes no more \
+                 generations (they would not start from its result): start a new loop from \
+                 {} (--manifest), or choose another --out",
+                path.display(),
+                stage.after,
+                self.out().join("best.json").display()
+            )));
+        }
+        match &self.opts.spsa {
+            Some(s) if *s != stage.settings => Err(BootstrapError::SettingsChanged {
+                path: path.to_path_buf(),
+                differences: json_differences(&stage.settings, s),
+            }),
+            None if stage.next_step().is_some() => Err(BootstrapError::Options(format!(
+                "{}: the loop's SPSA stage is under way: give its --spsa-iters (and other \
+                 --spsa-* options) to continue it",
+                path.display()
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// Runs `step` of the last generation and stores its record; false if stopped.
@@ -179,6 +269,8 @@ impl Runner<'_> {
             LoopStep::Trace => self.trace(g, &dir)?.map(|r| g.trace = Some(r)),
             LoopStep::Tune => self.tune(g, &dir)?.map(|r| g.tuning = Some(r)),
             LoopStep::Gate => self.gate(g, &dir)?.map(|r| g.gate = Some(r)),
+            // Not steps of a generation: the stage after them (`spsa_stage`).
+            LoopStep::Spsa | LoopStep::SpsaGate => None,
         };
         Ok(done.is_some())
     }

@@ -6,8 +6,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use engine::elo::Sprt;
+use engine::play::PlayOptions;
 use serde::{Deserialize, Serialize};
 
+use super::spsa::SpsaSettings;
+use crate::settings::{play_options, ClockSettings};
 use crate::BootstrapError;
 
 /// Everything that decides what a loop computes; a continuation must use the same.
@@ -55,6 +58,11 @@ pub struct LoopSettings {
     pub alpha: f64,
     /// False-negative rate.
     pub beta: f64,
+    /// A clock for the games of self-play and the gate instead of `nodes` and `gate_nodes`
+    /// (then unused); `None`, absent from the file (and from the files of loops written before
+    /// time controls): fixed nodes. Games on a clock are not reproducible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSettings>,
 }
 
 impl LoopSettings {
@@ -81,7 +89,18 @@ impl LoopSettings {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            clock: None,
         }
+    }
+
+    /// How the self-play games are played: on the clock if there is one, else at `nodes`.
+    pub fn selfplay_options(&self) -> PlayOptions {
+        play_options(self.clock.as_ref(), self.nodes)
+    }
+
+    /// How the gate's games are played: on the clock if there is one, else at `gate_nodes`.
+    pub fn gate_options(&self) -> PlayOptions {
+        play_options(self.clock.as_ref(), self.gate_nodes)
     }
 
     /// The gate's SPRT.
@@ -135,4 +154,7 @@ pub struct LoopOptions {
     pub timeout: Duration,
     /// Engine processes tracing in parallel.
     pub trace_jobs: usize,
+    /// The SPSA stage after the last generation, if any (its settings are the stage's own,
+    /// recorded when it begins: a finished loop may be given one).
+    pub spsa: Option<SpsaSettings>,
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use engine::selfplay::SelfPlaySummary;
 use serde::{Deserialize, Serialize};
 
+use super::spsa::SpsaSettings;
 use super::LoopSettings;
 use crate::state::{write_json, GateRecord, TuningRecord};
 use crate::BootstrapError;
@@ -26,6 +27,9 @@ pub struct LoopState {
     pub settings: LoopSettings,
     /// The generations, generation 0 (the start weights) first; the last may be unfinished.
     pub generations: Vec<LoopGeneration>,
+    /// The SPSA stage after the last generation, once begun (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spsa: Option<SpsaStage>,
 }
 
 /// The steps of a generation, in order.
@@ -40,6 +44,10 @@ pub enum LoopStep {
     Tune,
     /// The SPRT gate: candidate against the current weights.
     Gate,
+    /// The SPSA stage's iterations, after the last generation.
+    Spsa,
+    /// The SPSA stage's gate: its result against the weights it started from.
+    SpsaGate,
 }
 
 impl LoopStep {
@@ -50,6 +58,8 @@ impl LoopStep {
             LoopStep::Trace => "trace",
             LoopStep::Tune => "tune",
             LoopStep::Gate => "gate",
+            LoopStep::Spsa => "spsa",
+            LoopStep::SpsaGate => "spsa gate",
         }
     }
 }
@@ -87,6 +97,49 @@ impl LoopGeneration {
             Some(LoopStep::Gate)
         }
     }
+}
+
+/// The SPSA stage (`tune loop --spsa-iters`): its settings and the records of its two steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaStage {
+    /// Its settings; a continuation of the stage must give the same.
+    pub settings: SpsaSettings,
+    /// The last generation, which it follows.
+    pub after: u32,
+    /// The generation whose kept weights it starts from (the best after `after`).
+    pub start: u32,
+    /// The SPSA iterations, once all are done (`OUT/spsa/weights.json`).
+    pub spsa: Option<SpsaRecord>,
+    /// Its gate: the SPSA result (first) against the start weights, and the decision.
+    pub gate: Option<LoopGate>,
+}
+
+impl SpsaStage {
+    /// The stage's first step not done, `None` when it is finished.
+    pub fn next_step(&self) -> Option<LoopStep> {
+        if self.spsa.is_none() {
+            Some(LoopStep::Spsa)
+        } else if self.gate.is_none() {
+            Some(LoopStep::SpsaGate)
+        } else {
+            None
+        }
+    }
+}
+
+/// The SPSA iterations of the stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaRecord {
+    /// Iterations done.
+    pub iterations: u64,
+    /// Games played.
+    pub games: u64,
+    /// Coordinates moved.
+    pub coordinates: usize,
+    /// Weights (spin options) under them.
+    pub tunables: usize,
+    /// The mean of the iterations' results (`(wins - losses) / games` of the `+` side).
+    pub mean_result: f64,
 }
 
 /// A generation's self-play.

@@ -5,14 +5,12 @@ use std::sync::Arc;
 
 use data::LoadOptions;
 use engine::openings::{read_epd, RandomOpenings};
-use engine::play::PlayOptions;
 use engine::player::{UciPlayer, UciSetup};
 use engine::runner::{PositionInput, RunEvent};
 use engine::selfplay::{
     collect_samples, play_selfplay, write_samples, OpeningBook, SelfPlayOptions, Shard,
 };
 use engine::trace_run::{load_manifest, trace_positions, TraceSettings};
-use engine::SearchLimits;
 use optim::Control;
 use texel::job::Job;
 use texel::setup::{SetupOptions, TraceOptions};
@@ -83,7 +81,7 @@ impl Runner<'_> {
             games: s.games,
             shard: Shard::WHOLE,
             openings,
-            play: PlayOptions::default().limits(SearchLimits::nodes(s.nodes)),
+            play: s.selfplay_options(),
         };
         let player = self.player(&self.weights_path(g.best))?;
         self.announce(g, LoopStep::SelfPlay, u64::from(s.games));

@@ -34,7 +34,7 @@ use shakmaty::{Color, Position};
 
 use crate::error::EngineError;
 use crate::evaluator::{relative, MaterialEvaluator, MATE_BOUND};
-use crate::game::GameRecord;
+use crate::game::{GameRecord, Termination};
 use crate::openings::{Opening, RandomOpenings};
 use crate::play::PlayOptions;
 use crate::player::Player;
@@ -140,6 +140,11 @@ pub struct SelfPlaySummary {
     pub games: u32,
     /// Games forfeited by an engine failure (their positions are dropped).
     pub forfeits: u32,
+    /// Games lost (or drawn, the other side having no mating material) on time under a time
+    /// control: a side's flag fell. Their positions are kept, with the result the clock gave
+    /// (absent from files written before time controls: 0).
+    #[serde(default)]
+    pub time_losses: u32,
     /// Won by White, drawn, won by Black (forfeits excluded).
     pub white_wins: u32,
     /// Drawn.
@@ -262,6 +267,9 @@ pub fn collect_samples(games: &[SelfPlayGame]) -> (Vec<Sample>, SelfPlaySummary)
         if g.forfeit {
             summary.forfeits += 1;
             continue;
+        }
+        if g.record.termination == Termination::TimeForfeit {
+            summary.time_losses += 1;
         }
         match g.record.outcome.winner() {
             Some(Color::White) => summary.white_wins += 1,

@@ -101,3 +101,33 @@ fn shard_text_is_checked() {
     sorted.sort();
     assert_eq!(sorted, (0..10).collect::<Vec<_>>());
 }
+
+#[test]
+fn a_game_lost_on_time_is_counted_and_keeps_its_positions() {
+    let go = Arc::new(AtomicBool::new(false));
+    let mut games = play_selfplay(&MaterialEvaluator, &options(2, Shard::WHOLE), &|_| {}, &go);
+    let (_, before) = collect_samples(&games);
+    assert_eq!(before.time_losses, 0);
+    // Game 1 ends instead by White's flag after its moves: Black wins on time.
+    let was_black_win = games[1].record.outcome.winner() == Some(Color::Black);
+    let record = &mut games[1].record;
+    let plies = record.moves.len();
+    assert!(plies > 0);
+    record.moves.truncate(plies - plies % 2);
+    record.termination = crate::game::Termination::TimeForfeit;
+    record.outcome = shakmaty::KnownOutcome::Decisive {
+        winner: Color::Black,
+    };
+    assert_eq!(record.flagged(), Some(Color::White));
+    let (samples, after) = collect_samples(&games);
+    assert_eq!(after.time_losses, 1);
+    assert_eq!((after.games, after.forfeits), (2, 0));
+    assert_eq!(
+        after.black_wins,
+        before.black_wins + 1 - u32::from(was_black_win)
+    );
+    let kept = quiet_samples(&games[1]);
+    assert!(!kept.is_empty());
+    assert!(kept.iter().all(|s| s.result == 0.0));
+    assert_eq!(samples.len() as u64, after.positions);
+}
