@@ -279,6 +279,21 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
     // The kept weights are a manifest the engine takes: its options file names them.
     let options = std::fs::read_to_string(straight.join("gen002/options.txt")).unwrap();
     assert!(options.starts_with("material_0_mg "), "{options}");
+    // ... and they are the integers the engine plays (the tuning's `weights-int.json`), not
+    // the unrounded optimum: the next generation's traces, made with them, must verify.
+    for g in 1..=2 {
+        let kept = straight.join(format!("gen{g:03}/weights.json"));
+        let m: Value = serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+        for p in m["params"].as_array().unwrap() {
+            if p["integer"] == Value::Bool(true) {
+                assert_whole(&p["value"], &kept, &p["name"]);
+            }
+        }
+        if gens[g]["gate"]["keep"] == "new" {
+            let int = straight.join(format!("gen{g:03}/tune/weights-int.json"));
+            assert_eq!(std::fs::read(&kept).unwrap(), std::fs::read(&int).unwrap());
+        }
+    }
 
     // Stopped between generations, then asked for more; the state as a binary from before
     // time controls wrote it (no `time_losses` in self-play: read as 0, no `clock`: fixed
@@ -329,6 +344,18 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
     let r = run_loop(&other);
     assert_ne!(r.code, Some(0));
     assert!(r.stderr.contains("seed"), "{}", r.stderr);
+}
+
+/// Fails unless every number in `v` (a parameter's value, nested arrays) is whole.
+fn assert_whole(v: &Value, file: &Path, name: &Value) {
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| assert_whole(x, file, name)),
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap();
+            assert_eq!(x.fract(), 0.0, "{}: {name} holds {x}", file.display());
+        }
+        other => panic!("{}: {name} holds {other}", file.display()),
+    }
 }
 
 /// A python3 wrapper around the fixture that passes every line through and, on its `n`th

@@ -105,7 +105,10 @@ impl Runner<'_> {
         dir: &Path,
     ) -> Result<Option<LoopGate>, BootstrapError> {
         let s = &self.opts.settings;
-        let candidate = dir.join("tune").join("weights.json");
+        // The integer weights (rounded, polished): what the engine plays, so the next
+        // generation's traces, made with them, verify against them and its tuning starts from
+        // them. The unrounded `weights.json` is not what the engine plays.
+        let candidate = dir.join("tune").join("weights-int.json");
         let current = self.weights_path(g.best);
         let seed = derive_seed(s.seed, g.generation, SALT_GATE);
         let Some((report, failures)) =

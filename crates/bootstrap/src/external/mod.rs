@@ -12,7 +12,7 @@
 //!    the engine with the current weights ([`engine::trace_run`]): `genNNN/traces.txt`;
 //! 3. **tune**: L-BFGS from the current weights on those traces, the L2 pull centred on them
 //!    and its strength chosen on the validation split (`tune lbfgs --trace --l2 auto`'s path):
-//!    the candidate `genNNN/tune/weights.json`;
+//!    the candidate `genNNN/tune/weights-int.json` (the integers the engine plays);
 //! 4. **gate**: the candidate against the current weights, both in the engine, paired
 //!    openings, an SPRT judged between batches ([`crate::gate`]); the winner is copied to
 //!    `genNNN/weights.json` (and to `OUT/best.json`), with its UCI options in

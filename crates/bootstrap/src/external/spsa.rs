@@ -16,8 +16,8 @@ use engine::player::UciSetup;
 use engine::spsa::{
     run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject,
 };
-use engine::trace_run::load_manifest;
 use engine::spsa::{Gains, Spsa, SpsaState};
+use engine::trace_run::load_manifest;
 use serde::{Deserialize, Serialize};
 
 use super::state::{LoopStep, SpsaRecord, SpsaStage};

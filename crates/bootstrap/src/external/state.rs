@@ -76,7 +76,7 @@ pub struct LoopGeneration {
     pub selfplay: Option<SelfPlayRecord>,
     /// The trace of the window's positions (`genNNN/traces.txt`).
     pub trace: Option<TraceRecord>,
-    /// The tuning run (`genNNN/tune/`, the candidate `genNNN/tune/weights.json`).
+    /// The tuning run (`genNNN/tune/`, the candidate `genNNN/tune/weights-int.json`).
     pub tuning: Option<TuningRecord>,
     /// The gate and its decision.
     pub gate: Option<LoopGate>,
