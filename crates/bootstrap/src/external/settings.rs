@@ -80,7 +80,7 @@ impl LoopSettings {
             window: 2,
             valid_fraction: 0.1,
             l2: None,
-            lambda: 0.5,
+            lambda: 0.1,
             max_iters: 200,
             gate_openings: 200,
             gate_nodes: 5_000,
