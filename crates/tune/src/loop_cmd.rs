@@ -43,7 +43,7 @@ pub struct Args {
     /// Label blend: lambda * result + (1 - lambda) * sigma(engine's search score). 0.1 by
     /// default: on 4ku's own games the held-out loss rose at 0.5 from the first iteration
     /// (one result for a whole game is noise a fit chases) and fell at 0.1 (docs/loop.md).
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = bootstrap::external::LAMBDA)]
     lambda: f64,
     /// L-BFGS iterations per tuning run, at most.
     #[arg(long, default_value_t = 200)]

@@ -43,7 +43,7 @@ use std::sync::Arc;
 pub use chain::Chain;
 pub use events::{LoopEvent, LoopOutcome};
 pub use ladder::{ladder_markdown, ladder_svg};
-pub use settings::{LoopOptions, LoopSettings};
+pub use settings::{LoopOptions, LoopSettings, LAMBDA};
 pub use spsa::SpsaSettings;
 use state::{LoopGeneration, LoopState, LoopStep, SpsaStage, LOOP_STATE_VERSION};
 

@@ -13,6 +13,9 @@ use super::spsa::SpsaSettings;
 use crate::settings::{play_options, ClockSettings};
 use crate::BootstrapError;
 
+/// The default label blend of `tune loop` (`lambda * result + (1 - lambda) * sigma(score)`):
+/// on 4ku's own games 0.5 overfit the results and 0.1 gained (docs/loop.md).
+pub const LAMBDA: f64 = 0.1;
 /// Everything that decides what a loop computes; a continuation must use the same.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LoopSettings {
@@ -80,7 +83,7 @@ impl LoopSettings {
             window: 2,
             valid_fraction: 0.1,
             l2: None,
-            lambda: 0.1,
+            lambda: LAMBDA,
             max_iters: 200,
             gate_openings: 200,
             gate_nodes: 5_000,
