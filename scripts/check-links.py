@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 FENCE = re.compile(r"^\s*(```|~~~)")
-INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1)(?!\n\s*\n)[\s\S])+?\1")
+REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\"[^\"]*\")?\s*$", re.M)
 # Links that point outside the repository on purpose: the shared folder beside it.
 NOT_CHECKED = ("../shared/", "../../shared/")
 
@@ -64,16 +65,22 @@ def anchors(path, cache={}):
 
 
 def links(path):
-    """(line number, target) of every link outside code."""
+    """(line number, target) of every link outside code, link texts spanning lines included."""
+    lines = []
     in_fence = False
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for line in path.read_text(encoding="utf-8").splitlines():
         if FENCE.match(line):
             in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        for m in LINK.finditer(INLINE_CODE.sub("", line)):
-            yield number, m.group(1)
+            lines.append("")
+        else:
+            lines.append("" if in_fence else line)
+    text = "\n".join(lines)
+    # Inline code (never across a blank line), kept as blanks so that line numbers hold.
+    text = INLINE_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    for m in LINK.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, m.group(1)
+    for m in REFERENCE.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, m.group(1)
 
 
 def check(path):

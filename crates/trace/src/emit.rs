@@ -84,11 +84,11 @@
 //!
 //! # How to add an output format
 //!
-//! `trace::emit` is the example followed; a language is a
-//! template file and a `Language` variant:
+//! A built-in language is a template file and a [`Language`] variant:
+//!
 //! 1. The template: `crates/trace/src/emit/<lang>.jinja`, included as a `const <LANG>_TEMPLATE:
-//!    &str = include_str!("emit/<lang>.jinja")` in `emit.rs`. It sees the context documented in
-//!    `emit.rs`'s module doc (`engine`, `command`, `generator`, `language`, `tables` with `name`,
+//!    &str = include_str!("emit/<lang>.jinja")` in `emit.rs`. It sees the context of "The template
+//!    context" above (`engine`, `command`, `generator`, `language`, `tables` with `name`,
 //!    `ident`, `shape`, `values`, `mg`, `eg`, `flat`, ...; the filters `literal` and `ident`).
 //! 2. A `Language` variant in `emit.rs`, with its arms in `Language::key` (the `language` value
 //!    templates see), `FromStr` (its names on `--lang`), `from_path` (the file extensions that
@@ -106,17 +106,36 @@
 //!
 //! `tune emit --lang <lang>` then takes it (`crates/tune/src/emit.rs` parses through
 //! `Language::from_str`). Followed for real for the four built-in languages (commit `73e4f38`: C,
-//! C++, Rust and C# are each a `.jinja` file and a variant). A *user* template needs no code: `tune
-//! emit TUNED.json --lang mine.jinja` (`TUNED.json` the tuned manifest a run writes) (any name
-//! ending in `.jinja`, `.j2` or `.jinja2`; `--template FILE` takes any name), rendered with the
-//! same context, where the tables are also there by name (`params.material`) for values an engine
-//! derives; an undefined name in it is an error with its template line
-//! (`a_user_template_renders_with_the_documented_context`,
+//! C++, Rust and C# are each a `.jinja` file and a variant).
+//!
+//! A *user* template needs no code: `tune emit TUNED.json --lang mine.jinja` (`TUNED.json` the
+//! tuned manifest a run writes) (any name ending in `.jinja`, `.j2` or `.jinja2`; `--template FILE`
+//! takes any name), rendered with the same context, where the tables are also there by name
+//! (`params.material`) for values an engine derives; an undefined name in it is an error with its
+//! template line (`a_user_template_renders_with_the_documented_context`,
 //! `a_user_template_derives_values_by_name`, `broken_user_templates_are_named_with_their_line`). No
 //! built-in template defines a macro (`no_built_in_output_defines_a_macro`): C and C++ use the
 //! engine's own `S(mg, eg)`, declared before the tables. gradtune's own models are printed by the
 //! same templates from `texel::emit::describe` (`crates/texel/tests/emit.rs` compiles them in C and
-//! Rust and reads the weights back).
+//! Rust and reads the weights back). A user template, from a file, by name:
+//!
+//! ```
+//! use trace::emit::{render, Language};
+//! use trace::Manifest;
+//!
+//! let m = Manifest::from_json(r#"{
+//!   "format": "gradtune-manifest", "version": 1, "engine": "tiny", "score": "white",
+//!   "phase": { "max": 24 },
+//!   "params": [ { "name": "material", "shape": [2], "value": [[100, 120], [300, 280]] } ]
+//! }"#, "tiny.json")?;
+//! let dir = tempfile::tempdir()?;
+//! let mine = dir.path().join("mine.jinja");
+//! // 4ku's `max_material`: the larger phase of each `material` entry, derived by the template.
+//! std::fs::write(&mine, "{% for v in params.material.values %}{{ v|max }} {% endfor %}")?;
+//! let out = render(&m, &m.initial_weights(), &Language::Template(mine))?;
+//! assert_eq!(out.trim_end(), "120 300");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod context;
 mod names;
