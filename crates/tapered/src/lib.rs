@@ -17,10 +17,10 @@
 //!   Jacobian) is abandoned, and how it reports as it goes; the optimiser (`optim`) and the
 //!   chess tuner (`texel`) pass the same values down.
 //!
-//! This crate knows no chess (the pairs are parameter indices, the phase a factor per row) and
-//! no optimiser (objectives, losses and solvers are `optim`'s). It depends on `tape` only among
-//! the workspace's crates; gradtune's own models and engines' traced models are recorded
-//! into it alike (by `texel`).
+//! This crate knows no chess (the pairs are parameter indices, the phase a factor per row) and no
+//! optimiser (objectives, losses and solvers are `optim`'s). It depends on `tape` only among the
+//! workspace's crates (`cargo tree -p tapered`); gradtune's own models and engines' traced models
+//! are recorded into it alike (by `texel`).
 //!
 //! # Design
 //!
