@@ -25,6 +25,57 @@
 //!
 //! The library knows nothing of the command line or of progress bars: it reports through an
 //! [`Event`] callback, and stops when a flag is set (Ctrl-C in `tune bootstrap`).
+//!
+//! # Design
+//!
+//! **How it works.** `run` (`lib.rs`) loops over generations; each step is a call into the crate
+//! that owns it: `engine::datagen::generate_pooled` (self-play, and with `Settings::pool` games
+//! against the kept weights of the most recent earlier bests, `pool_members`), `texel::job::tune`
+//! (the tuning run, exactly `tune lbfgs`'s path), `engine::matches::run_match` (gate, SPRT judged
+//! between batches of openings; ladder). `gate.rs` is the decision as a pure function of the pair
+//! counts: H1 keeps the candidate, H0 the best, inconclusive at the cap goes by the sign of the Elo
+//! estimate (a tie keeps the best). `state.rs` is `OUT/state.json` (settings and finished
+//! generations), `ladder.rs` writes `ladder.json`, `ladder.md` and `ladder.svg`; `plot.rs` draws an
+//! Elo ladder as SVG (plotters: a line per series, intervals as bars) for both loops. Both play on
+//! a fixed node count or on a clock (`settings::ClockSettings`, `settings::play_options`). Progress
+//! goes out through an `Event` callback; a stop flag (Ctrl-C) ends it promptly.
+//!
+//! `external/` is the same loop for an external engine (`tune loop`, docs/loop.md): a generation is
+//! four steps, self-play (`engine::selfplay`), trace (`engine::trace_run`, the engine given the
+//! current weights in its handshake), tune (`texel::job::tune_as::<Traced>`, `tune lbfgs --trace
+//! --l2 auto`'s job, through the shared `tuning::lbfgs_config`) and gate (`run_match`, its one call
+//! in `external/gate.rs`, decided by `gate::decide`); `external/state.rs` records each step as it
+//! is done and `OUT/state.json` is written after every step, so a rerun continues at the first step
+//! not done. `external/ladder.rs` writes `ladder.md` and `ladder.svg` with the accepted gates' Elo
+//! added up (`external/chain.rs`: the sum and its interval, the gates' variances added).
+//! `external/spsa.rs` is the optional last stage (`--spsa-iters`): `engine::spsa::run_spsa` over
+//! the engine's manifest as a `Subject::uci_manifest` from the best weights, checkpointed to
+//! `OUT/spsa/progress.json` after every iteration, then gated against them by the same `gate_match`
+//! as a generation's candidate; it is `spsa` in the state, its settings its own
+//! (`LoopOptions::spsa`, not `LoopSettings`), so a finished loop may be given one. The weights are
+//! manifests with values (the engine's names), never a built-in model.
+//!
+//!
+//! tuned). The blend's default depends on the model (`settings::default_lambda`: 0.5 for `psqt`, 0
+//! for `full`, chosen by play in `experiments/labels-smoothness.md` and `experiments/threats.md`);
+//! the command line resolves it and the state records the value, so a ladder started under the old
+//! default continues only with its `--lambda` given. `Settings::freeze` goes to each tuning run as
+//! `tune lbfgs --freeze` does, and `Settings::validate` refuses a pattern that holds no parameter
+//! of the model (by the tuning runs' own rule, `optim::free_indices`) before any game is played. A
+//! generation's `DataRecord` names the generations its best played besides itself.
+//!
+//! **Invariants.**
+//! - A generation is saved (its directory complete, then `state.json` written atomically: temp
+//!   file and rename, then the ladder) only when finished; a rerun on the same `OUT` continues
+//!   after the last saved generation, clearing and redoing a half-done one, and refuses to
+//!   continue with other settings (naming the differences).
+//! - Every random choice derives from the seed and the generation number, every search is a fixed
+//!   number of nodes, self-play and matches are independent of the thread count and the gate's
+//!   SPRT is judged between batches: a continued bootstrap gives the ladder of an uninterrupted
+//!   one (tested). The tuning losses may differ in the last bits (parallel sums).
+//! - When the gate keeps the old weights, the ladder's matches are carried over, not replayed
+//!   (the same weights at fixed nodes play the same games).
+//! - Library code returns `BootstrapError` (with sources); no panics on user input or I/O.
 
 #![warn(missing_docs)]
 

@@ -15,7 +15,7 @@ use shakmaty::{Role, Square};
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamInfo {
-    /// Stable dotted name, for example `pst.knight.mg.e4` (see `docs/architecture.md`).
+    /// Stable dotted name, for example `pst.knight.mg.e4` (see the crate documentation, "Parameter names").
     pub name: String,
     /// The group the parameter belongs to, the first component of its name: `material`, `pst`,
     /// `mobility`, `pawns`, `pieces`, `king_safety`, `tempo`, `phase`, and the groups of the

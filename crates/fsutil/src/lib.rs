@@ -10,6 +10,27 @@
 //!
 //! This crate knows no chess, no numbers and no other crate of the workspace; it returns
 //! `std::io::Error`s, to which each caller adds its file in its own error type.
+//!
+//! # Files written: atomically, through one helper
+//!
+//! Every file gradtune writes goes through `fsutil::atomic`: `atomic::write(path, bytes)` for a
+//! whole buffer, `AtomicFile::create(path)` for streaming (`Write`, then `commit()`), and
+//! `fsutil::compressed::write(path, body)` for a file compressed as its extension says (`.zst`,
+//! `.gz`: EPD, traces). The bytes go to `.<name>.tmp-<pid>-<n>` in the target's directory (same
+//! file system, so the rename is atomic), which is flushed, `fsync`ed and renamed over the target,
+//! and the directory is synced; dropped without `commit` (an error, a panic) the temporary file is
+//! removed and the target is untouched. A reader, a crash, `kill -9` or a full disk thus sees the
+//! old file or the new one, never half of one; a killed process leaves at most a hidden temporary
+//! file. Users: weights (`save_weights`), caches and EPD (`write_cache`, streaming zstd into the
+//! temporary file; `write_epd`), a run's `weights*.json`, `tables.txt`, `weights.rs` and
+//! `summary.json` (`texel::output`, including `add_to_summary`), `tune emit`'s source, `tune
+//! label`'s output (`data::write_samples`), `tune compare`'s markdown, JSON and SVG plots, the
+//! bootstrap's and `tune loop`'s `state.json` and ladder, `tune selfplay`'s EPD, and `tune match
+//! --pgn`. The exceptions are a run's `log.jsonl`, appended line by line as the run goes (a log; a
+//! resumed run appends to it), and `tune label`'s `OUT.progress` (the finished labels, appended one
+//! by one so that a rerun continues; removed once OUT is written). New code that writes a file uses
+//! `atomic`, not `std::fs::write` or `File::create`. Tested by killing `tune extract` with SIGKILL
+//! while it writes a cache over an old one (`crates/tune/tests/interrupts.rs`).
 #![warn(missing_docs)]
 
 pub mod atomic;

@@ -66,7 +66,9 @@
 //!    with [`Interrupted`] on Ctrl-C, which ends the solver keeping the best iterate so far.
 //! 2. Wrap it in an [`ArgminStage`]: a name, what it tries each iteration (for the reason when
 //!    it fails), and a closure making a fresh solver from the run's [`Control`] and the free
-//!    parameters' bounds. By default it works in coordinates that map every point into the
+//!    parameters' bounds: the one argmin set-up every stage uses (`execute.rs`: the problem
+//!    made interruptible, the solver wrapped in `Controlled`, the iteration cap, the
+//!    [`Monitor`]). By default it works in coordinates that map every point into the
 //!    bounds ([`Coords`]); [`ArgminStage::value_only`] is for a solver that asks for values
 //!    only and keeps inside the bounds itself (it is handed them).
 //! 3. Run it with [`run_stage`]: the validation split, the kept iterate, budgets, the relative
@@ -77,8 +79,10 @@
 //! To make it a method of the `tune` command line as well, register it in `optim`'s
 //! `method.rs`: a [`Method`] variant with its `name` and `about`, an entry in [`Method::ALL`],
 //! its options as a field of [`SolverOptions`] (`#[command(flatten)]` under the `clap`
-//! feature) and one arm in [`Method::stage`]. `tune <name>` and `tune compare --methods
-//! <name>` then exist from the registry.
+//! feature; each option with `long` and a help line naming the method) and one arm in
+//! [`Method::stage`] (usually `ArgminStage::new(...)`). `tune <name>` and `tune compare
+//! --methods <name>` then exist from the registry; `crates/texel/tests/objective.rs` runs
+//! every method and `crates/texel/tests/recovery.rs` recovers known weights with them.
 //!
 //! Plain gradient descent with a fixed step, added from outside the registry:
 //!
@@ -133,6 +137,97 @@
 //! assert!(out.train_loss.1 < out.train_loss.0);
 //! assert!(out.history.iter().skip(1).all(|r| r.stage == "descent"));
 //! ```
+//!
+//! # Design
+//!
+//! **How it works.** A pass over a `tapered::CompiledSet` gives each row's loss and `dL/dq` through
+//! `loss.rs` (`Link`: the sigmoid with `K` and the loss). `Objective` (`objective.rs`) adds the
+//! label blend, L1/L2, the smoothness prior and frozen parameters: it works in the coordinates of
+//! the free parameters (`expand`/`reduce`) and counts passes. The smoothness prior `smooth * sum
+//! (w_a - w_b)^2` runs over pairs of parameter indices handed in by the caller
+//! (`Objective::with_pairs`): `optim` knows them as numbers, not as squares; its curvature (`2
+//! smooth L`, the pairs' Laplacian) goes into every form of the Gauss-Newton matrix through
+//! `Objective::penalty_diagonal`, `add_penalty_curvature_times` and `add_penalty_curvature_dense`
+//! (`tests/smooth.rs`: gradient against differences, the three forms against each other and against
+//! `2 smooth L`, invariance under repeated data). It carries the parameters' bounds but does not
+//! clamp (`with_bounds`, `out_of_bounds`): keeping inside them is the solvers' business.
+//! `coords.rs`: `Coords`, the coordinates a gradient solver works in, `x = map(scale * z)` with a
+//! smooth increasing map into each parameter's bounds (sigmoid for two bounds, softplus for one,
+//! identity for none) and the chain rule for gradients (`chain`/`unchain`) and for the Gauss-Newton
+//! Jacobian's columns (`Linearisation::with_columns`); `projected_gradient` for reports and the
+//! stopping rule. `kfit.rs` fits `K` by golden section on the scores at the start weights (computed
+//! once). `problem.rs` is the argmin glue: `FitProblem` implements `CostFunction` and `Gradient`
+//! with a one-point cache (argmin asks for them separately), in `Coords` (bounds map and optional
+//! Jacobi scaling; the scale, `linearise::jacobi_scale`, is the Gauss-Newton diagonal over a sample
+//! of positions summed row by row with `CompiledSet::row_at`, never the sample's whole Jacobian),
+//! and one trait per extra capability (`GaussNewtonModel` gives the Gauss-Newton matrix
+//! `Linearisation`, `MiniBatch` a batch gradient).
+//!
+//! The optimisers: `solvers/` holds our Gauss-Newton (LM), Adam and local search as argmin
+//! `Solver`s, the options of argmin's L-BFGS (More-Thuente) and of particle swarm, and `Swarm`, the
+//! swarm restarted in shrinking boxes. `method.rs` is the registry: `Method` (one variant per
+//! optimiser, `Method::ALL` in `tune compare`'s order), `SolverOptions` (every solver's options)
+//! and `Method::stage`, which says what each method runs as. A `Stage` (`stage.rs`) is one
+//! optimiser as the driver runs it: `ArgminStage` wraps any argmin solver on the gradient state,
+//! `LbfgsStage` adds the Jacobi preconditioning and restarts L-BFGS (fresh memory and scale, the
+//! relative rule's window from the restart: `RunShared::since`) where the relative loss rule ends
+//! it while it is still gaining, `Sequence` runs stages one after the other (hybrid: Gauss-Newton
+//! capped, L-BFGS, local-search polish capped). Stages are not argmin `Solver`s themselves because
+//! one argmin `Executor` has one problem and one state type, and the stages of a sequence work in
+//! different coordinates (scaled L-BFGS) and the swarm on a population state; each stage runs
+//! argmin executors instead. Gradient stages (L-BFGS, Gauss-Newton, Adam) run in `Coords` that map
+//! into the bounds; local search is given the bounds and never tries a move outside; the swarm's
+//! boxes are cut to them. A stage whose solver fails part-way ends at its last observed iterate,
+//! and its reason names the parameters with the largest projected gradient and those at a bound
+//! (`RunConfig::names`).
+//!
+//! The driver (`run.rs`): `drive` checks the options (`RunConfig::check`, `config.rs`), builds the
+//! run's shared state (`RunShared`, `observer.rs`: the objectives, `Control`, budget, tracker, log,
+//! progress events), runs the method's stage, and in rounds when re-resolving (`rounds.rs`: the
+//! `Rerecord` hook records the sets again, the objectives are rebuilt with `rebind`, the candidates
+//! for the kept weights are measured again on the new sets); `finish` builds the `RunOutcome`.
+//! **When a run stops is decided in one module, `stopping/`** (its doc comment has the table of
+//! every rule, where it is checked and the reason it gives): `Control` and the solver wrappers
+//! `Controlled` and `StallGuard` (`stopping/control.rs`: Ctrl-C, time, passes, a given reason), the
+//! relative rules `Stopping` (`stopping/rules.rs`), and in `stopping/mod.rs` the `Budget`, what
+//! stops the run after an iteration (`after_iteration`: converged, early stopping, passes,
+//! iterations), the executors' iteration caps (`remaining`, `round_budget`), how a round of
+//! `run_resolving` ended and whether the run goes on after its re-resolution (`round_end`,
+//! `after_resolution`: a cycle of leaves, no leaf changed, ten converged rounds) and when L-BFGS
+//! restarts (`ended_by_loss_rule`, `restart_worth`); the other files ask it. Every solver is
+//! wrapped in `Controlled`; inside an iteration, `FitProblem::interruptible` abandons a pass under
+//! way once the interrupt flag is set (`CompiledSet::pass` takes a `Stop`, the one stop parameter
+//! of every long computation: `Stop::Never`, `Stop::Flag`, `Stop::When`, asked before each chunk)
+//! and fails the call with `Interrupted`, which ends the solver (the run keeps the best iterate so
+//! far), and the `Rerecord` hook gets the flag too (`set_stop`); the argmin observer `Monitor`
+//! hands each iterate to `RunShared::record`, the one place where an iterate is evaluated on the
+//! validation split, offered to the `Tracker` (`validation.rs`) with its per-position losses,
+//! logged, shown, and checked against the budgets, early stopping and the relative convergence
+//! rules (`stopping::after_iteration`; `Stopping`, the loss's relative decrease over a window and
+//! the gradient relative to its first value; particle swarm keeps its own rule). The files of the
+//! crate import one way (no circle of files: `OptimError` in `error.rs`, a log line in `log.rs`,
+//! `RunConfig` in `config.rs`, leaves that every other file may use). `regularise.rs` runs a method
+//! along a path of L2 strengths and keeps the one with the lowest validation loss (`--l2 auto`).
+//!
+//! **Invariants.**
+//! - One objective evaluation is one pass: value and gradient come together, and the cache makes
+//!   argmin's `cost` then `gradient` at a point one pass. Validation passes are not counted.
+//! - The saved weights are those of the latest logged iterate whose validation loss is within `z`
+//!   standard errors (paired per position, clustered by `Target::group`) of the lowest one
+//!   (`Selection::WithinNoise`; `Selection::Lowest` is the plain minimum; the training objective's
+//!   minimum without a split). Iteration 0 is the start, so a run never saves weights worse than
+//!   the start by more than the noise. The `Decision` says which rule decided and by how much.
+//! - Frozen parameters never change; optimisers see only the free ones.
+//! - Every iterate of every method is inside the parameters' bounds (`Objective::out_of_bounds` is
+//!   empty); the objective is never clamped, so the gradient a solver sees is the gradient of the
+//!   function it minimises.
+//! - The Gauss-Newton matrix is summed over at most `--gn-sample` positions (every `k`-th, fixed),
+//!   built once per iteration (dense: upper triangle, mirrored); the gradient and the tests of
+//!   trial steps use every position. Gauss-Newton checks `Control` between its conjugate-gradient
+//!   iterations and trial steps.
+//! - Library code returns `OptimError` (`thiserror`, with sources; a poisoned lock is reported
+//!   as `OptimError::Poisoned`, never ignored); a solver that fails part-way (e.g. a line search
+//!   that cannot progress) ends the run like convergence, keeping the best weights and saying why.
 #![warn(missing_docs)]
 
 mod config;

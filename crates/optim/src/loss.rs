@@ -1,5 +1,13 @@
 //! The per-position loss: a sigmoid that maps a score in centipawns to an expected result, and
 //! a loss between that expectation and the label.
+//!
+//! # How to add a loss
+//!
+//! This file only: a `LossKind` variant, its name in
+//! `LossKind`'s `FromStr`, and its arm in each of `Link::loss` (value and `dL/dq`: what a pass
+//! reads), `Link::loss_value` (value only) and `Link::curvature` (the Gauss-Newton weight, never
+//! negative); then a finite-difference check beside the others in
+//! `crates/texel/tests/objective.rs`. The `--loss` option of every tuning command parses it.
 
 use serde::{Deserialize, Serialize};
 

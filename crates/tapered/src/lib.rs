@@ -17,10 +17,91 @@
 //!   Jacobian) is abandoned, and how it reports as it goes; the optimiser (`optim`) and the
 //!   chess tuner (`texel`) pass the same values down.
 //!
-//! This crate knows no chess (the pairs are parameter indices, the phase a factor per row) and
-//! no optimiser (objectives, losses and solvers are `optim`'s). It depends on `tape` only among
-//! the workspace's crates; gradtune's own models and engines' traced evaluations are recorded
-//! into it alike (by `texel`).
+//! This crate knows no chess (the pairs are parameter indices, the phase a factor per row) and no
+//! optimiser (objectives, losses and solvers are `optim`'s). It depends on `tape` only among the
+//! workspace's crates (`cargo tree -p tapered`); gradtune's own models and engines' traced models
+//! are recorded into it alike (by `texel`).
+//!
+//! # Design
+//!
+//! **How it works.** `CompiledSet::record` (`set.rs`, recording in `set/record.rs`) runs an
+//! evaluation on `tape::Var` with one tape per rayon work item (the caller, `texel`, hands it the
+//! evaluation as a closure), compiles each to a `tape::Program` and keeps linear ones as sparse
+//! rows; `record_split` stores a model's sums and records its head once; `record_linear`
+//! (`set/linear.rs`) stores a linear evaluation from its sparse terms straight into the phased
+//! store, without a tape (the chess `psqt` model, from `Model::linear_terms`), and `record_counts`
+//! from its integer counts, factors and constant (`tapered::Counts`: an engine's traces, from
+//! `Manifest::linear_counts`). Each records in groups of work items and appends them as it goes,
+//! and `SetBuilder` (`set/builder.rs`) concatenates sets recorded batch by batch, store by store,
+//! into the set that recording all the batches at once gives: the caller streams positions into the
+//! stores and the peak is the stores plus a batch. The set is a list of *segments*, each one store
+//! of consecutive positions behind the `store::Store` trait (`store/`: `phased.rs`, `sparse.rs`,
+//! `headed.rs`, `programs.rs`): length, value, gradient, a pass over a range with the store's own
+//! loop (`sweep`), one position (`visit`), subset, Jacobian rows, heap bytes. A pass
+//! (`CompiledSet::pass`) splits each chunk of positions by segment and lets each store replay
+//! `q(w)` in plain `f64`, apply the caller's loss head (a closure giving the loss and `dL/dq`:
+//! `optim`'s objective hands in its `Link`, the sigmoid with `K` and the loss), and scatter `dL/dq
+//! * dq/dw` into the chunk's gradient buffer; chunks are summed at the end, in chunk order.
+//!
+//! **Invariants.**
+//! - Recording happens once per run (or per round of `optim::run_resolving`); the evaluation code
+//!   never runs in a pass. Positions live in segments, one store each, in a fixed section order,
+//!   each kind at most once: **phased**, **sparse**, **sums-and-head**, **sums-scalars-and-head**,
+//!   **programs** (`CompiledSet::layout` lists them). What enters which store, and why (the rules
+//!   are also in `store/mod.rs`):
+//!   - *Phased* (`store/phased.rs`, about 14 bytes a position and 2 a pair): a linear row
+//!     `c + sum_k s_k (a w[m_k] + b w[e_k])` over (middlegame, endgame) pairs (or *singles*, an
+//!     untapered parameter paired with itself, for `record_counts`), per row a middlegame and an
+//!     endgame factor `[a, b]` (f64; `a = rho, b = 1 - rho` for a plain taper, any for an endgame
+//!     scale or a phase above its maximum; a row names them by a `u16` in the store's table of
+//!     distinct factors, `store/phased/factors.rs`: a phase and a scale take a few thousand
+//!     values) and a constant `c` (f32, exact: a trace's `const`),
+//!     integers `s_k` in `-64..=63`: from counts as they are (`record_counts`) or decomposed from
+//!     recorded rows and checked to 1e-12 (`compact_phased`, `store/phased/decompose.rs`; the
+//!     pairing from `eval` via `texel::chess::phase_pairs`). One `u16` per pair: pairs with
+//!     coefficient +-1 as *unit* features (the index of the pair's signed weights in a table
+//!     `[+w; -w]` built once per chunk: no multiply, no conversion; read unchecked, which is sound
+//!     because a unit feature is a `Unit` (`store/phased/unit.rs`), whose only constructor checks
+//!     the pair number against the table's size; the sums-and-head store's `u16` features are
+//!     read masked, in bounds whatever their bits), the others as pair number and a small signed
+//!     integer. Compaction never changes a value.
+//!   - *Sparse* (`store/sparse.rs`, 12 bytes a term): every other linear row, as recorded.
+//!   - *Sums and head* (`store/headed.rs`, about 120 bytes a position; `record_split`, the `full`
+//!     model): the head is recorded once as a `tape::Program`; each position keeps its sums in one
+//!     flat `u16` arena, the twin sums as one `u16` per pair (as in the phased store), the other
+//!     sums as (index, integer coefficient) `u16` couples. A position enters if its twin sums pair
+//!     term by term with equal integer coefficients (`-64..=63` once merged by pair), its other
+//!     sums' indices fit `u16` and coefficients are integers in `i16`, and the arena stays under
+//!     2^32 entries. Passes call the model's hand-derived `head_gradient` in blocks of 16
+//!     positions (sums, then heads and losses, then gradients: the heads' latency chains
+//!     overlap); `score`/`add_gradient` replay the recorded head, so the replay test checks both.
+//!   - *Sums, scalars and head* (`store/scalar_head.rs`, `record_heads`, an engine's declared
+//!     non-linear terms): one head program for every position (`trace::Manifest::head`, recorded
+//!     once by `texel::traced`), and per position its inputs (`Manifest::head_inputs`): *twin
+//!     groups* of sums (the linear part; each declared sum for each side) packed as the phased
+//!     store packs pairs, the weights the expressions *pick* (`ks_weight[king_attackers]`: one
+//!     `u16` index each) and its *scalars* (phase factors or phase and scale, the features the
+//!     expressions read, the constant: `f64` each). Passes replay the head with
+//!     `Program::forward`/`backward` (`min`/`max`/`abs`/`sign` re-decide their branch). A position
+//!     whose groups do not pair with integer coefficients in `-64..=63`, or whose picks exceed
+//!     `u16`, is recorded from `Manifest::evaluate_real` as a program, with the reason. A separate
+//!     store, not `Headed` generalised, so that `full`'s hand-written head and blocks stay as
+//!     they are.
+//!   - *Programs* (`store/programs.rs`, a `tape::Program` each, about 2,948 bytes for `full`):
+//!     everything else. Same values, more memory, slower passes.
+//! - A position a faster store refuses is never dropped and never silent: the store it lands in
+//!   keeps the `Reason` (one byte a position: non-integer coefficient, no twin pair, coefficient or
+//!   index out of range, a constant that is no f32, mixed phases, unusable split, non-linear
+//!   without a split, store full), `CompiledSet::layout` counts positions and bytes per store and
+//!   the fallbacks by store and reason (serialisable), and `texel::setup::prepare` turns each
+//!   fallback into a note naming the count and the reason. `psqt` and `full` have none on real data
+//!   (`texel/tests/replay.rs` asserts it, and forces a fallback to check its count, reason and
+//!   replay); the replay test checks every store against fresh tape recordings.
+//! - Passes are bit-for-bit reproducible for a given thread count: chunk boundaries depend only
+//!   on the range and the thread count, each store sweeps its part of a chunk in position order,
+//!   and chunks are added in chunk order.
+//! - A section is normally one store; `SetBuilder` starts a second store of the same kind when
+//!   one would outgrow its 32-bit offsets (the set works on any list of segments).
 #![warn(missing_docs)]
 
 mod progress;

@@ -242,7 +242,7 @@ fn notes(model: &Model) -> Vec<String> {
             "side would attack; outposts_<piece>: per knight or bishop on ranks 4-6,".to_string(),
         );
         lines.push(
-            "pawn-defended, that no enemy pawn can attack (docs/architecture.md).".to_string(),
+            "pawn-defended, that no enemy pawn can attack (the eval crate's docs).".to_string(),
         );
     }
     lines

@@ -104,12 +104,12 @@ pub struct SetupOptions {
     /// Where loading, recording and resolving report their progress (none by default; the
     /// program draws it).
     pub progress: Progress,
-    /// Tune an engine's traced evaluation instead of a built-in model (`data` and `model`
+    /// Tune an engine's traced model instead of a built-in model (`data` and `model`
     /// are then unused; `weights`, if given, is a manifest whose values start the run).
     pub traced: Option<TraceOptions>,
 }
 
-/// Where a traced evaluation comes from, and whether it is verified before tuning.
+/// Where a traced model comes from, and whether it is verified before tuning.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceOptions {
     /// The manifest (JSON): the engine's parameters, terms and current values.

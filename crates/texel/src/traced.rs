@@ -1,9 +1,9 @@
-//! [`Traced`]: an engine's own evaluation, as its manifest declares it and its traces record
-//! it, as the third [`Tunable`] model beside `psqt` and `full`. Loading reads the traces,
-//! verifies them against the engine's own evaluations (refusing a set that fails, unless told
-//! otherwise), splits them by game and records them: linear evaluations into the compact
-//! phased store straight from their counts, declared non-linear terms as one head program and
-//! each position's inputs to it ([`record_traces`], `traced/headed.rs`).
+//! [`Traced`]: the traced model, an engine's own evaluation as its manifest declares it and its
+//! traces record it, the third [`Tunable`] model beside `psqt` and `full`. Loading reads the
+//! traces, verifies them against the engine's own evaluations (refusing a set that fails, unless
+//! told otherwise), splits them by game and records them: linear evaluations into the compact
+//! phased store straight from their counts, declared non-linear terms as one head program and each
+//! position's inputs to it ([`record_traces`], `traced/headed.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ mod report;
 pub use load::{check_traces, read, start_weights};
 pub use report::{explain_traces, judge_traces, score_traces};
 
-/// An engine's traced evaluation: its manifest (parameters, shapes, terms, current values).
+/// An engine's traced model: its manifest (parameters, shapes, terms, current values).
 #[derive(Clone, Debug)]
 pub struct Traced {
     /// The manifest.
@@ -99,7 +99,7 @@ impl Tunable for Traced {
         self.manifest.weights().iter().map(|w| w.twin).collect()
     }
 
-    /// No pull: nothing has measured a strength for an engine's own evaluation (`--l2` sets
+    /// No pull: nothing has measured a strength for a traced model (`--l2` sets
     /// one).
     fn default_l2(&self) -> f64 {
         0.0

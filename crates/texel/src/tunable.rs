@@ -1,5 +1,5 @@
 //! [`Tunable`]: what a tuning run tunes. The project's own models ([`eval::Model`]: `psqt`,
-//! `full`) and an engine's traced evaluation (`Traced`, from a manifest and traces) go
+//! `full`) and an engine's traced model (`Traced`, from a manifest and traces) go
 //! through the same paths ([`setup::prepare_as`](crate::setup::prepare_as),
 //! [`job::tune_as`](crate::job::tune_as), [`output::write_run`](crate::output::write_run),
 //! `tune compare`): they differ only in what this trait says.

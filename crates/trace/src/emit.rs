@@ -81,6 +81,61 @@
 //! assert!(rust.contains("pub const material: [(i32, i32); 2] = [(100, 120), (300, 280)];"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # How to add an output format
+//!
+//! A built-in language is a template file and a [`Language`] variant:
+//!
+//! 1. The template: `crates/trace/src/emit/<lang>.jinja`, included as a `const <LANG>_TEMPLATE:
+//!    &str = include_str!("emit/<lang>.jinja")` in `emit.rs`. It sees the context of "The template
+//!    context" above (`engine`, `command`, `generator`, `language`, `tables` with `name`,
+//!    `ident`, `shape`, `values`, `mg`, `eg`, `flat`, ...; the filters `literal` and `ident`).
+//! 2. A `Language` variant in `emit.rs`, with its arms in `Language::key` (the `language` value
+//!    templates see), `FromStr` (its names on `--lang`), `from_path` (the file extensions that
+//!    choose it), `file_name` (the file a run's `--emit` writes) and `render_description`
+//!    (`builtin(Lang::X, "<lang>.jinja", X_TEMPLATE)`); `key`, `file_name` and
+//!    `render_description` match exhaustively, so the compiler points at them, `FromStr` and
+//!    `from_path` end in `_` and must be found by hand.
+//! 3. A `Lang` variant in `emit/names.rs` (its `label`, and in `identifier` its keywords: escaped
+//!    as `r#name` / `@name` where the language can, refused where it cannot; `identifier` ends in
+//!    `_ => Ok(name)`, so a missing arm lets keywords through silently), and in
+//!    `emit/context.rs`'s `Target::packs` whether tapered integers pack as `S(mg, eg)`.
+//! 4. A test in `crates/trace/tests/emit.rs`: compile the output and read the weights back where
+//!    a compiler exists (`c_family_round_trip`, `rust_constants_compile_...`), else check its
+//!    declarations (`csharp_class_declares_every_table`), and the language in `languages_parse`.
+//!
+//! `tune emit --lang <lang>` then takes it (`crates/tune/src/emit.rs` parses through
+//! `Language::from_str`). Followed for real for the four built-in languages (commit `73e4f38`: C,
+//! C++, Rust and C# are each a `.jinja` file and a variant).
+//!
+//! A *user* template needs no code: `tune emit TUNED.json --lang mine.jinja` (`TUNED.json` the
+//! tuned manifest a run writes) (any name ending in `.jinja`, `.j2` or `.jinja2`; `--template FILE`
+//! takes any name), rendered with the same context, where the tables are also there by name
+//! (`params.material`) for values an engine derives; an undefined name in it is an error with its
+//! template line (`a_user_template_renders_with_the_documented_context`,
+//! `a_user_template_derives_values_by_name`, `broken_user_templates_are_named_with_their_line`). No
+//! built-in template defines a macro (`no_built_in_output_defines_a_macro`): C and C++ use the
+//! engine's own `S(mg, eg)`, declared before the tables. gradtune's own models are printed by the
+//! same templates from `texel::emit::describe` (`crates/texel/tests/emit.rs` compiles them in C and
+//! Rust and reads the weights back). A user template, from a file, by name:
+//!
+//! ```
+//! use trace::emit::{render, Language};
+//! use trace::Manifest;
+//!
+//! let m = Manifest::from_json(r#"{
+//!   "format": "gradtune-manifest", "version": 1, "engine": "tiny", "score": "white",
+//!   "phase": { "max": 24 },
+//!   "params": [ { "name": "material", "shape": [2], "value": [[100, 120], [300, 280]] } ]
+//! }"#, "tiny.json")?;
+//! let dir = tempfile::tempdir()?;
+//! let mine = dir.path().join("mine.jinja");
+//! // 4ku's `max_material`: the larger phase of each `material` entry, derived by the template.
+//! std::fs::write(&mine, "{% for v in params.material.values %}{{ v|max }} {% endfor %}")?;
+//! let out = render(&m, &m.initial_weights(), &Language::Template(mine))?;
+//! assert_eq!(out.trim_end(), "120 300");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod context;
 mod names;

@@ -54,15 +54,13 @@ pub struct Args {
     /// L-BFGS iterations per generation, at most.
     #[arg(long, default_value_t = 200)]
     max_iters: u64,
-    /// L2 pull towards each tuning run's start weights. 1e-8, weaker than the tuning commands'
-    /// default: a ladder at 1e-7 did not climb higher.
+    /// L2 pull towards each tuning run's start weights (weaker than the tuning commands'
+    /// default for psqt).
     #[arg(long, default_value_t = 1e-8)]
     l2: f64,
     /// Label blend of each tuning run, as `tune lbfgs --lambda`: the label is lambda times the
     /// result plus (1 - lambda) times sigma(score), the score being the self-play search's own;
-    /// 1: the game result alone. Default: the model's, 0.5 for psqt (better than 1 and 0 on
-    /// 2,200 games, as good as 1 on 8,000), 0 for full (40 Elo above 0.5 head to head, tuned on
-    /// the same 16,000 games).
+    /// 1: the game result alone. Default: the model's, 0.5 for psqt, 0 for full.
     #[arg(long)]
     lambda: Option<f64>,
     /// Smoothness prior of each tuning run, as `tune lbfgs --smooth`: neighbouring squares of

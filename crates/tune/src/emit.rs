@@ -31,12 +31,10 @@ fn parse_lang(s: &str) -> Result<LangArg, String> {
 /// Options of `tune emit`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Weights: a gradtune weights file (JSON from `tune`, e.g. a run's weights-int.json; the
-    /// model is read from it, and written as its tables: material[5], pst[6][64], then its
-    /// other terms, a tapered value as S(mg, eg) in C and C++, a pair in Rust and C#), or a
-    /// traced engine's tuned manifest (the manifest with its values replaced, as tuning a
-    /// trace set writes it). Integer weights are rounded half away from zero; the others
-    /// stay as they are.
+    /// Weights: a gradtune weights file (e.g. a run's weights-int.json: its model's tables,
+    /// material[5], pst[6][64], ..., a tapered value as S(mg, eg) in C and C++, a pair in Rust
+    /// and C#), or a traced model's tuned manifest (as a traced run writes it). Integer
+    /// weights are rounded half away from zero; the others stay as they are.
     weights: PathBuf,
     /// The traced engine's manifest: its names, shapes and types, with WEIGHTS's values (which
     /// must be for the same weights). Without it, a tuned manifest WEIGHTS is its own.

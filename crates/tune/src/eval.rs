@@ -41,7 +41,7 @@ pub struct Input {
 pub enum Judged {
     /// A built-in model's weights on `data` samples.
     Builtin(eval::Model, Vec<f64>, Vec<data::Sample>),
-    /// An engine's traced evaluation at some weights on its traces.
+    /// An engine's traced model at some weights on its traces.
     Traced(texel::traced::Traced, Vec<f64>, Vec<trace::Trace>),
 }
 

@@ -40,9 +40,8 @@ pub struct Args {
     /// L2 pull towards the current weights; `auto` chooses it on the validation split.
     #[arg(long, value_name = "X|auto", default_value = "auto")]
     l2: optim::regularise::L2,
-    /// Label blend: lambda * result + (1 - lambda) * sigma(engine's search score). 0.1 by
-    /// default: on 4ku's own games the held-out loss rose at 0.5 from the first iteration
-    /// (one result for a whole game is noise a fit chases) and fell at 0.1 (docs/loop.md).
+    /// Label blend: lambda * result + (1 - lambda) * sigma(engine's search score); 1: the game
+    /// result alone (docs/loop.md).
     #[arg(long, default_value_t = bootstrap::external::LAMBDA)]
     lambda: f64,
     /// L-BFGS iterations per tuning run, at most.

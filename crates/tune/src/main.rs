@@ -45,15 +45,15 @@ enum Command {
     Stats(stats::Args),
     /// Generate labelled positions by self-play.
     Datagen(datagen::Args),
-    /// Play a match between two weight files and report the Elo difference.
+    /// Play a match between two players (weights files or `uci:` engines) and report the Elo
+    /// difference.
     Match(matches::Args),
     /// Texel's "your own games suffice": generations of self-play, L-BFGS tuning and an
     /// SPRT gate, with an Elo ladder (OUT/ladder.md, .json, .svg); resumable.
     ///
     /// Every option has a default: `tune bootstrap --out ladder` runs 6 generations of 8,000
-    /// self-play games each, about 4 minutes a generation on 2 cores. Rerun
-    /// the same command on the same --out to continue after the last finished generation;
-    /// Ctrl-C stops, keeping the finished ones.
+    /// self-play games each. Rerun the same command on the same --out to continue after the
+    /// last finished generation; Ctrl-C stops, keeping the finished ones.
     Bootstrap(bootstrap::Args),
     /// Self-play of any UCI engine with given weights: quiet positions with results and the
     /// engine's search scores, as EPD for `tune trace`; deterministic --shard I/N and --merge.
@@ -69,8 +69,8 @@ enum Command {
     /// Measure throughput and convergence, printing a JSON object.
     Bench(bench::Args),
     /// Write weights as source code for an engine (C, C++, Rust, C# or a template): a traced
-    /// engine's tuned manifest in its own names (or as JSON), a gradtune weights file as its
-    /// model's tables (material[5], pst[6][64], ... of S(mg, eg)).
+    /// model's tuned manifest in the engine's own names (or as JSON), a gradtune weights file
+    /// as its model's tables (material[5], pst[6][64], ... of S(mg, eg)).
     Emit(emit::Args),
     /// Label positions with an external UCI engine's search scores (White's view), the score
     /// labels --lambda blends; several engines in parallel; resumable.
@@ -84,8 +84,8 @@ enum Command {
     /// Explain odd parameter values by the positions that pull them, and mine the residuals
     /// for the knowledge the evaluation lacks.
     Explain(explain::Args),
-    /// Rebuild an engine's traced evaluations from its manifest and compare them with the
-    /// engine's own (exit status 1 if any differs beyond --tolerance).
+    /// Rebuild the traced model's evaluation of every trace from its manifest and compare it
+    /// with the engine's own (exit status 1 if any differs beyond --tolerance).
     Verify(verify_traces::Args),
 }
 

@@ -77,8 +77,8 @@ pub struct Args {
     uci_options_b: Vec<String>,
     /// Tuned weights for player A (a `uci:` engine): a manifest with values (what a traced
     /// tuning run writes as weights.json). Each weight is sent as `setoption name N value V`,
-    /// N its spin option's name (`pst[2][35].mg` is `pst_2_35_mg`: see
-    /// docs/engine-authors.md), V the value rounded; the engine must declare every one.
+    /// N its spin option's name (`pst[2][35].mg` is `pst_2_35_mg`), V the value rounded; the
+    /// engine must declare every one.
     #[arg(long, value_name = "FILE.json")]
     weights_a: Option<PathBuf>,
     /// Tuned weights for player B, as `--weights-a`.

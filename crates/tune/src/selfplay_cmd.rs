@@ -25,12 +25,10 @@ pub struct PlayArgs {
     /// with --tc: give one or the other.
     #[arg(long, default_value_t = 5000, conflicts_with = "tc")]
     pub nodes: u64,
-    /// Play on a clock instead of a node count (in `tune loop`, the gate's games too): `BASE+INC` seconds (`10+0.1`), `BASE` (`60`)
-    /// or `MOVES/BASE+INC` (`40/60+0.6`), as `tune match --tc`. Each side's clock is kept, the
-    /// engine gets `go wtime W btime B winc I binc I [movestogo M]` (for an engine that reads
-    /// only its clock, as 4ku does), and a side that overruns its clock by more than
-    /// --time-margin loses on time (counted and reported; the game's positions are kept with
-    /// that result). The games are then not reproducible: no byte-for-byte shards or resumes.
+    /// Play on a clock instead of a node count (in `tune loop`, the gate's games too), as
+    /// `tune match --tc`: `BASE+INC` seconds (`10+0.1`), `BASE` (`60`) or `MOVES/BASE+INC`.
+    /// A loss on time is counted and its game's positions kept with that result. The games
+    /// are then not reproducible: no byte-for-byte shards or resumes.
     #[arg(long, value_name = "TC", value_parser = crate::move_limits::parse_tc)]
     pub tc: Option<engine::clock::TimeControl>,
     /// With --tc: milliseconds a side may overrun its clock without losing on time (process

@@ -1,4 +1,4 @@
-//! The options that tune an engine's traced evaluation (`--trace FILES --manifest M.json`)
+//! The options that tune an engine's traced model (`--trace FILES --manifest M.json`)
 //! instead of a built-in model, shared by every tuning subcommand, `compare`, `eval` and
 //! `explain`.
 
@@ -10,8 +10,8 @@ use texel::setup::TraceOptions;
 /// Trace files and their manifest.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct TraceFiles {
-    /// Trace files (an engine's evaluation traced per position, docs/trace-format.md; text or
-    /// the binary cache, plain, gzip or zstd): tune the engine's own parameters, as
+    /// Trace files (one trace a position, docs/trace-format.md; text or the binary cache,
+    /// plain, gzip or zstd): the model is the traced model, the engine's own parameters as
     /// --manifest declares them, instead of a built-in model.
     #[arg(long, num_args = 1.., value_name = "FILE", requires = "manifest")]
     pub trace: Vec<PathBuf>,

@@ -101,11 +101,8 @@ pub struct RunArgs {
     /// the mean loss (so repeating the data changes nothing); 0 turns it off. `auto`: run the
     /// method at 1e-6, 1e-7, ... 1e-10 and 0 (strongest first, each from the previous one's
     /// weights) and keep the strength with the lowest validation loss. Default: 1e-7 for
-    /// `psqt`, 1e-8 for `full`, chosen by play: they play better than the
-    /// loss-optimal strength on every data set measured, although they cost held-out loss on
-    /// large sets. On a few thousand games of already strong weights, a stronger pull (1e-7 to
-    /// 1e-6) loses less; check with --verify. With an engine's traces (--trace): 0, no
-    /// pull (nothing has measured a strength for an engine's own evaluation; try `auto`).
+    /// `psqt`, 1e-8 for `full` (chosen by play, not by loss: docs/optimizers.md); 0 for a
+    /// traced model (--trace; try `auto`).
     #[arg(long, value_name = "X|auto")]
     pub l2: Option<optim::regularise::L2>,
     /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
@@ -291,12 +288,12 @@ pub struct VerifyArgs {
 }
 
 /// A tuning subcommand: a built-in model (then the optional `--verify` match) or, with
-/// `--trace`, an engine's traced evaluation, through the same run ([`run_as`]).
+/// `--trace`, an engine's traced model, through the same run ([`run_as`]).
 pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
     if all.args.traced.files.is_traced() {
         if all.verify.verify > 0 {
             anyhow::bail!(
-                "--verify plays the built-in models' matches; an engine's traced evaluation is \
+                "--verify plays the built-in models' matches; an engine's traced model is \
                  played with its new weights by the engine itself (tune match uci:...)"
             );
         }

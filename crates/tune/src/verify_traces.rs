@@ -1,4 +1,4 @@
-//! `tune verify`: an engine's traced evaluations rebuilt from its manifest and compared with
+//! `tune verify`: engines' traced models rebuilt from its manifest and compared with
 //! the engine's own; exits with an error (status 1) when any differs beyond the tolerance.
 
 use std::io::Write as _;

@@ -1,5 +1,5 @@
 //! Self-play of any player (an external UCI engine with given weights, or gradtune's own
-//! search) as training data for the engine's traced evaluation (`tune selfplay`, `tune loop`).
+//! search) as training data for the engine's traced model (`tune selfplay`, `tune loop`).
 //!
 //! Game `g` of a run starts from opening `g` (random plies from the start position, seeded by
 //! the run's seed and `g` alone, or line `g` of an EPD book, round-robin), is adjudicated as

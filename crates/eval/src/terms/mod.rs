@@ -1,12 +1,13 @@
 //! The terms of the evaluation, one module each, and the list that makes `full` of them.
 //!
-//! A term ([`Term`]) declares its parameters (names, defaults, bounds, tapered twins), extracts
-//! its features from a position, and says whether it was added after weights files were
-//! written. The list at the end of this file, one line per term, is the only place that orders
-//! them (each also has its `mod` line, written out so that `cargo fmt` sees the file): `full`'s parameter layout (`FullLayout`, `Model::params`), its extraction (in the
-//! order of the list, into term lists for the tuner or running sums for the search, both copies
-//! of it included), the groups, [`LATER_GROUPS`](crate::LATER_GROUPS) and the tests' group
-//! lists all follow from it. The `psqt` model is the first term alone.
+//! A term ([`Term`]) declares its parameters (names, defaults, bounds, tapered twins), extracts its
+//! features from a position, and says whether it was added after weights files were written. The
+//! list at the end of this file, one line per term, is the only place that orders them (each also
+//! has its `mod` line, written out so that `cargo fmt` sees the file): `full`'s parameter layout
+//! (`FullLayout`, `Model::params`), its extraction (in the order of the list, into term lists for
+//! the tuner or running sums for the search, both copies of it included), the groups,
+//! [`LATER_GROUPS`](crate::LATER_GROUPS) and the tests' group lists all follow from it. The `psqt`
+//! model is the first term alone.
 //!
 //! # How to add an evaluation term
 //!
@@ -28,8 +29,8 @@
 //!      with White's features counted positive and Black's negative (`features::sign`);
 //!      `sink.danger(side, index, c)` adds an input of a king's danger sum. Mark it
 //!      `#[inline(always)]` and allocate nothing: the search runs it at every node.
-//! 2. Add `pub(crate) mod <name>;` beside the other term modules and `<name>: <Type>,` at the end of the
-//!    list below.
+//! 2. Add `pub(crate) mod <name>;` beside the other term modules and `<name>: <Type>,` at the end
+//!    of the list below.
 //!
 //! Nothing else changes: names, indices, `Model::params`, the JSON reader (`LATER_GROUPS`),
 //! `tables`, `emit`, the tuner (recording, stores, replay), the engine and the `popcnt` copy of
@@ -40,7 +41,10 @@
 //!
 //! Then test what it counts on hand-checked positions (`crates/eval/tests/features.rs`); the
 //! symmetry, gradient, fast-path (`evaluate_f64` bit for bit) and replay tests already run
-//! over every parameter. `terms/rook_on_seventh.rs` is a term added this way.
+//! over every parameter. `terms/rook_on_seventh.rs` is a term added this way (commit
+//! `9b8f335`: the file, 51 lines, and one line here, when the list's macro still declared the
+//! modules), checked by `cargo test -p eval --test features rook_on_seventh` and, for the old
+//! games, `cargo test -p engine --test same_search`.
 //!
 //! A non-linear term needs more than this: its features go into the linear sums that
 //! `full.rs`'s head combines (`SUMS`, `head`, `head_params`); a new sum or head weight is an

@@ -47,7 +47,8 @@
 //! # How to add a store
 //!
 //! Write a type that implements [`Store`] (overriding [`Store::sweep`] if it has a faster loop
-//! than one position at a time), add it to [`AnyStore`], [`each_store!`] and [`StoreKind`],
+//! than one position at a time), add it to [`AnyStore`], [`each_store!`] and [`StoreKind`]
+//! (and `AnyStore::append` and `shrink`, which `SetBuilder` uses),
 //! decide where its section goes in the order above, and have the recording functions in
 //! `set/record.rs` put positions into it. `tests/replay.rs` in the `texel` crate checks any
 //! store against fresh recordings.

@@ -1,5 +1,5 @@
 //! [`Subject`]: what `tune explain` needs of a model and its data, for the built-in models on
-//! `data` samples ([`Samples`]) and for traced evaluations.
+//! `data` samples ([`Samples`]) and for traced models.
 
 use data::Sample;
 use eval::Model;

@@ -64,7 +64,7 @@ pub fn explain_traces(
     explain_subject(&Traces { traced, traces }, w, opts)
 }
 
-/// A traced evaluation on its traces.
+/// A traced model on its traces.
 struct Traces<'a> {
     traced: &'a Traced,
     traces: &'a [Trace],
