@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{play_match, MatchGame, MatchResult};
+use super::play::play_match;
+use super::result::{MatchGame, MatchResult};
 use crate::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
 use crate::openings::Opening;
 use crate::play::PlayOptions;

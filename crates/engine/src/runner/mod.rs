@@ -13,6 +13,7 @@
 //! positions were skipped, so that a rerun retries only those).
 
 mod input;
+mod job;
 mod progress;
 #[cfg(test)]
 mod tests;
@@ -25,12 +26,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use data::Sample;
-
 use crate::error::EngineError;
-use crate::uci_client::{EngineSpec, UciEngine, UciError};
+use crate::uci_client::{UciEngine, UciError};
 
 pub use input::{PositionInput, Source};
+pub use job::Job;
 pub use progress::progress_path;
 
 use progress::{open_progress, progress_header, read_progress};
@@ -39,30 +39,6 @@ use worker::{worker, Message, Shared};
 /// With no position answered yet, this many failures in a row end the run: the engine is
 /// broken, not one position.
 pub const MAX_FAILURES_AT_START: usize = 20;
-
-/// One question asked of an engine about every position, and how its answer is kept.
-pub trait Job: Sync {
-    /// The answer about one position.
-    type Answer: Send;
-
-    /// How to start the engine (restarted with it after a failure).
-    fn engine(&self) -> &EngineSpec;
-
-    /// Asks `engine` about one position. An error skips the position and restarts the
-    /// engine; setting `halt` ends a wait with [`UciError::Interrupted`].
-    fn ask(
-        &self,
-        engine: &mut UciEngine,
-        sample: &Sample,
-        halt: &AtomicBool,
-    ) -> Result<Self::Answer, UciError>;
-
-    /// The answer as the text of one progress line (no line break).
-    fn encode(&self, answer: &Self::Answer) -> String;
-
-    /// An answer read back from a progress line's text, or what is wrong with it.
-    fn decode(&self, text: &str) -> Result<Self::Answer, String>;
-}
 
 /// Writes the output from every position's answer (`None`: skipped), as [`run`] calls it.
 pub type WriteAnswers<'a, A> = dyn FnMut(&[Option<A>]) -> Result<(), EngineError> + 'a;

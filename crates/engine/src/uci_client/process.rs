@@ -14,8 +14,11 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
+use super::command::split_command;
+use super::error::UciError;
+use super::options::SpinOption;
 use super::protocol::{go_command, parse_info, UciScore, UciSearch};
-use super::{split_command, EngineSpec, SpinOption, UciError};
+use super::spec::EngineSpec;
 use crate::limits::SearchLimits;
 
 /// How long a stopping engine may take to exit after `quit` before it is killed.
