@@ -43,6 +43,7 @@ mod text;
 mod trace;
 mod uci;
 mod verify;
+mod walk;
 
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
