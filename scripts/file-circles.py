@@ -108,16 +108,22 @@ def child_file(parent_file, parent_is_dir_owner, name):
     return None
 
 
-def inline_spans(code):
-    """(start, end, name) of every `mod name { ... }` block, nested ones included."""
-    spans = []
-    for m in re.finditer(rf"\bmod\s+({IDENT})\s*\{{", code):
+def brace_blocks(code, pattern):
+    """(start, end, match) of every block `pattern` opens (the pattern ends at its `{`), end
+    one past the closing brace."""
+    blocks = []
+    for m in re.finditer(pattern, code):
         depth, j = 1, m.end()
         while j < len(code) and depth:
             depth += {"{": 1, "}": -1}.get(code[j], 0)
             j += 1
-        spans.append((m.start(), j, m.group(1)))
-    return spans
+        blocks.append((m.start(), j, m))
+    return blocks
+
+
+def inline_spans(code):
+    """(start, end, name) of every `mod name { ... }` block, nested ones included."""
+    return [(a, b, m.group(1)) for a, b, m in brace_blocks(code, rf"\bmod\s+({IDENT})\s*\{{")]
 
 
 def module_at(file_info, offset):

@@ -134,28 +134,7 @@ pub fn run<J: Job>(
     let n = input.samples.len();
     let header = progress_header(settings.name, &settings.header, input);
     let progress = progress_path(out);
-    let mut answers: Vec<Option<J::Answer>> = (0..n).map(|_| None).collect();
-    let mut resume_len = None;
-    if progress.exists() {
-        let p = read_progress(&progress, settings.name, &header, n, |t| job.decode(t))?;
-        if !p.differences.is_empty() && !p.answers.is_empty() {
-            return Err(EngineError::Progress {
-                path: progress,
-                message: format!(
-                    "written by a run with other settings or inputs ({}): delete it to start \
-                     afresh, or rerun with the settings it was made with",
-                    p.differences.join("; ")
-                ),
-            });
-        }
-        // A file with no answer yet (a run whose engine did not start) is simply replaced.
-        if p.differences.is_empty() {
-            resume_len = Some(p.len);
-            for (i, a) in p.answers {
-                answers[i] = Some(a);
-            }
-        }
-    }
+    let (mut answers, resume_len) = resume(job, &progress, settings.name, &header, n)?;
     let resumed = answers.iter().filter(|a| a.is_some()).count();
     let pending: Vec<usize> = (0..n).filter(|&i| answers[i].is_none()).collect();
     let mut outcome = RunOutcome {
@@ -218,6 +197,42 @@ pub fn run<J: Job>(
     }
     outcome.elapsed = start.elapsed();
     Ok(outcome)
+}
+
+/// The answers of the progress file at `progress` (`None` for each position not answered
+/// yet, all `None` without a file) and its length, to append to it; a file written with
+/// other settings or inputs is an error (one with no answer yet is simply replaced).
+#[allow(clippy::type_complexity)]
+fn resume<J: Job>(
+    job: &J,
+    progress: &Path,
+    name: &str,
+    header: &str,
+    n: usize,
+) -> Result<(Vec<Option<J::Answer>>, Option<u64>), EngineError> {
+    let mut answers: Vec<Option<J::Answer>> = (0..n).map(|_| None).collect();
+    let mut resume_len = None;
+    if progress.exists() {
+        let p = read_progress(progress, name, header, n, |t| job.decode(t))?;
+        if !p.differences.is_empty() && !p.answers.is_empty() {
+            return Err(EngineError::Progress {
+                path: progress.to_path_buf(),
+                message: format!(
+                    "written by a run with other settings or inputs ({}): delete it to start \
+                     afresh, or rerun with the settings it was made with",
+                    p.differences.join("; ")
+                ),
+            });
+        }
+        // A file with no answer yet (a run whose engine did not start) is simply replaced.
+        if p.differences.is_empty() {
+            resume_len = Some(p.len);
+            for (i, a) in p.answers {
+                answers[i] = Some(a);
+            }
+        }
+    }
+    Ok((answers, resume_len))
 }
 
 /// The calling thread's side of a run: it collects the workers' messages.
