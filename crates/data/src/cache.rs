@@ -16,50 +16,14 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::{DataError, PackedBoard, Report, Sample};
+use crate::{DataError, Report, Sample};
 
+mod layout;
 mod reader;
 
+use layout::{decode, encode, header, parse_header};
+pub use layout::{is_cache, BATCH, HEADER, MAGIC, RECORD, VERSION};
 pub use reader::CacheReader;
-
-/// The first eight bytes of a cache.
-pub const MAGIC: &[u8; 8] = b"GTCACHE\0";
-/// The format version written.
-pub const VERSION: u32 = 1;
-/// Header size in bytes.
-pub const HEADER: usize = 24;
-/// Record size in bytes.
-pub const RECORD: usize = PackedBoard::BYTES + 12;
-
-fn encode(s: &Sample, out: &mut [u8]) {
-    out[..24].copy_from_slice(&s.board.0);
-    out[24..28].copy_from_slice(&(s.result as f32).to_le_bytes());
-    out[28..32].copy_from_slice(&s.score.unwrap_or(f32::NAN).to_le_bytes());
-    out[32..36].copy_from_slice(&s.game.to_le_bytes());
-}
-
-fn decode(rec: &[u8]) -> Sample {
-    let f = |i: usize| [rec[i], rec[i + 1], rec[i + 2], rec[i + 3]];
-    let mut board = [0u8; PackedBoard::BYTES];
-    board.copy_from_slice(&rec[..24]);
-    let score = f32::from_le_bytes(f(28));
-    Sample {
-        board: PackedBoard(board),
-        result: f64::from(f32::from_le_bytes(f(24))),
-        score: (!score.is_nan()).then_some(score),
-        game: u32::from_le_bytes(f(32)),
-    }
-}
-
-/// The header of a cache of `count` records.
-fn header(count: u64) -> [u8; HEADER] {
-    let mut h = [0u8; HEADER];
-    h[..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&(RECORD as u32).to_le_bytes());
-    h[16..24].copy_from_slice(&count.to_le_bytes());
-    h
-}
 
 /// Encodes samples as cache bytes (header and records).
 pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
@@ -71,10 +35,6 @@ pub fn to_bytes(samples: &[Sample]) -> Vec<u8> {
         .for_each(|(out, s)| encode(s, out));
     buf
 }
-
-/// Records encoded (and read) at a time: the memory a cache's reading or writing takes beyond
-/// the samples is about this many records.
-pub const BATCH: usize = 1 << 16;
 
 /// Writes a binary cache; zstd-compressed (level 9, one frame with its content size) when the
 /// path ends in `.zst`. The records are encoded and written a batch at a time ([`BATCH`]), so
@@ -138,37 +98,6 @@ pub const ZSTD_LEVEL: i32 = 9;
 /// does not: it reads caches a batch at a time ([`CacheReader`]).
 pub fn read_cache_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
     fsutil::source::read_all(path).map_err(|e| DataError::io(path, e))
-}
-
-/// Whether decompressed bytes start like a cache.
-pub fn is_cache(head: &[u8]) -> bool {
-    head.starts_with(MAGIC)
-}
-
-/// Checks a cache's header (the first [`HEADER`] bytes of `head`, or fewer when the file is
-/// shorter) and returns the number of records it announces.
-fn parse_header(path: &Path, head: &[u8]) -> Result<u64, DataError> {
-    let bad = |message: String| DataError::Cache {
-        path: path.to_path_buf(),
-        message,
-    };
-    if head.len() < HEADER || !is_cache(head) {
-        return Err(bad("no cache header".into()));
-    }
-    let u32_at = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
-    let version = u32_at(8);
-    if version != VERSION {
-        return Err(bad(format!(
-            "version {version}, this build reads {VERSION}"
-        )));
-    }
-    let record = u32_at(12) as usize;
-    if record != RECORD {
-        return Err(bad(format!("record size {record}, expected {RECORD}")));
-    }
-    let mut count = [0u8; 8];
-    count.copy_from_slice(&head[16..24]);
-    Ok(u64::from_le_bytes(count))
 }
 
 /// Decodes cache bytes (decompressed) in parallel. Records whose board fails the cheap

@@ -30,7 +30,7 @@ use shakmaty::{fen::Fen, CastlingMode, Chess, Color, FromSetup, Position, Positi
 use crate::{DataError, LoadOptions, Report, Sample};
 
 mod labels;
-use labels::{parse_labels, Labels};
+use labels::{parse_labels, Labels, Pov};
 
 /// Options of the EPD reader.
 #[derive(Clone, Copy, Debug, Default)]
@@ -58,13 +58,6 @@ pub struct EpdRecord {
     pub score: Option<f32>,
     /// The game id, if the line has a `game` operation.
     pub game: Option<u32>,
-}
-
-/// Whose point of view a score label is given from.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Pov {
-    White,
-    SideToMove,
 }
 
 /// Parses one line. `Ok(None)` for blank and comment lines; `Err` says what is wrong.

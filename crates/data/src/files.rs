@@ -11,16 +11,16 @@
 //! ```
 
 use std::collections::HashSet;
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
 
 use crate::filter::Filter;
+use crate::load::load;
 use crate::records::filter_samples;
 use crate::{
-    extract_pgn, load, write_cache, write_epd, DataError, ExtractOptions, Format, LoadOptions,
-    Report, Sample,
+    extract_pgn, write_cache, DataError, ExtractOptions, Format, LoadOptions, Report, Sample,
 };
 
 /// What an output file name asks for.
@@ -214,4 +214,36 @@ pub fn append_games(samples: &mut Vec<Sample>, mut more: Vec<Sample>) {
         x.game = x.game.saturating_add(offset);
     }
     samples.extend(more);
+}
+
+/// Writes samples as EPD text, one [`Sample::to_epd`] line each followed by the sample's game
+/// id as a `game` operation (`... [1.0] ce 30; game 12;`), so that [`load`](crate::load) reads the game ids
+/// back and [`split_by_game`](crate::split_by_game) keeps splitting by game; zstd-compressed when the path ends in
+/// `.zst`, gzip when it ends in `.gz`. The file is replaced atomically
+/// ([`fsutil::compressed`]).
+///
+/// ```
+/// use data::{load, write_epd, LoadOptions, Sample};
+/// use shakmaty::Chess;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("set.epd.gz");
+/// let pos = Chess::default();
+/// write_epd(&path, &[Sample::from_position(&pos, 0.5, None, 12)])?;
+/// let (samples, _) = load(&path, &LoadOptions::default())?;
+/// assert_eq!((samples[0].result, samples[0].game), (0.5, 12));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_epd(path: &Path, samples: &[Sample]) -> Result<(), DataError> {
+    fsutil::compressed::write(path, |mut w| write_epd_lines(&mut w, samples))
+        .map_err(|e| DataError::io(path, e))
+}
+
+fn write_epd_lines(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<()> {
+    for s in samples {
+        let line = s.to_epd();
+        let sep = if line.ends_with(';') { "" } else { ";" };
+        writeln!(w, "{line}{sep} game {};", s.game)?;
+    }
+    w.flush()
 }

@@ -185,18 +185,10 @@ mod qsearch;
 mod rounding;
 mod terms;
 
-/// A position from a FEN the unit tests write themselves (a bad one fails the test, naming it).
 #[cfg(test)]
-pub(crate) fn test_position(fen: &str) -> shakmaty::Chess {
-    use shakmaty::{fen::Fen, CastlingMode};
-    fen.parse::<Fen>()
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            f.into_position(CastlingMode::Standard)
-                .map_err(|e| e.to_string())
-        })
-        .unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
+mod testing;
+#[cfg(test)]
+pub(crate) use testing::test_position;
 
 pub use crate::display::tables;
 pub use crate::error::ParamError;

@@ -75,3 +75,56 @@ pub(crate) fn smoothing_pairs(layout: &Layout) -> Vec<(usize, usize)> {
     }
     pairs
 }
+
+/// The term list ([`crate::terms`]) as the layouts are built from it.
+#[cfg(test)]
+mod tests {
+    use crate::terms::{declare, ParamBuilder, TERMS};
+    use crate::LATER_GROUPS;
+
+    /// Each term declares exactly the groups it says, in that order, and no other term's: a
+    /// group is one term's, so a group absent from a file is one term absent.
+    #[test]
+    fn each_term_declares_its_own_groups() {
+        let mut b = ParamBuilder::default();
+        declare(&mut b);
+        let (params, spans) = b.finish();
+        assert_eq!(spans.len(), TERMS.len());
+        assert_eq!(spans.last().map(|s| s.1), Some(params.len()));
+        let mut seen: Vec<&str> = Vec::new();
+        for (term, &(start, end)) in TERMS.iter().zip(&spans) {
+            let mut groups: Vec<&str> = Vec::new();
+            for p in &params[start..end] {
+                if !groups.contains(&p.group.as_str()) {
+                    groups.push(&p.group);
+                }
+            }
+            assert_eq!(groups, term.groups, "term `{}`", term.name);
+            for g in groups {
+                assert!(!seen.contains(&g), "group `{g}` of two terms");
+                seen.push(g);
+            }
+        }
+    }
+
+    /// The groups added later are those of the terms so marked, in the order of the list; the
+    /// first three are the ones added before the list existed.
+    #[test]
+    fn later_groups_follow_from_the_list() {
+        let later: Vec<&str> = TERMS
+            .iter()
+            .filter(|t| t.added_later)
+            .flat_map(|t| t.groups.iter().copied())
+            .collect();
+        assert_eq!(LATER_GROUPS.to_vec(), later);
+        assert_eq!(LATER_GROUPS[..3], ["threats", "push_threats", "outposts"]);
+    }
+
+    /// `psqt` is the first term alone: its parameters are `full`'s first ones.
+    #[test]
+    fn psqt_is_a_prefix_of_full() {
+        let (_, psqt) = crate::params::build(crate::ModelKind::Psqt);
+        let (_, full) = crate::params::build(crate::ModelKind::Full);
+        assert_eq!(psqt[..], full[..psqt.len()]);
+    }
+}

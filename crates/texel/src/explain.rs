@@ -11,22 +11,23 @@
 use std::cmp::Reverse;
 
 use data::Sample;
-use eval::{Model, Split};
+use eval::Model;
 use optim::LossKind;
 use rayon::prelude::*;
 use serde::Serialize;
-use shakmaty::Chess;
 
 use crate::judge::{self, link, CHUNK};
 use crate::TexelError;
 
+mod coefficients;
 mod odd;
 mod properties;
 mod subject;
 mod text;
 mod top;
 
-pub use odd::{oddness, oddness_by_pairs};
+pub use coefficients::Coefficients;
+pub use odd::{oddness, oddness_by_pairs, Oddness};
 pub use properties::properties;
 pub(crate) use subject::Subject;
 
@@ -72,18 +73,6 @@ pub struct Pull {
     /// `dL/dq * dq/dw`: the position's contribution to the loss gradient; the position wants
     /// the parameter to move against its sign.
     pub contribution: f64,
-}
-
-/// Why a parameter looks out of line.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Oddness {
-    /// What it is compared with: `neighbours` (the mean of the adjacent squares of its
-    /// piece-square table) or `start` (its start value, against its family's changes).
-    pub against: String,
-    /// The value it is compared with.
-    pub reference: f64,
-    /// The distance in standard deviations of its table's (family's) distances.
-    pub z: f64,
 }
 
 /// One parameter, explained.
@@ -149,70 +138,6 @@ pub struct Explanation {
     /// The residuals against each position property, strongest correlation first (without
     /// `param`).
     pub residuals: Vec<Correlation>,
-}
-
-/// The coefficients `dq/dw` of a position, without a tape.
-pub struct Coefficients<'a> {
-    model: &'a Model,
-    split: Option<Split>,
-    sums: Vec<Vec<(u32, f64)>>,
-    values: Vec<f64>,
-    head: Vec<f64>,
-    grad: Vec<f64>,
-}
-
-impl<'a> Coefficients<'a> {
-    /// For `model`.
-    pub fn new(model: &'a Model) -> Self {
-        Coefficients {
-            model,
-            split: model.split(),
-            sums: Vec::new(),
-            values: Vec::new(),
-            head: Vec::new(),
-            grad: Vec::new(),
-        }
-    }
-
-    /// Writes the position's non-zero `(parameter, dq/dw)` at `w` into `out` (sorted by
-    /// parameter, each once) and returns `q`. A model neither linear nor split gives no
-    /// coefficients (`out` empty) and its plain evaluation.
-    pub fn of(&mut self, pos: &Chess, w: &[f64], out: &mut Vec<(u32, f64)>) -> f64 {
-        out.clear();
-        if self.model.linear_terms(pos, out) {
-            return out.iter().map(|&(i, c)| c * w[i as usize]).sum();
-        }
-        let Some(split) = &self.split else {
-            return self.model.evaluate_f64(pos, w);
-        };
-        if !self.model.sums(pos, &mut self.sums) {
-            return self.model.evaluate_f64(pos, w);
-        }
-        self.values.clear();
-        self.values.extend(
-            self.sums
-                .iter()
-                .map(|t| t.iter().map(|&(i, c)| c * w[i as usize]).sum::<f64>()),
-        );
-        self.head.clear();
-        self.head
-            .extend(split.head_params.iter().map(|&i| w[i as usize]));
-        self.grad.clear();
-        self.grad.resize(split.sums + split.head_params.len(), 0.0);
-        let q = (split.head_gradient)(&self.values, &self.head, &mut self.grad);
-        for (terms, &g) in self.sums.iter().zip(&self.grad) {
-            out.extend(terms.iter().map(|&(i, c)| (i, g * c)));
-        }
-        out.extend(
-            split
-                .head_params
-                .iter()
-                .zip(&self.grad[split.sums..])
-                .map(|(&i, &g)| (i, g)),
-        );
-        eval::merge_terms(out);
-        q
-    }
 }
 
 /// Explains `w` of `model` on `samples`: with [`ExplainOptions::param`], that parameter's top

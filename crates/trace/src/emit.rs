@@ -138,10 +138,11 @@
 //! ```
 
 mod context;
+mod error;
 mod names;
+mod table;
 
 use std::fmt;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -150,7 +151,9 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
 use crate::Manifest;
 
 use self::context::Target;
+pub use self::error::EmitError;
 use self::names::Lang;
+pub use self::table::Table;
 
 /// The built-in C template.
 const C_TEMPLATE: &str = include_str!("emit/c.jinja");
@@ -160,34 +163,6 @@ const CPP_TEMPLATE: &str = include_str!("emit/cpp.jinja");
 const RUST_TEMPLATE: &str = include_str!("emit/rust.jinja");
 /// The built-in C# template.
 const CSHARP_TEMPLATE: &str = include_str!("emit/csharp.jinja");
-
-/// One parameter's weights, as the manifest declares it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Table {
-    /// The parameter's name in the manifest.
-    pub name: String,
-    /// Its shape: `[]` a scalar, `[n]` an array, `[a, b]` a table, row-major.
-    pub shape: Vec<usize>,
-    /// Whether each element is a middlegame/endgame pair.
-    pub tapered: bool,
-    /// Whether the engine takes integers (values are rounded when printed).
-    pub integer: bool,
-    /// The weights, row-major; a tapered element's `mg` then `eg` (interleaved). Not rounded.
-    pub values: Vec<f64>,
-}
-
-impl Table {
-    /// The largest change rounding makes to one of this table's values (0 if not integer).
-    pub fn rounding(&self) -> f64 {
-        if !self.integer {
-            return 0.0;
-        }
-        self.values
-            .iter()
-            .map(|v| (v.round() - v).abs())
-            .fold(0.0, f64::max)
-    }
-}
 
 /// The parameters of `manifest` with the weights `w` (the optimiser's vector: every element in
 /// index order, a tapered one `mg` then `eg`), one [`Table`] a parameter in manifest order.
@@ -299,75 +274,6 @@ impl FromStr for Language {
             "unknown language `{s}` (valid: c, cpp, rust, csharp, or a template file NAME.jinja)"
         ))
     }
-}
-
-/// Why weights could not be written as source text.
-#[derive(Debug, thiserror::Error)]
-pub enum EmitError {
-    /// A template that does not parse or fails while rendering.
-    #[error("template {file}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
-    Template {
-        /// The template file (or `built-in c.jinja`, ...).
-        file: String,
-        /// The 1-based line, if known.
-        line: Option<usize>,
-        /// What went wrong.
-        message: String,
-    },
-    /// A template file that cannot be read.
-    #[error("cannot read the template {}: {error}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        error: io::Error,
-    },
-    /// A parameter name the language cannot use.
-    #[error("parameter `{name}` cannot be named in {language}: {why}")]
-    Name {
-        /// The parameter.
-        name: String,
-        /// The language.
-        language: String,
-        /// Why.
-        why: String,
-    },
-    /// A weight vector of the wrong length for the manifest.
-    #[error("{got} weights for a manifest of {expected}")]
-    Weights {
-        /// The manifest's number of weights.
-        expected: usize,
-        /// The vector's.
-        got: usize,
-    },
-    /// A table whose values do not match its shape.
-    #[error("parameter `{name}`: {got} values for its shape, which holds {expected} values")]
-    Values {
-        /// The parameter.
-        name: String,
-        /// The values its shape holds.
-        expected: usize,
-        /// The values it has.
-        got: usize,
-    },
-    /// A NaN or infinite weight.
-    #[error("weight {weight} is {value}, not a finite number")]
-    NotFinite {
-        /// The weight (`pst[2][35].mg`).
-        weight: String,
-        /// Its value.
-        value: f64,
-    },
-    /// An integer weight too large for its type.
-    #[error("weight {weight} is {value}, beyond ±{max} (the range of its integer type)")]
-    Range {
-        /// The weight (`pst[2][35].mg`).
-        weight: String,
-        /// Its value.
-        value: f64,
-        /// The largest magnitude allowed.
-        max: i64,
-    },
 }
 
 /// `e` (from the template named `file` unless it names another) as an [`EmitError`].

@@ -7,6 +7,7 @@ use tape::Scalar;
 
 use crate::expr::{self, index_value, Arithmetic, Component, Node};
 use crate::manifest::{resolve_component, Manifest, Ref};
+use crate::walk::Point;
 use crate::{EvalError, Trace};
 
 /// What the leaves of an expression are worth for one position.
@@ -14,20 +15,15 @@ struct Env<'a, S> {
     m: &'a Manifest,
     t: &'a Trace,
     w: &'a [S],
-    s: S,
-    mg: S,
-    eg: S,
-    /// The phase a term's expression computes (`None` in the evaluation formula).
-    phase: Option<Component>,
-    /// The side of a per-side term (0 White, 1 Black); `None`: White minus Black.
-    side: Option<usize>,
+    /// Where the expression is evaluated.
+    p: Point<S>,
     /// How `trunc` computes.
     arithmetic: Arithmetic,
 }
 
 impl<S: Scalar> Env<'_, S> {
     fn feature(&self, k: u16) -> f64 {
-        feature_value(self.t, k, self.side)
+        feature_value(self.t, k, self.p.side)
     }
 }
 
@@ -92,9 +88,9 @@ impl<S: Scalar> expr::Env<Ref, S> for Env<'_, S> {
     fn leaf(&self, r: &Ref) -> Result<S, EvalError> {
         let t = self.t;
         Ok(match r {
-            Ref::S => self.s,
-            Ref::Mg => self.mg,
-            Ref::Eg => self.eg,
+            Ref::S => self.p.s,
+            Ref::Mg => self.p.mg,
+            Ref::Eg => self.p.eg,
             Ref::Phase => S::constant(f64::from(t.phase)),
             Ref::PhaseMax => S::constant(f64::from(self.m.phase_max)),
             Ref::Scale => S::constant(self.m.scale_of(t)),
@@ -109,8 +105,8 @@ impl<S: Scalar> expr::Env<Ref, S> for Env<'_, S> {
                     param: *param,
                     index,
                     component: *component,
-                    phase: self.phase,
-                    side: self.side,
+                    phase: self.p.phase,
+                    side: self.p.side,
                 };
                 self.w[self.m.weight_index(t, &pick)?]
             }
@@ -182,58 +178,32 @@ impl Manifest {
             });
         }
         let (mg_terms, eg_terms, sum_terms) = self.split_terms(t);
-        let mut mg = S::dot(w, &mg_terms);
-        let mut eg = S::dot(w, &eg_terms);
+        let mg = S::dot(w, &mg_terms);
+        let eg = S::dot(w, &eg_terms);
         let sums: Sums<S> = (0..self.sums.len())
             .map(|k| {
                 let v = |side: usize, ph: usize| S::dot(w, &sum_terms[k * 4 + side * 2 + ph]);
                 [[v(0, 0), v(0, 1)], [v(1, 0), v(1, 1)]]
             })
             .collect();
-        for (k, term) in self.terms.iter().enumerate() {
-            let mut inc = [S::zero(); 2];
-            for (ph, expr) in [&term.mg, &term.eg].into_iter().enumerate() {
-                let Some(expr) = expr else { continue };
-                let sum = |side: usize| term.sum.map_or(S::zero(), |slot| sums[slot][side][ph]);
-                let mut env = Env {
-                    m: self,
-                    t,
-                    w,
-                    s: S::zero(),
-                    mg,
-                    eg,
-                    phase: Some(if ph == 0 {
-                        Component::Mg
-                    } else {
-                        Component::Eg
-                    }),
-                    side: None,
-                    arithmetic,
-                };
-                inc[ph] = if term.per_side {
-                    env.s = sum(0);
-                    env.side = Some(0);
-                    let white = expr.eval(&env)?;
-                    env.s = sum(1);
-                    env.side = Some(1);
-                    white - expr.eval(&env)?
-                } else {
-                    env.s = sum(0) - sum(1);
-                    expr.eval(&env)?
-                };
-                let v = inc[ph].value();
-                if !v.is_finite() {
-                    return Err(EvalError::NotFinite {
-                        value: v,
-                        in_term: Some(term.name.clone()),
-                    });
-                }
+        let env = |p| Env {
+            m: self,
+            t,
+            w,
+            p,
+            arithmetic,
+        };
+        let finite = |k: usize, inc: S| {
+            let v = inc.value();
+            if v.is_finite() {
+                return Ok(());
             }
-            on_term(k, inc[0], inc[1]);
-            mg += inc[0];
-            eg += inc[1];
-        }
-        Ok((mg, eg))
+            Err(EvalError::NotFinite {
+                value: v,
+                in_term: Some(self.terms[k].name.clone()),
+            })
+        };
+        self.add_terms((mg, eg), &sums, env, finite, on_term)
     }
 
     /// A trace's sparse terms: the linear part's middlegame and endgame terms, and each sum's
@@ -313,11 +283,7 @@ impl Manifest {
                 m: self,
                 t,
                 w,
-                s: S::zero(),
-                mg,
-                eg,
-                phase: None,
-                side: None,
+                p: Point::formula(mg, eg),
                 arithmetic,
             }),
         }

@@ -24,8 +24,9 @@ use std::cell::{Cell, RefCell};
 use tape::Scalar;
 
 use crate::evaluate::{feature_value, Pick};
-use crate::expr::{self, Arithmetic, Component};
+use crate::expr::{self, Arithmetic};
 use crate::manifest::{Manifest, Ref};
+use crate::walk::Point;
 use crate::{EvalError, Trace};
 
 /// A per-position number the head reads.
@@ -86,11 +87,7 @@ trait Leaves<S> {
 struct HeadEnv<'a, S, L> {
     m: &'a Manifest,
     leaves: &'a L,
-    s: S,
-    mg: S,
-    eg: S,
-    phase: Option<Component>,
-    side: Option<usize>,
+    p: Point<S>,
 }
 
 impl<S: Scalar, L: Leaves<S>> expr::Env<Ref, S> for HeadEnv<'_, S, L> {
@@ -101,14 +98,14 @@ impl<S: Scalar, L: Leaves<S>> expr::Env<Ref, S> for HeadEnv<'_, S, L> {
 
     fn leaf(&self, r: &Ref) -> Result<S, EvalError> {
         Ok(match r {
-            Ref::S => self.s,
-            Ref::Mg => self.mg,
-            Ref::Eg => self.eg,
+            Ref::S => self.p.s,
+            Ref::Mg => self.p.mg,
+            Ref::Eg => self.p.eg,
             Ref::Phase => self.leaves.scalar(ScalarKey::Phase),
             Ref::PhaseMax => S::constant(f64::from(self.m.phase_max)),
             Ref::Scale => self.leaves.scalar(ScalarKey::Scale),
             Ref::ScaleMax => S::constant(self.m.scale_max_f64()),
-            Ref::Feature(k) => self.leaves.scalar(ScalarKey::Feature(*k, self.side)),
+            Ref::Feature(k) => self.leaves.scalar(ScalarKey::Feature(*k, self.p.side)),
             Ref::Param {
                 param,
                 index,
@@ -117,8 +114,8 @@ impl<S: Scalar, L: Leaves<S>> expr::Env<Ref, S> for HeadEnv<'_, S, L> {
                 param: *param,
                 index,
                 component: *component,
-                phase: self.phase,
-                side: self.side,
+                phase: self.p.phase,
+                side: self.p.side,
             })?,
         })
     }
@@ -135,37 +132,8 @@ impl Manifest {
         sums: &[[[S; 2]; 2]],
         leaves: &L,
     ) -> Result<S, EvalError> {
-        let [mut mg, mut eg] = lin;
-        for term in &self.terms {
-            let mut inc = [S::zero(); 2];
-            for (ph, expr) in [&term.mg, &term.eg].into_iter().enumerate() {
-                let Some(expr) = expr else { continue };
-                let sum = |side: usize| term.sum.map_or(S::zero(), |slot| sums[slot][side][ph]);
-                let phase = [Component::Mg, Component::Eg][ph];
-                let mut env = HeadEnv {
-                    m: self,
-                    leaves,
-                    s: S::zero(),
-                    mg,
-                    eg,
-                    phase: Some(phase),
-                    side: None,
-                };
-                inc[ph] = if term.per_side {
-                    env.s = sum(0);
-                    env.side = Some(0);
-                    let white = expr.eval(&env)?;
-                    env.s = sum(1);
-                    env.side = Some(1);
-                    white - expr.eval(&env)?
-                } else {
-                    env.s = sum(0) - sum(1);
-                    expr.eval(&env)?
-                };
-            }
-            mg += inc[0];
-            eg += inc[1];
-        }
+        let env = |p| HeadEnv { m: self, leaves, p };
+        let (mg, eg) = self.add_terms((lin[0], lin[1]), sums, env, |_, _| Ok(()), |_, _, _| {})?;
         let v = match &self.eval {
             None => {
                 mg * leaves.scalar(ScalarKey::FactorMg) + eg * leaves.scalar(ScalarKey::FactorEg)
@@ -173,11 +141,7 @@ impl Manifest {
             Some(node) => node.eval(&HeadEnv {
                 m: self,
                 leaves,
-                s: S::zero(),
-                mg,
-                eg,
-                phase: None,
-                side: None,
+                p: Point::formula(mg, eg),
             })?,
         };
         Ok(v + leaves.scalar(ScalarKey::Const))

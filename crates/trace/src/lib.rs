@@ -116,13 +116,14 @@ mod text;
 mod trace;
 mod uci;
 mod verify;
+mod walk;
 
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
 pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
-pub use read::{read_traces, write_text, ReadOptions, ReadReport, MAX_MESSAGES};
-pub use stream::TraceStream;
+pub use read::{write_text, ReadOptions, ReadReport, MAX_MESSAGES};
+pub use stream::{read_traces, TraceStream};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
 pub use uci::{uci_option_name, uci_options};

@@ -1,12 +1,13 @@
-//! Reading trace files (text or the binary cache; plain, gzip or zstd) and writing text.
+//! How trace files are read ([`ReadOptions`]) and what reading them found ([`ReadReport`]), and
+//! writing traces as text. Reading itself is [`TraceStream`](crate::TraceStream)'s.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::text::to_line;
-use crate::{Manifest, Trace, TraceError, TraceStream};
+use crate::{Manifest, Trace, TraceError};
 
-/// Options of [`read_traces`].
+/// Options of [`read_traces`](crate::read_traces).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadOptions {
     /// Stop at the first malformed record instead of skipping and counting it.
@@ -63,26 +64,6 @@ impl std::fmt::Display for ReadReport {
         }
         Ok(())
     }
-}
-
-/// Reads traces from text or binary-cache files (told apart by the `GTTRACE1` magic), plain,
-/// gzip or zstd (told apart by their first bytes), against `manifest`. Malformed records are
-/// skipped and counted, each message naming `file:line`; with `strict` the first is the error.
-/// A text line without a `game` operation is a game of its own, numbered one past the largest
-/// id so far (over all files). Every trace at once: [`TraceStream`] reads them a batch at a
-/// time.
-pub fn read_traces(
-    paths: &[PathBuf],
-    manifest: &Manifest,
-    opts: &ReadOptions,
-) -> Result<(Vec<Trace>, ReadReport), TraceError> {
-    let mut stream = TraceStream::open(paths, manifest, *opts);
-    let mut traces = Vec::new();
-    let mut batch = Vec::new();
-    while stream.next_batch(1 << 16, &mut batch)? > 0 {
-        traces.append(&mut batch);
-    }
-    Ok((traces, stream.into_report()))
 }
 
 /// Writes traces as text lines (see [`parse_line`](crate::parse_line)), atomically; zstd when

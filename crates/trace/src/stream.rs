@@ -1,6 +1,6 @@
 //! [`TraceStream`]: trace files read a batch at a time, so that a caller keeps only a batch of
 //! parsed traces alive; text is parsed in parallel chunks, the binary cache decoded from
-//! large buffers (`binary::BinarySource`).
+//! large buffers (`binary::BinarySource`); [`read_traces`] reads them all at once.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -12,6 +12,26 @@ use crate::binary::{BinarySource, MAGIC};
 use crate::read::{ReadOptions, ReadReport};
 use crate::text::parse_line_game;
 use crate::{Manifest, Trace, TraceError};
+
+/// Reads traces from text or binary-cache files (told apart by the `GTTRACE1` magic), plain,
+/// gzip or zstd (told apart by their first bytes), against `manifest`. Malformed records are
+/// skipped and counted, each message naming `file:line`; with `strict` the first is the error.
+/// A text line without a `game` operation is a game of its own, numbered one past the largest
+/// id so far (over all files). Every trace at once: [`TraceStream`] reads them a batch at a
+/// time.
+pub fn read_traces(
+    paths: &[PathBuf],
+    manifest: &Manifest,
+    opts: &ReadOptions,
+) -> Result<(Vec<Trace>, ReadReport), TraceError> {
+    let mut stream = TraceStream::open(paths, manifest, *opts);
+    let mut traces = Vec::new();
+    let mut batch = Vec::new();
+    while stream.next_batch(1 << 16, &mut batch)? > 0 {
+        traces.append(&mut batch);
+    }
+    Ok((traces, stream.into_report()))
+}
 
 /// Bytes of text read and parsed (in parallel) at a time: whole lines, at least this many
 /// bytes unless the file ends first.

@@ -2,7 +2,7 @@
 //! the recorded evaluations (value and gradient per pass) and the time L-BFGS takes to
 //! converge, on a million positions (or `--positions N`), printed as one JSON object.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -105,27 +105,7 @@ fn measure<M: texel::Tunable>(
     m.insert("k".into(), json!(train.config().link.k));
     m.insert("start_train_loss".into(), json!(train.data_loss(&start)));
     if let (Some(peak), Some(before)) = (peak, before) {
-        // Without a reset the peak is the process's since its start (an earlier model's).
-        let growth = peak.saturating_sub(before);
-        eprintln!(
-            "{name}: peak resident memory {:.1} MB, {:.1} MB above the start of the load \
-             ({:.0} bytes a position){}",
-            mb(peak),
-            mb(growth),
-            growth as f64 / n.max(1) as f64,
-            if peak_reset {
-                ""
-            } else {
-                " (peak not reset: an upper bound)"
-            },
-        );
-        m.insert("peak_rss_bytes".into(), json!(peak));
-        m.insert("peak_rss_growth_bytes".into(), json!(growth));
-        m.insert(
-            "peak_rss_growth_bytes_per_position".into(),
-            json!(growth as f64 / n.max(1) as f64),
-        );
-        m.insert("peak_rss_reset".into(), json!(peak_reset));
+        note_memory(name, &mut m, (before, peak), peak_reset, n);
     }
     let x0 = train.reduce(&start);
     let (pps, best) = throughput(&train, &x0, passes);
@@ -143,30 +123,74 @@ fn measure<M: texel::Tunable>(
     m.insert("gradient_pass_seconds".into(), json!(best));
     m.insert("gradient_positions_per_second".into(), json!(pps));
     if lbfgs {
-        eprintln!("{name}: L-BFGS to convergence");
-        let cfg = RunConfig {
-            method: Method::Lbfgs,
-            budget: Budget {
-                max_iters: Some(5000),
-                ..Budget::default()
-            },
-            ..RunConfig::default()
-        };
-        let o = optim::run(train.clone(), valid, &start, &cfg, Arc::new(Control::new()))?;
-        m.insert("lbfgs_seconds_to_converge".into(), json!(o.seconds));
-        m.insert("lbfgs_passes".into(), json!(o.passes));
-        m.insert("lbfgs_iterations".into(), json!(o.iterations));
-        m.insert("lbfgs_best_iteration".into(), json!(o.best_iter));
-        m.insert("lbfgs_reason".into(), json!(o.reason));
-        m.insert(
-            "lbfgs_train_loss".into(),
-            json!([o.train_loss.0, o.train_loss.1]),
-        );
-        if let Some((a, b)) = o.valid_loss {
-            m.insert("lbfgs_valid_loss".into(), json!([a, b]));
-        }
+        lbfgs_to_convergence(name, &train, valid, &start, &mut m)?;
     }
     Ok((m, bpp, (train, x0)))
+}
+
+/// Notes the peak resident memory of the load (`before` and `peak`, in bytes) in `m` and on
+/// stderr, per position of `n`.
+fn note_memory(
+    name: &str,
+    m: &mut serde_json::Map<String, Value>,
+    (before, peak): (u64, u64),
+    peak_reset: bool,
+    n: usize,
+) {
+    // Without a reset the peak is the process's since its start (an earlier model's).
+    let growth = peak.saturating_sub(before);
+    eprintln!(
+        "{name}: peak resident memory {:.1} MB, {:.1} MB above the start of the load \
+         ({:.0} bytes a position){}",
+        mb(peak),
+        mb(growth),
+        growth as f64 / n.max(1) as f64,
+        if peak_reset {
+            ""
+        } else {
+            " (peak not reset: an upper bound)"
+        },
+    );
+    m.insert("peak_rss_bytes".into(), json!(peak));
+    m.insert("peak_rss_growth_bytes".into(), json!(growth));
+    m.insert(
+        "peak_rss_growth_bytes_per_position".into(),
+        json!(growth as f64 / n.max(1) as f64),
+    );
+    m.insert("peak_rss_reset".into(), json!(peak_reset));
+}
+
+/// Runs L-BFGS to convergence from `start` and notes its time, passes and losses in `m`.
+fn lbfgs_to_convergence(
+    name: &str,
+    train: &Arc<Objective>,
+    valid: Option<Arc<Objective>>,
+    start: &[f64],
+    m: &mut serde_json::Map<String, Value>,
+) -> anyhow::Result<()> {
+    eprintln!("{name}: L-BFGS to convergence");
+    let cfg = RunConfig {
+        method: Method::Lbfgs,
+        budget: Budget {
+            max_iters: Some(5000),
+            ..Budget::default()
+        },
+        ..RunConfig::default()
+    };
+    let o = optim::run(train.clone(), valid, start, &cfg, Arc::new(Control::new()))?;
+    m.insert("lbfgs_seconds_to_converge".into(), json!(o.seconds));
+    m.insert("lbfgs_passes".into(), json!(o.passes));
+    m.insert("lbfgs_iterations".into(), json!(o.iterations));
+    m.insert("lbfgs_best_iteration".into(), json!(o.best_iter));
+    m.insert("lbfgs_reason".into(), json!(o.reason));
+    m.insert(
+        "lbfgs_train_loss".into(),
+        json!([o.train_loss.0, o.train_loss.1]),
+    );
+    if let Some((a, b)) = o.valid_loss {
+        m.insert("lbfgs_valid_loss".into(), json!([a, b]));
+    }
+    Ok(())
 }
 
 fn default_data() -> anyhow::Result<PathBuf> {
@@ -227,6 +251,34 @@ fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1e6
 }
 
+/// [`measure`] for psqt's evaluation of the same positions written as traces (in a temporary
+/// directory, removed after).
+fn measure_traced(
+    name: &str,
+    args: &Args,
+    path: &Path,
+    copies: usize,
+) -> anyhow::Result<(serde_json::Map<String, Value>, f64, Timed)> {
+    // psqt's evaluation of the same positions as traces: the same nonzeros a position.
+    let dir = tempfile_dir()?;
+    let data = vec![path.to_path_buf(); copies];
+    let files = crate::bench_traced::psqt_as_traces(&data, args.positions, &dir)?;
+    let opts = SetupOptions {
+        valid_fraction: args.valid_fraction,
+        seed: 1,
+        l2: Some(1e-8),
+        traced: Some(texel::setup::TraceOptions {
+            verify: false,
+            ..texel::setup::TraceOptions::new(files.0, vec![files.1])
+        }),
+        ..SetupOptions::default()
+    };
+    eprintln!("{name}: loading and recording the traces");
+    let measured = measure::<texel::traced::Traced>(name, &opts, args.passes, false);
+    std::fs::remove_dir_all(&dir).ok();
+    measured
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let path = match &args.data {
         Some(p) => p.clone(),
@@ -267,25 +319,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out.insert(name, Value::Object(m));
     }
     if args.traced {
-        // psqt's evaluation of the same positions as traces: the same nonzeros a position.
-        let dir = tempfile_dir()?;
-        let data = vec![path.clone(); copies];
-        let files = crate::bench_traced::psqt_as_traces(&data, args.positions, &dir)?;
-        let opts = SetupOptions {
-            valid_fraction: args.valid_fraction,
-            seed: 1,
-            l2: Some(1e-8),
-            traced: Some(texel::setup::TraceOptions {
-                verify: false,
-                ..texel::setup::TraceOptions::new(files.0, vec![files.1])
-            }),
-            ..SetupOptions::default()
-        };
         let name = "psqt_as_traces".to_string();
-        eprintln!("{name}: loading and recording the traces");
-        let measured = measure::<texel::traced::Traced>(&name, &opts, args.passes, false);
-        std::fs::remove_dir_all(&dir).ok();
-        let (m, bpp, traced) = measured?;
+        let (m, bpp, traced) = measure_traced(&name, &args, &path, copies)?;
         bytes_per_position.push((name.clone(), bpp));
         out.insert(name, Value::Object(m));
         if let Some(psqt) = &psqt {

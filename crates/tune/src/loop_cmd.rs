@@ -1,7 +1,7 @@
 //! `tune loop`: the closed loop for any UCI engine (self-play, trace, tune, SPRT gate, repeat),
 //! resumable; the logic is in `bootstrap::external`, this draws its progress.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -193,77 +193,97 @@ fn describe_gate(gate: &LoopGate) -> String {
     )
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let opts = options(&args)?;
-    let current: Mutex<Option<ProgressBar>> = Mutex::new(None);
-    let finish = || {
-        if let Some(b) = current.lock().ok().and_then(|mut c| c.take()) {
+/// The bar of the loop's step under way, drawn from the loop's events.
+#[derive(Default)]
+struct StepBars {
+    current: Mutex<Option<ProgressBar>>,
+}
+
+impl StepBars {
+    /// Clears the step's bar, if any.
+    fn finish(&self) {
+        if let Some(b) = self.current.lock().ok().and_then(|mut c| c.take()) {
             b.finish_and_clear();
         }
-    };
-    let on_event = |e: LoopEvent<'_>| match e {
-        LoopEvent::Resumed { generation, step } => eprintln!(
-            "continuing {}: generation {generation}, {}",
-            args.out.display(),
-            step.map_or("finished", LoopStep::name)
-        ),
-        LoopEvent::Step {
-            generation,
-            step,
-            total,
-        } => {
-            finish();
-            if let Ok(mut c) = current.lock() {
-                *c = Some(step_bar(generation, step, total));
+    }
+
+    /// Runs `f` with the step's bar, if any.
+    fn with_bar(&self, f: impl FnOnce(Option<&ProgressBar>)) {
+        f(self.current.lock().ok().as_ref().and_then(|c| c.as_ref()))
+    }
+
+    /// Draws one event of the loop whose directory is `out`.
+    fn show(&self, e: LoopEvent<'_>, out: &Path) {
+        match e {
+            LoopEvent::Resumed { generation, step } => eprintln!(
+                "continuing {}: generation {generation}, {}",
+                out.display(),
+                step.map_or("finished", LoopStep::name)
+            ),
+            LoopEvent::Step {
+                generation,
+                step,
+                total,
+            } => {
+                self.finish();
+                if let Ok(mut c) = self.current.lock() {
+                    *c = Some(step_bar(generation, step, total));
+                }
+            }
+            LoopEvent::Progress => self.with_bar(|b| {
+                if let Some(b) = b {
+                    b.inc(1);
+                }
+            }),
+            LoopEvent::SprtDecided { pairs } => self.with_bar(|b| {
+                if let Some(b) = b {
+                    b.set_message(format!("gate (SPRT decided after {pairs} pairs)"));
+                }
+            }),
+            LoopEvent::EngineFailures { step, count, first } => {
+                let say = || {
+                    eprintln!(
+                        "{}: {count} engine failures (the first: {first})",
+                        step.name()
+                    )
+                };
+                self.with_bar(|b| match b {
+                    Some(b) => b.suspend(say),
+                    None => say(),
+                })
+            }
+            LoopEvent::StepDone(g) => {
+                self.finish();
+                if let Some(gate) = &g.gate {
+                    eprintln!(
+                        "generation {}: {}; current: gen {}",
+                        g.generation,
+                        describe_gate(gate),
+                        g.best
+                    );
+                }
+            }
+            LoopEvent::SpsaStepDone(stage) => {
+                self.finish();
+                if let Some(gate) = &stage.gate {
+                    eprintln!("spsa stage: {}", describe_gate(gate));
+                }
             }
         }
-        LoopEvent::Progress => {
-            if let Some(b) = current.lock().ok().as_ref().and_then(|c| c.as_ref()) {
-                b.inc(1);
-            }
-        }
-        LoopEvent::SprtDecided { pairs } => {
-            if let Some(b) = current.lock().ok().as_ref().and_then(|c| c.as_ref()) {
-                b.set_message(format!("gate (SPRT decided after {pairs} pairs)"));
-            }
-        }
-        LoopEvent::EngineFailures { step, count, first } => {
-            let say = || {
-                eprintln!(
-                    "{}: {count} engine failures (the first: {first})",
-                    step.name()
-                )
-            };
-            match current.lock().ok().as_ref().and_then(|c| c.as_ref()) {
-                Some(b) => b.suspend(say),
-                None => say(),
-            }
-        }
-        LoopEvent::StepDone(g) => {
-            finish();
-            if let Some(gate) = &g.gate {
-                eprintln!(
-                    "generation {}: {}; current: gen {}",
-                    g.generation,
-                    describe_gate(gate),
-                    g.best
-                );
-            }
-        }
-        LoopEvent::SpsaStepDone(stage) => {
-            finish();
-            if let Some(gate) = &stage.gate {
-                eprintln!("spsa stage: {}", describe_gate(gate));
-            }
-        }
-    };
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let opts = options(&args)?;
+    let bars = StepBars::default();
+    let on_event = |e: LoopEvent<'_>| bars.show(e, &args.out);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("cannot start the thread pool")?;
     let stop = crate::datagen::interrupt_flag("stopping; every finished step is kept");
     let outcome = pool.install(|| run_loop(&opts, &on_event, &stop));
-    finish();
+    bars.finish();
     let outcome = outcome?;
     if outcome.interrupted {
         eprintln!("interrupted: run the same command to continue");

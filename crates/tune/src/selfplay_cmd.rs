@@ -96,6 +96,42 @@ pub struct Args {
     uci_timeout: f64,
 }
 
+/// The engine's options (`--uci-option`) and weights (`--weights`, a manifest).
+fn engine_setup(args: &Args) -> anyhow::Result<UciSetup> {
+    let mut setup = UciSetup::default();
+    for o in &args.uci_options {
+        let Some((name, value)) = o.split_once('=') else {
+            anyhow::bail!("--uci-option takes NAME=VALUE, not `{o}`");
+        };
+        setup = setup.option(name.trim(), value.trim());
+    }
+    if let Some(path) = &args.weights {
+        let m = trace::Manifest::load(path).context("--weights: cannot use the weights")?;
+        setup = setup
+            .weights(&m)
+            .with_context(|| format!("--weights {}", path.display()))?;
+    }
+    Ok(setup)
+}
+
+/// The games to play: how many, this shard's, the openings and the limits.
+fn selfplay_options(args: &Args) -> anyhow::Result<SelfPlayOptions> {
+    Ok(SelfPlayOptions {
+        games: args.play.games,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+        openings: match &args.play.epd {
+            Some(path) => OpeningBook::Book(read_epd(path)?),
+            None => OpeningBook::Random(RandomOpenings {
+                seed: args.play.seed,
+                plies: args.play.opening_plies,
+                max_eval: args.play.opening_max_eval,
+                mate_check_depth: None,
+            }),
+        },
+        play: play_options(args.play.clock().as_ref(), args.play.nodes.max(1)),
+    })
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     if !args.merge.is_empty() {
         let r = merge_shards(&args.merge, &args.output)?;
@@ -114,35 +150,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.uci_timeout.is_finite() && args.uci_timeout > 0.0) {
         anyhow::bail!("--uci-timeout must be a positive number of seconds");
     }
-    let mut setup = UciSetup::default();
-    for o in &args.uci_options {
-        let Some((name, value)) = o.split_once('=') else {
-            anyhow::bail!("--uci-option takes NAME=VALUE, not `{o}`");
-        };
-        setup = setup.option(name.trim(), value.trim());
-    }
-    if let Some(path) = &args.weights {
-        let m = trace::Manifest::load(path).context("--weights: cannot use the weights")?;
-        setup = setup
-            .weights(&m)
-            .with_context(|| format!("--weights {}", path.display()))?;
-    }
+    let setup = engine_setup(&args)?;
     let timeout = Duration::from_secs_f64(args.uci_timeout);
     let player = UciPlayer::start(setup.spec(command), timeout)?;
-    let options = SelfPlayOptions {
-        games: args.play.games,
-        shard: args.shard.unwrap_or(Shard::WHOLE),
-        openings: match &args.play.epd {
-            Some(path) => OpeningBook::Book(read_epd(path)?),
-            None => OpeningBook::Random(RandomOpenings {
-                seed: args.play.seed,
-                plies: args.play.opening_plies,
-                max_eval: args.play.opening_max_eval,
-                mate_check_depth: None,
-            }),
-        },
-        play: play_options(args.play.clock().as_ref(), args.play.nodes.max(1)),
-    };
+    let options = selfplay_options(&args)?;
     let total = options.shard.games(options.games).count() as u64;
     let bar = ProgressBar::new(total);
     bar.set_style(

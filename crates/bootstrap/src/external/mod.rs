@@ -31,20 +31,22 @@ mod chain;
 mod events;
 mod gate;
 mod ladder;
+mod runner;
 mod settings;
 mod spsa;
 pub mod state;
 mod steps;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use chain::Chain;
 pub use events::{LoopEvent, LoopOutcome};
 pub use ladder::{ladder_markdown, ladder_svg};
+use runner::Runner;
+pub use settings::SpsaSettings;
 pub use settings::{LoopOptions, LoopSettings, LAMBDA};
-pub use spsa::SpsaSettings;
 use state::{LoopGeneration, LoopState, LoopStep, SpsaStage, LOOP_STATE_VERSION};
 
 use crate::settings::json_differences;
@@ -118,31 +120,7 @@ pub fn run_loop(
     }
 }
 
-/// The fixed parts of a running loop.
-struct Runner<'a> {
-    opts: &'a LoopOptions,
-    on_event: &'a (dyn Fn(LoopEvent<'_>) + Sync),
-    stop: &'a Arc<AtomicBool>,
-}
-
 impl Runner<'_> {
-    fn out(&self) -> &Path {
-        &self.opts.out
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    fn state_path(&self) -> PathBuf {
-        self.out().join("state.json")
-    }
-
-    /// The kept weights (a manifest with values) of finished generation `generation`.
-    fn weights_path(&self, generation: u32) -> PathBuf {
-        generation_dir(self.out(), generation).join("weights.json")
-    }
-
     /// Writes the state, then the ladder.
     fn save(&self, state: &LoopState) -> Result<(), BootstrapError> {
         state.write(&self.state_path())?;

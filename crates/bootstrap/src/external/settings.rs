@@ -9,7 +9,6 @@ use engine::elo::Sprt;
 use engine::play::PlayOptions;
 use serde::{Deserialize, Serialize};
 
-use super::spsa::SpsaSettings;
 use crate::settings::{play_options, ClockSettings};
 use crate::BootstrapError;
 
@@ -160,4 +159,38 @@ pub struct LoopOptions {
     /// The SPSA stage after the last generation, if any (its settings are the stage's own,
     /// recorded when it begins: a finished loop may be given one).
     pub spsa: Option<SpsaSettings>,
+}
+
+/// The SPSA stage's settings (`tune loop --spsa-iters N --spsa-pairs ...`): recorded in the
+/// stage's record, a continuation of the stage must give the same. Its games are played as the
+/// gate's: at `gate_nodes` or on the loop's clock.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaSettings {
+    /// Iterations (at least 1).
+    pub iterations: u64,
+    /// Game pairs per iteration (each opening with both colours).
+    pub pairs: usize,
+    /// Each coordinate's perturbation at the first iteration, centipawns (`tune spsa --c`).
+    pub c: f64,
+    /// `tables` (a few shapes per table, and a scale) or `each` (one coordinate per weight).
+    pub basis: String,
+    /// Only the coordinates matching one of these globs (all when empty).
+    pub only: Vec<String>,
+}
+
+impl SpsaSettings {
+    /// Checks the ranges.
+    pub fn validate(&self) -> Result<(), BootstrapError> {
+        let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
+        if self.iterations == 0 || self.pairs == 0 {
+            return bad("--spsa-iters and --spsa-pairs must be at least 1");
+        }
+        if !(self.c.is_finite() && self.c > 0.0) {
+            return bad("--spsa-c must be a positive number of centipawns");
+        }
+        if !matches!(self.basis.as_str(), "tables" | "each") {
+            return bad("--spsa-basis is `tables` or `each`");
+        }
+        Ok(())
+    }
 }

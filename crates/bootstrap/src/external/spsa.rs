@@ -18,10 +18,11 @@ use engine::spsa::{
 };
 use engine::spsa::{Gains, Spsa, SpsaState};
 use engine::trace_run::load_manifest;
-use serde::{Deserialize, Serialize};
 
+use super::events::LoopEvent;
+use super::runner::Runner;
+use super::settings::SpsaSettings;
 use super::state::{LoopStep, SpsaRecord, SpsaStage};
-use super::{LoopEvent, Runner};
 use crate::state::write_json;
 use crate::{derive_seed, BootstrapError};
 
@@ -35,39 +36,7 @@ pub(super) const SPSA_DIR: &str = "spsa";
 /// The SPSA state, written after every iteration.
 const PROGRESS: &str = "progress.json";
 
-/// The SPSA stage's settings (`tune loop --spsa-iters N --spsa-pairs ...`): recorded in the
-/// stage's record, a continuation of the stage must give the same. Its games are played as the
-/// gate's: at `gate_nodes` or on the loop's clock.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SpsaSettings {
-    /// Iterations (at least 1).
-    pub iterations: u64,
-    /// Game pairs per iteration (each opening with both colours).
-    pub pairs: usize,
-    /// Each coordinate's perturbation at the first iteration, centipawns (`tune spsa --c`).
-    pub c: f64,
-    /// `tables` (a few shapes per table, and a scale) or `each` (one coordinate per weight).
-    pub basis: String,
-    /// Only the coordinates matching one of these globs (all when empty).
-    pub only: Vec<String>,
-}
-
 impl SpsaSettings {
-    /// Checks the ranges.
-    pub fn validate(&self) -> Result<(), BootstrapError> {
-        let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
-        if self.iterations == 0 || self.pairs == 0 {
-            return bad("--spsa-iters and --spsa-pairs must be at least 1");
-        }
-        if !(self.c.is_finite() && self.c > 0.0) {
-            return bad("--spsa-c must be a positive number of centipawns");
-        }
-        if !matches!(self.basis.as_str(), "tables" | "each") {
-            return bad("--spsa-basis is `tables` or `each`");
-        }
-        Ok(())
-    }
-
     /// The coordinates over `tunables`, cut to `only`; none is an error.
     fn basis(&self, tunables: &[engine::spsa::Tunable]) -> Result<Basis, BootstrapError> {
         let kind = match self.basis.as_str() {

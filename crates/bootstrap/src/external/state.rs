@@ -8,8 +8,7 @@ use std::path::Path;
 use engine::selfplay::SelfPlaySummary;
 use serde::{Deserialize, Serialize};
 
-use super::spsa::SpsaSettings;
-use super::LoopSettings;
+use super::settings::{LoopSettings, SpsaSettings};
 use crate::state::{write_json, GateRecord, TuningRecord};
 use crate::BootstrapError;
 

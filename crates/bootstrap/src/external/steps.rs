@@ -15,8 +15,9 @@ use optim::Control;
 use texel::job::Job;
 use texel::setup::{SetupOptions, TraceOptions};
 
+use super::events::LoopEvent;
+use super::runner::Runner;
 use super::state::{LoopGeneration, LoopStep, SelfPlayRecord, TraceRecord};
-use super::{LoopEvent, Runner};
 use crate::state::{write_atomic, TuningRecord};
 use crate::tuning::lbfgs_config;
 use crate::{derive_seed, generation_dir, BootstrapError, SALT_DATA, SALT_TUNE};

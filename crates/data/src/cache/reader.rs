@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{decode, parse_header, HEADER, RECORD};
+use super::layout::{decode, parse_header, BATCH, HEADER, RECORD};
 use crate::{DataError, Report, Sample};
 
 /// Reads a binary cache (plain, gzip or zstd, streamed) a batch of records at a time: memory
@@ -133,7 +133,7 @@ impl CacheReader {
     /// Reads every remaining record: the samples and the report.
     pub fn read_all(mut self) -> Result<(Vec<Sample>, Report), DataError> {
         let mut samples = Vec::new();
-        while let Some(batch) = self.next_batch(super::BATCH)? {
+        while let Some(batch) = self.next_batch(BATCH)? {
             if samples.is_empty() {
                 // The whole file's samples, allocated once (bounded by what was read, so a
                 // corrupt count cannot ask for a huge allocation).

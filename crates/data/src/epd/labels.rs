@@ -3,7 +3,12 @@
 
 use fsutil::epd::Token;
 
-use super::Pov;
+/// Whose point of view a score label is given from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Pov {
+    White,
+    SideToMove,
+}
 
 /// Splits the labels part into `;`-separated operations, each into tokens; quoted strings
 /// stay one token with their quotes ([`fsutil::epd::tokens`]).

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::MatchReport;
+use super::run::MatchReport;
 use crate::elo::{EloEstimate, SprtVerdict};
 
 /// An Elo figure for files: `None` stands for an infinite value (a match won or lost in every

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{play_match, MatchGame, MatchResult};
+use super::play::play_match;
+use super::result::{MatchGame, MatchResult};
 use crate::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
 use crate::openings::Opening;
 use crate::play::PlayOptions;
@@ -87,6 +88,41 @@ pub struct MatchReport {
     pub elapsed: Duration,
 }
 
+/// The running tally of whole pairs for a streaming SPRT: A's score in each half-played
+/// opening, and the pairs by A's points.
+#[derive(Default)]
+struct PairTally(Mutex<(HashMap<usize, f64>, [u64; 5])>);
+
+impl PairTally {
+    /// Counts game `g`; when it completes a pair after which `sprt` decides, sets `halt` and
+    /// tells `on_event` (once: the first decision to set `halt`).
+    fn add(
+        &self,
+        g: &MatchGame,
+        sprt: Sprt,
+        halt: &AtomicBool,
+        on_event: &(dyn Fn(MatchEvent<'_>) + Sync),
+    ) {
+        let Ok(mut tally) = self.0.lock() else { return };
+        let (half, pairs) = &mut *tally;
+        let Some(first) = half.remove(&g.opening) else {
+            half.insert(g.opening, g.a_score());
+            return;
+        };
+        let points = ((first + g.a_score()) * 2.0).round() as usize;
+        pairs[points.min(4)] += 1;
+        if let Some(e) = pentanomial(pairs) {
+            if sprt.verdict(sprt.llr(&e)) != SprtVerdict::Continue
+                && !halt.swap(true, AtomicOrdering::Relaxed)
+            {
+                on_event(MatchEvent::SprtDecided {
+                    pairs: pairs.iter().sum(),
+                });
+            }
+        }
+    }
+}
+
 /// Play a match as `plan` says, `a` against `b`, on rayon's pool. `on_event` hears of every
 /// game and of an SPRT decision; setting the plan's `abandon` flag (e.g. from Ctrl-C,
 /// [`PlayOptions::interrupt`]) ends the match at once: the pairs under way are abandoned, the
@@ -127,9 +163,7 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
     // Set by the caller's flags or by a streaming SPRT decision; ends the current batch.
     let halt = Arc::new(AtomicBool::new(plan.options.stopped()));
     let options = plan.options.clone().stop(halt.clone());
-    // The running tally of whole pairs for a streaming SPRT: A's score in each half-played
-    // opening, and the pairs by A's points.
-    let tally: Mutex<(HashMap<usize, f64>, [u64; 5])> = Mutex::new((HashMap::new(), [0; 5]));
+    let tally = PairTally::default();
     let mut games = Vec::with_capacity(plan.openings.len() * 2);
     let mut decided = false;
     for (k, chunk) in plan.openings.chunks(batch).enumerate() {
@@ -146,23 +180,8 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
             if plan.options.stopped() {
                 halt.store(true, AtomicOrdering::Relaxed);
             }
-            let Some(sprt) = streaming else { return };
-            let Ok(mut tally) = tally.lock() else { return };
-            let (half, pairs) = &mut *tally;
-            let Some(first) = half.remove(&g.opening) else {
-                half.insert(g.opening, g.a_score());
-                return;
-            };
-            let points = ((first + g.a_score()) * 2.0).round() as usize;
-            pairs[points.min(4)] += 1;
-            if let Some(e) = pentanomial(pairs) {
-                if sprt.verdict(sprt.llr(&e)) != SprtVerdict::Continue
-                    && !halt.swap(true, AtomicOrdering::Relaxed)
-                {
-                    on_event(MatchEvent::SprtDecided {
-                        pairs: pairs.iter().sum(),
-                    });
-                }
+            if let Some(sprt) = streaming {
+                tally.add(&g, sprt, &halt, on_event);
             }
         };
         let r = play_match(a, b, chunk, &options, &on_game);

@@ -13,6 +13,7 @@
 //! positions were skipped, so that a rerun retries only those).
 
 mod input;
+mod job;
 mod progress;
 #[cfg(test)]
 mod tests;
@@ -25,12 +26,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use data::Sample;
-
 use crate::error::EngineError;
-use crate::uci_client::{EngineSpec, UciEngine, UciError};
+use crate::uci_client::{UciEngine, UciError};
 
 pub use input::{PositionInput, Source};
+pub use job::Job;
 pub use progress::progress_path;
 
 use progress::{open_progress, progress_header, read_progress};
@@ -39,30 +39,6 @@ use worker::{worker, Message, Shared};
 /// With no position answered yet, this many failures in a row end the run: the engine is
 /// broken, not one position.
 pub const MAX_FAILURES_AT_START: usize = 20;
-
-/// One question asked of an engine about every position, and how its answer is kept.
-pub trait Job: Sync {
-    /// The answer about one position.
-    type Answer: Send;
-
-    /// How to start the engine (restarted with it after a failure).
-    fn engine(&self) -> &EngineSpec;
-
-    /// Asks `engine` about one position. An error skips the position and restarts the
-    /// engine; setting `halt` ends a wait with [`UciError::Interrupted`].
-    fn ask(
-        &self,
-        engine: &mut UciEngine,
-        sample: &Sample,
-        halt: &AtomicBool,
-    ) -> Result<Self::Answer, UciError>;
-
-    /// The answer as the text of one progress line (no line break).
-    fn encode(&self, answer: &Self::Answer) -> String;
-
-    /// An answer read back from a progress line's text, or what is wrong with it.
-    fn decode(&self, text: &str) -> Result<Self::Answer, String>;
-}
 
 /// Writes the output from every position's answer (`None`: skipped), as [`run`] calls it.
 pub type WriteAnswers<'a, A> = dyn FnMut(&[Option<A>]) -> Result<(), EngineError> + 'a;
@@ -158,28 +134,7 @@ pub fn run<J: Job>(
     let n = input.samples.len();
     let header = progress_header(settings.name, &settings.header, input);
     let progress = progress_path(out);
-    let mut answers: Vec<Option<J::Answer>> = (0..n).map(|_| None).collect();
-    let mut resume_len = None;
-    if progress.exists() {
-        let p = read_progress(&progress, settings.name, &header, n, |t| job.decode(t))?;
-        if !p.differences.is_empty() && !p.answers.is_empty() {
-            return Err(EngineError::Progress {
-                path: progress,
-                message: format!(
-                    "written by a run with other settings or inputs ({}): delete it to start \
-                     afresh, or rerun with the settings it was made with",
-                    p.differences.join("; ")
-                ),
-            });
-        }
-        // A file with no answer yet (a run whose engine did not start) is simply replaced.
-        if p.differences.is_empty() {
-            resume_len = Some(p.len);
-            for (i, a) in p.answers {
-                answers[i] = Some(a);
-            }
-        }
-    }
+    let (mut answers, resume_len) = resume(job, &progress, settings.name, &header, n)?;
     let resumed = answers.iter().filter(|a| a.is_some()).count();
     let pending: Vec<usize> = (0..n).filter(|&i| answers[i].is_none()).collect();
     let mut outcome = RunOutcome {
@@ -242,6 +197,42 @@ pub fn run<J: Job>(
     }
     outcome.elapsed = start.elapsed();
     Ok(outcome)
+}
+
+/// The answers of the progress file at `progress` (`None` for each position not answered
+/// yet, all `None` without a file) and its length, to append to it; a file written with
+/// other settings or inputs is an error (one with no answer yet is simply replaced).
+#[allow(clippy::type_complexity)]
+fn resume<J: Job>(
+    job: &J,
+    progress: &Path,
+    name: &str,
+    header: &str,
+    n: usize,
+) -> Result<(Vec<Option<J::Answer>>, Option<u64>), EngineError> {
+    let mut answers: Vec<Option<J::Answer>> = (0..n).map(|_| None).collect();
+    let mut resume_len = None;
+    if progress.exists() {
+        let p = read_progress(progress, name, header, n, |t| job.decode(t))?;
+        if !p.differences.is_empty() && !p.answers.is_empty() {
+            return Err(EngineError::Progress {
+                path: progress.to_path_buf(),
+                message: format!(
+                    "written by a run with other settings or inputs ({}): delete it to start \
+                     afresh, or rerun with the settings it was made with",
+                    p.differences.join("; ")
+                ),
+            });
+        }
+        // A file with no answer yet (a run whose engine did not start) is simply replaced.
+        if p.differences.is_empty() {
+            resume_len = Some(p.len);
+            for (i, a) in p.answers {
+                answers[i] = Some(a);
+            }
+        }
+    }
+    Ok((answers, resume_len))
 }
 
 /// The calling thread's side of a run: it collects the workers' messages.

@@ -4,7 +4,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::{Job, PositionInput};
+use super::input::PositionInput;
+use super::job::Job;
 use crate::uci_client::{UciEngine, UciError};
 
 /// What a worker sends back.

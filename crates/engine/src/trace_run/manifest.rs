@@ -2,7 +2,7 @@
 
 use trace::Manifest;
 
-use super::TraceSettings;
+use super::settings::TraceSettings;
 use crate::uci_client::UciError;
 
 /// An engine's manifest: its JSON text as the engine gave it, and the manifest read from it.

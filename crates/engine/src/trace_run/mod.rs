@@ -12,12 +12,12 @@
 //! spawned without the UCI handshake: an engine need only answer `trace` (and `manifest`).
 
 mod manifest;
+mod settings;
 #[cfg(test)]
 mod tests;
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use data::Sample;
 use shakmaty::fen::Fen;
@@ -29,33 +29,7 @@ use crate::runner::{run, Job, PositionInput, RunEvent, RunOutcome, RunSettings};
 use crate::uci_client::{EngineSpec, UciEngine, UciError};
 
 pub use manifest::{ask_manifest, load_manifest, write_manifest, EngineManifest};
-
-/// How to trace.
-#[derive(Clone, Debug)]
-pub struct TraceSettings {
-    /// The engine (started as given: [`TraceSettings::new`] turns the UCI handshake off).
-    pub engine: EngineSpec,
-    /// How long the engine may take to answer `trace` (or `manifest`) before it counts as
-    /// hung.
-    pub timeout: Duration,
-    /// Engine processes run in parallel (at least 1).
-    pub jobs: usize,
-    /// Stop at the first failure (naming the engine and the position) instead of skipping.
-    pub strict: bool,
-}
-
-impl TraceSettings {
-    /// Settings for the engine started by `command` (no UCI handshake), 10 s to answer, one
-    /// process, skipping failures.
-    pub fn new(command: &str) -> TraceSettings {
-        TraceSettings {
-            engine: EngineSpec::new(command).handshake(false),
-            timeout: Duration::from_secs(10),
-            jobs: 1,
-            strict: false,
-        }
-    }
-}
+pub use settings::TraceSettings;
 
 /// Tracing as a [`Job`] of the runner.
 struct TraceJob<'a> {

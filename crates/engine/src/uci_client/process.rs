@@ -4,7 +4,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -14,8 +14,11 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
+use super::command::split_command;
+use super::error::UciError;
+use super::options::SpinOption;
 use super::protocol::{go_command, parse_info, UciScore, UciSearch};
-use super::{split_command, EngineSpec, SpinOption, UciError};
+use super::spec::EngineSpec;
 use crate::limits::SearchLimits;
 
 /// How long a stopping engine may take to exit after `quit` before it is killed.
@@ -92,54 +95,68 @@ fn quote(line: &str) -> String {
     }
 }
 
+/// Starts `command` (split like a shell line) in its own process group, with pipes to its
+/// standard input, output and error.
+fn spawn(command: &str) -> Result<(Child, ChildStdin, ChildStdout, ChildStderr), UciError> {
+    let argv = split_command(command).map_err(|message| UciError::Command {
+        command: command.to_string(),
+        message,
+    })?;
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // Its own process group: a Ctrl-C at the terminal does not reach the engine.
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn().map_err(|error| UciError::Spawn {
+        command: command.to_string(),
+        error,
+    })?;
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(UciError::Spawn {
+            command: command.to_string(),
+            error: io::Error::other("no pipes to the process"),
+        });
+    };
+    Ok((child, stdin, stdout, stderr))
+}
+
+/// Keeps the last [`STDERR_LINES`] lines of the engine's standard error (read by a thread of
+/// its own), for the errors that name them.
+fn keep_stderr(stderr: ChildStderr) -> Arc<Mutex<VecDeque<String>>> {
+    let tail = Arc::new(Mutex::new(VecDeque::new()));
+    let keep = tail.clone();
+    let (etx, erx) = mpsc::channel::<String>();
+    std::thread::spawn(move || forward_lines(stderr, etx));
+    std::thread::spawn(move || {
+        for line in erx {
+            if let Ok(mut t) = keep.lock() {
+                if t.len() == STDERR_LINES {
+                    t.pop_front();
+                }
+                t.push_back(line);
+            }
+        }
+    });
+    tail
+}
+
 impl UciEngine {
     pub(super) fn start(spec: &EngineSpec) -> Result<UciEngine, UciError> {
         let command = spec.command.clone();
-        let argv = split_command(&command).map_err(|message| UciError::Command {
-            command: command.clone(),
-            message,
-        })?;
-        let mut cmd = Command::new(&argv[0]);
-        cmd.args(&argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own process group: a Ctrl-C at the terminal does not reach the engine.
-            cmd.process_group(0);
-        }
-        let mut child = cmd.spawn().map_err(|error| UciError::Spawn {
-            command: command.clone(),
-            error,
-        })?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(UciError::Spawn {
-                command,
-                error: io::Error::other("no pipes to the process"),
-            });
-        };
+        let (child, stdin, stdout, stderr) = spawn(&command)?;
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || forward_lines(stdout, tx));
-        let tail = Arc::new(Mutex::new(VecDeque::new()));
-        let keep = tail.clone();
-        let (etx, erx) = mpsc::channel::<String>();
-        std::thread::spawn(move || forward_lines(stderr, etx));
-        std::thread::spawn(move || {
-            for line in erx {
-                if let Ok(mut t) = keep.lock() {
-                    if t.len() == STDERR_LINES {
-                        t.pop_front();
-                    }
-                    t.push_back(line);
-                }
-            }
-        });
+        let tail = keep_stderr(stderr);
         let mut engine = UciEngine {
             command,
             child,
@@ -154,11 +171,18 @@ impl UciEngine {
         if !spec.handshake {
             return Ok(engine);
         }
-        engine.send("uci")?;
+        engine.handshake(spec)?;
+        Ok(engine)
+    }
+
+    /// The UCI handshake: `uci` until `uciok` (the engine's name and options), the required
+    /// options checked, `spec`'s options set, then `isready`.
+    fn handshake(&mut self, spec: &EngineSpec) -> Result<(), UciError> {
+        self.send("uci")?;
         let deadline = Instant::now() + spec.timeout;
         let mut name = None;
         let (mut options, mut spins) = (Vec::new(), Vec::new());
-        engine.wait_for("uciok", deadline, None, |line| {
+        self.wait_for("uciok", deadline, None, |line| {
             if let Some(n) = line.strip_prefix("id name ") {
                 name = Some(n.trim().to_string());
             } else if let Some(option) = declared_option(line) {
@@ -167,15 +191,14 @@ impl UciEngine {
             }
             Ok((line.trim() == "uciok").then_some(()))
         })?;
-        engine.name = name;
-        engine.options = options;
-        engine.spins = spins;
-        engine.check_required(&spec.required)?;
+        self.name = name;
+        self.options = options;
+        self.spins = spins;
+        self.check_required(&spec.required)?;
         for (name, value) in &spec.options {
-            engine.send(&format!("setoption name {name} value {value}"))?;
+            self.send(&format!("setoption name {name} value {value}"))?;
         }
-        engine.ready()?;
-        Ok(engine)
+        self.ready()
     }
 
     /// The command line it was started with.
@@ -373,18 +396,7 @@ impl UciEngine {
         let go = go_command(limits).ok_or_else(|| UciError::NoLimit {
             command: self.command.clone(),
         })?;
-        let mut pos = root.clone();
-        let mut position = format!(
-            "position fen {}",
-            Fen::from_position(root, EnPassantMode::Legal)
-        );
-        if !moves.is_empty() {
-            position += " moves";
-            for &m in moves {
-                position += &format!(" {}", UciMove::from_move(m, CastlingMode::Standard));
-                pos.play_unchecked(m);
-            }
-        }
+        let (position, pos) = position_command(root, moves);
         self.send(&position)?;
         let start = Instant::now();
         self.send(&go)?;
@@ -409,25 +421,7 @@ impl UciEngine {
                     }
                     Ok(None)
                 }
-                Some("bestmove") => {
-                    let Some(text) = words.next() else {
-                        return Err("`bestmove` without a move".to_string());
-                    };
-                    if text == "(none)" || text == "0000" {
-                        return Ok(Some(None));
-                    }
-                    let m = text
-                        .parse::<UciMove>()
-                        .map_err(|_| format!("`{text}` is not a move"))?
-                        .to_move(&pos)
-                        .map_err(|_| {
-                            format!(
-                                "`{text}` is not legal in {}",
-                                Fen::from_position(&pos, EnPassantMode::Legal)
-                            )
-                        })?;
-                    Ok(Some(Some(m)))
-                }
+                Some("bestmove") => best_move(words.next(), &pos).map(Some),
                 _ => Ok(None),
             }
         })?;
@@ -443,6 +437,45 @@ impl UciEngine {
             elapsed: start.elapsed(),
         })
     }
+}
+
+/// The `position` command of `root` after `moves`, and the position it reaches.
+fn position_command(root: &Chess, moves: &[Move]) -> (String, Chess) {
+    let mut pos = root.clone();
+    let mut position = format!(
+        "position fen {}",
+        Fen::from_position(root, EnPassantMode::Legal)
+    );
+    if !moves.is_empty() {
+        position += " moves";
+        for &m in moves {
+            position += &format!(" {}", UciMove::from_move(m, CastlingMode::Standard));
+            pos.play_unchecked(m);
+        }
+    }
+    (position, pos)
+}
+
+/// The move of a `bestmove` line (its word `text`), checked to be legal in `pos`; `None` for
+/// `(none)` or `0000`.
+fn best_move(text: Option<&str>, pos: &Chess) -> Result<Option<Move>, String> {
+    let Some(text) = text else {
+        return Err("`bestmove` without a move".to_string());
+    };
+    if text == "(none)" || text == "0000" {
+        return Ok(None);
+    }
+    let m = text
+        .parse::<UciMove>()
+        .map_err(|_| format!("`{text}` is not a move"))?
+        .to_move(pos)
+        .map_err(|_| {
+            format!(
+                "`{text}` is not legal in {}",
+                Fen::from_position(pos, EnPassantMode::Legal)
+            )
+        })?;
+    Ok(Some(m))
 }
 
 impl Drop for UciEngine {

@@ -240,6 +240,42 @@ pub fn cholesky_solve(a: &mut [f64], m: usize, b: &[f64]) -> Option<Vec<f64>> {
     Some(y)
 }
 
+/// One iteration's Levenberg-Marquardt steps from `x` (cost `v`, gradient `g`): the
+/// linearisation at `x`, then steps at damping `mu`, four times larger after each that does
+/// not lower the cost, at most `1 + max_retries` of them. The first step that lowers the cost
+/// gives its point, cost, gradient and damping; `None` when none did (`mu` then the damping
+/// after the last), or when the run was stopped.
+#[allow(clippy::type_complexity)]
+fn damped_steps<O: GaussNewtonModel>(
+    p: &O,
+    (x, v, g): (&[f64], f64, &[f64]),
+    mu: &mut f64,
+    opts: &GaussNewtonOptions,
+    control: Option<&Control>,
+) -> Result<Option<(Vec<f64>, f64, Vec<f64>, f64)>, Error> {
+    let sample = (opts.sample > 0).then_some(opts.sample);
+    let Some(prep) = Prepared::new(p.linearise(x, sample)?, x.len(), opts, control) else {
+        return Ok(None);
+    };
+    for _ in 0..=opts.max_retries {
+        if stopped(control) {
+            return Ok(None);
+        }
+        let Some(step) = solve_step(&prep, g, *mu, opts, control) else {
+            return Ok(None);
+        };
+        let trial: Vec<f64> = x.iter().zip(&step).map(|(a, b)| a + b).collect();
+        if trial.iter().all(|t| t.is_finite()) {
+            let (vt, gt) = p.value_and_gradient(&trial)?;
+            if vt < v {
+                return Ok(Some((trial, vt, gt, *mu)));
+            }
+        }
+        *mu = (*mu * 4.0).max(1e-6);
+    }
+    Ok(None)
+}
+
 impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
     fn name(&self) -> &str {
         "Gauss-Newton (Levenberg-Marquardt)"
@@ -281,28 +317,7 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
         let control = self.control.clone();
         let control = control.as_deref();
         let outcome = problem.problem("jacobian_count", |p| {
-            let sample = (opts.sample > 0).then_some(opts.sample);
-            let Some(prep) = Prepared::new(p.linearise(&x, sample)?, x.len(), &opts, control)
-            else {
-                return Ok(None);
-            };
-            for _ in 0..=opts.max_retries {
-                if stopped(control) {
-                    return Ok(None);
-                }
-                let Some(step) = solve_step(&prep, &g, mu, &opts, control) else {
-                    return Ok(None);
-                };
-                let trial: Vec<f64> = x.iter().zip(&step).map(|(a, b)| a + b).collect();
-                if trial.iter().all(|t| t.is_finite()) {
-                    let (vt, gt) = p.value_and_gradient(&trial)?;
-                    if vt < v {
-                        return Ok(Some((trial, vt, gt, mu)));
-                    }
-                }
-                mu = (mu * 4.0).max(1e-6);
-            }
-            Ok(None)
+            damped_steps(p, (&x, v, &g), &mut mu, &opts, control)
         })?;
         let mut kv = KV::new();
         match outcome {

@@ -91,7 +91,8 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
         .zip(obj.bounds())
         .map(|(v, &(lo, hi))| v.clamp(lo, hi))
         .collect();
-    let mut best_cost = match problem_for_costs.cost(&best) {
+    let cost = |x: &Vec<f64>| problem_for_costs.cost(x);
+    let mut best_cost = match cost(&best) {
         Ok(c) => c,
         Err(e) => return (best, format!("pso stopped: {e}")),
     };
@@ -109,43 +110,12 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
         if iters == 0 {
             return (best, "pso: iteration budget reached".to_string());
         }
-        // The box around the best point, inside the parameters' bounds (argmin's swarm keeps
-        // every particle inside its box).
-        let bounds = obj.bounds();
-        let lo: Vec<f64> = best
-            .iter()
-            .zip(&radius)
-            .zip(bounds)
-            .map(|((b, r), &(l, h))| (b - r).clamp(l, h))
-            .collect();
-        let hi: Vec<f64> = best
-            .iter()
-            .zip(&radius)
-            .zip(bounds)
-            .map(|((b, r), &(l, h))| (b + r).clamp(l, h))
-            .collect();
-        let mut population = Vec::with_capacity(n);
-        population.push(Particle::new(
-            best.clone(),
-            best_cost,
-            vec![0.0; best.len()],
-        ));
-        for _ in 1..n {
-            let pos: Vec<f64> = lo
-                .iter()
-                .zip(&hi)
-                .map(|(a, b)| rng.gen_range(*a..=*b))
-                .collect();
-            let vel: Vec<f64> = radius
-                .iter()
-                .map(|r| rng.gen_range(-*r..=*r) * 0.1)
-                .collect();
-            let c = match problem_for_costs.cost(&pos) {
-                Ok(c) => c,
-                Err(e) => return (best, format!("pso stopped: {e}")),
-            };
-            population.push(Particle::new(pos, c, vel));
-        }
+        let (lo, hi) = search_box(&best, &radius, obj.bounds());
+        let start = (best.as_slice(), best_cost);
+        let population = match population(start, (&lo, &hi), &radius, n, &mut rng, &cost) {
+            Ok(p) => p,
+            Err(e) => return (best, format!("pso stopped: {e}")),
+        };
         let seed = o.seed.wrapping_add(restart);
         let pso = ParticleSwarm::new((lo, hi), n)
             .with_rng_generator(<rand09::rngs::StdRng as rand09::SeedableRng>::seed_from_u64(seed));
@@ -188,4 +158,50 @@ fn swarm(shared: &Arc<RunShared>, x0: Vec<f64>, o: &PsoOptions, cap: Option<u64>
             }
         }
     }
+}
+
+/// The box of half-widths `radius` around `best`, inside the parameters' `bounds` (argmin's
+/// swarm keeps every particle inside its box).
+fn search_box(best: &[f64], radius: &[f64], bounds: &[(f64, f64)]) -> (Vec<f64>, Vec<f64>) {
+    let side = |sign: f64| -> Vec<f64> {
+        best.iter()
+            .zip(radius)
+            .zip(bounds)
+            .map(|((b, r), &(l, h))| (b + sign * r).clamp(l, h))
+            .collect()
+    };
+    (side(-1.0), side(1.0))
+}
+
+/// A swarm of `n` particles in the box `(lo, hi)`: the best point so far (`start`, at rest),
+/// then `n - 1` drawn from `rng` in the box, each with a velocity of a tenth of `radius` at
+/// most; `cost` prices each.
+fn population<E>(
+    start: (&[f64], f64),
+    (lo, hi): (&[f64], &[f64]),
+    radius: &[f64],
+    n: usize,
+    rng: &mut ChaCha8Rng,
+    cost: &impl Fn(&Vec<f64>) -> Result<f64, E>,
+) -> Result<Vec<Particle<Vec<f64>, f64>>, E> {
+    let mut population = Vec::with_capacity(n);
+    population.push(Particle::new(
+        start.0.to_vec(),
+        start.1,
+        vec![0.0; start.0.len()],
+    ));
+    for _ in 1..n {
+        let pos: Vec<f64> = lo
+            .iter()
+            .zip(hi)
+            .map(|(a, b)| rng.gen_range(*a..=*b))
+            .collect();
+        let vel: Vec<f64> = radius
+            .iter()
+            .map(|r| rng.gen_range(-*r..=*r) * 0.1)
+            .collect();
+        let c = cost(&pos)?;
+        population.push(Particle::new(pos, c, vel));
+    }
+    Ok(population)
 }

@@ -34,7 +34,7 @@
 use std::cell::Cell;
 use std::ptr;
 
-use super::Tape;
+use super::state::Tape;
 
 thread_local! {
     /// The tape of the recording running on this thread, or null. See the module docs.

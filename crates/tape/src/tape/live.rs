@@ -2,7 +2,7 @@
 //! when it is recorded ([`is_live`], [`push_terms`]), so the sweep's unchecked writes stay in
 //! bounds; anything else panics ([`stale`]).
 
-use super::Operation;
+use super::state::{Operation, Segment};
 use crate::var::Var;
 
 /// Panics for an operand that is not a node of the active tape's current recording.
@@ -14,13 +14,6 @@ pub(super) fn stale(x: Var, len: usize) -> ! {
          or comes from another tape (this tape has {len} nodes)",
         x.raw_index()
     )
-}
-
-/// A stretch of nodes recorded between two rewinds: see `Tape::segments`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Segment {
-    pub(super) start: u32,
-    pub(super) tag: u32,
 }
 
 /// Whether `x` (not a constant) is a live node of a tape with `len` nodes and these

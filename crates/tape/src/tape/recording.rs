@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use super::{Segment, Tape};
+use super::state::{Segment, Tape};
 use crate::kind::Kind;
 use crate::program::Program;
 use crate::var::Var;

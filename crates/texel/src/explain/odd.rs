@@ -4,9 +4,20 @@
 use std::collections::HashMap;
 
 use eval::Model;
+use serde::Serialize;
 use shakmaty::Square;
 
-use super::Oddness;
+/// Why a parameter looks out of line.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Oddness {
+    /// What it is compared with: `neighbours` (the mean of the adjacent squares of its
+    /// piece-square table) or `start` (its start value, against its family's changes).
+    pub against: String,
+    /// The value it is compared with.
+    pub reference: f64,
+    /// The distance in standard deviations of its table's (family's) distances.
+    pub z: f64,
+}
 
 /// Names of `pst.<piece>.<phase>.<square>` parsed: the table and the square.
 fn pst_square(name: &str) -> Option<(&str, Square)> {

@@ -6,7 +6,8 @@ use eval::Model;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode};
 
-use super::{oddness, Coefficients, Oddness};
+use super::coefficients::Coefficients;
+use super::odd::{oddness, Oddness};
 use crate::judge;
 
 /// What [`explain_subject`](super::explain_subject) needs of a model and its data: the parameters, each item's

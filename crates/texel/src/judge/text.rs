@@ -1,7 +1,7 @@
 //! The text rendering of a [`Judgement`](super::Judgement): the headline, the loss and
 //! calibration tables and the calibration plot.
 
-use super::{Group, Judgement, Losses};
+use super::report::{Group, Judgement, Losses};
 use crate::TexelError;
 
 /// `1234567` as `1,234,567`.

@@ -10,7 +10,7 @@ use tape::{Tape, Var};
 use tapered::{CompiledSet, HeadRow, HeadSpec, Progress};
 use trace::{HeadInputs, HeadShape, Manifest, Trace};
 
-use super::label;
+use super::model::label;
 
 /// A manifest's head and its shape, recorded once for all its traces.
 #[derive(Clone, Debug)]
@@ -42,7 +42,7 @@ impl Heads {
     }
 
     /// Records `traces` at `start`; a trace whose evaluation at `start` fails (an index out of
-    /// range, a value that is not finite) is left out, as [`super::record_traces`] does.
+    /// range, a value that is not finite) is left out, as [`super::record::record_traces`] does.
     pub(crate) fn record(
         &self,
         m: &Manifest,

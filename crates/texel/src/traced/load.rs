@@ -7,7 +7,8 @@ use std::sync::Arc;
 use tapered::{CompiledSet, Progress, SetBuilder};
 use trace::{Manifest, ReadOptions, Trace, TraceStream};
 
-use super::{first_failure, record_traces, Traced};
+use super::model::Traced;
+use super::record::{first_failure, record_traces};
 use verified::Verified;
 
 mod verified;

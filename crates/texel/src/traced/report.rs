@@ -9,7 +9,7 @@ use shakmaty::Chess;
 use tape::{Scalar, Tape};
 use trace::Trace;
 
-use super::Traced;
+use super::model::Traced;
 use crate::explain::Subject;
 use crate::explain::{explain_subject, oddness_by_pairs, ExplainOptions, Explanation, Oddness};
 use crate::judge::{judge_scored, material_balance, JudgeOptions, Judgement, Scored, CHUNK};

@@ -3,8 +3,9 @@
 
 use minijinja::{context, Value};
 
+use super::error::EmitError;
 use super::names::{self, Lang};
-use super::{EmitError, Table};
+use super::table::Table;
 
 /// The largest magnitude `S(mg, eg)` packs: each half is a 16-bit two's complement number.
 const PACKED_MAX: i64 = 32767;

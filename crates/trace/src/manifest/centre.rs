@@ -3,46 +3,11 @@
 //! `pst_rank` rows against `material`: every piece on the board adds `material[p]` and
 //! `8 * pst_rank[p * 8 + rank]`, so adding `c` to a row and `8 c` to the value is invisible).
 
+use super::decl::{CentreMove, Centring, Manifest, ParamDecl};
 use super::field::Field;
 use super::json::{at, join, Doc};
 use super::raw::{RawCentre, CENTRE_KEYS};
-use super::{Manifest, ParamDecl};
 use crate::TraceError;
-
-/// One declared centring: for each group `g` of `table`'s elements (consecutive, row-major,
-/// `per` elements a group), the mean of its elements not in `exclude` is taken out of them and
-/// `scale` times it added to element `g` of `into`, per phase.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Centring {
-    /// The table's parameter number.
-    pub table: usize,
-    /// The value's parameter number.
-    pub into: usize,
-    /// Elements a group (the table's length over the value's).
-    pub per: usize,
-    /// What one unit of the table is worth in the value (4ku: 8).
-    pub scale: f64,
-    /// The groups centred, ascending.
-    pub groups: Vec<usize>,
-    /// Row-major element offsets of the table left out of the mean and left alone (squares a
-    /// piece never stands on).
-    pub exclude: Vec<usize>,
-}
-
-/// What centring moved: one group and phase.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CentreMove {
-    /// The group's elements, e.g. `pst_rank[8..16]` (a row of a table: `pst[1]`), with its phase (`.mg`, `.eg` or none).
-    pub from: String,
-    /// The weight it moved into, e.g. `material[1].mg`.
-    pub into: String,
-    /// The mean taken out of the group's elements (table units).
-    pub mean: f64,
-    /// What the value gained: `scale * mean`.
-    pub added: f64,
-    /// Left alone because a moved value would leave its bounds.
-    pub skipped: bool,
-}
 
 /// The manifest's `centre` list, validated against its parameters.
 pub(super) fn parse(

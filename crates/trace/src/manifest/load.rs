@@ -7,13 +7,14 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::decl::{Element, Manifest, ParamDecl, ScoreConvention, WeightInfo};
 use super::field::Field;
 use super::json::{at, is_identifier, join, kind, Doc};
 use super::raw::{
     RawManifest, RawParam, RawPhase, RawScale, PARAM_KEYS, PHASE_KEYS, PIECE_KEYS, ROOT_KEYS,
     SCALE_KEYS,
 };
-use super::{centre, resolve, Element, Manifest, ParamDecl, ScoreConvention, WeightInfo};
+use super::{centre, resolve};
 use crate::TraceError;
 
 /// Names an expression gives a meaning of its own: no parameter or feature may take them.

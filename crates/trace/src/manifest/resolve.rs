@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
+use super::decl::{Manifest, ParamDecl, Ref, Term};
 use super::field::Field;
 use super::json::{at, join, Doc};
 use super::raw::{RawTerm, TERM_KEYS};
-use super::{Manifest, ParamDecl, Ref, Term};
 use crate::expr::{Expr, ExprError, Name, Node};
 use crate::TraceError;
 

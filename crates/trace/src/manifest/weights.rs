@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Manifest, ParamDecl};
+use super::decl::{Manifest, ParamDecl};
 
 impl Manifest {
     /// Pairs of weights that are neighbours in a declared shape (indices differing by one in

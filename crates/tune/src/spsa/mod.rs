@@ -242,21 +242,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (basis, basis_name) = basis(&args, &subject, &tunables)?;
     let coordinates: Vec<String> = basis.directions.iter().map(|d| d.name.clone()).collect();
     let (mut plan, openings) = plan(&args, basis)?;
-    let settings = Settings {
-        start: args.start.clone(),
-        manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
-        uci_options: args.uci_options.clone(),
-        basis: basis_name,
-        coordinates,
-        perturbations: plan.spsa.scales.clone(),
-        gains: plan.spsa.gains,
-        seed: plan.spsa.seed,
-        pairs: plan.pairs,
-        nodes: plan.options.node_count(),
-        movetime: args.limits.movetime.filter(|_| args.limits.tc.is_none()),
-        tc: args.limits.tc.map(|tc| tc.to_string()),
-        openings,
-    };
+    let settings = settings(&args, &plan, basis_name, coordinates, openings);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let state_path = args.out.join("state.json");
@@ -278,30 +264,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "dropping the iteration under way; the state of the last one is kept",
     );
     plan.options = plan.options.clone().interrupt(stop.clone());
-    let bar = ProgressBar::new(args.iterations);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} iterations, {msg}, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_position(state.iteration);
+    let bar = iteration_bar(args.iterations, state.iteration);
     let games = AtomicU64::new(state.iteration * plan.pairs as u64 * 2);
     let on_event = |e: SpsaEvent<'_>| match e {
         SpsaEvent::Game(_) => {
             games.fetch_add(1, Ordering::Relaxed);
         }
         SpsaEvent::Iteration { state, .. } => {
-            let line = format!(
-                "{} games, mean result (last 50) {:+.3}, moved most: {}",
-                games.load(Ordering::Relaxed),
-                state.recent_mean(50),
-                largest_moves(&plan.basis, &state.x, 3)
-            );
-            bar.set_position(state.iteration);
-            // Without a terminal (a log file), a line every 50 iterations instead of the bar.
-            if bar.is_hidden() && state.iteration % 50 == 0 {
-                eprintln!("iteration {}/{}: {line}", state.iteration, args.iterations);
-            }
-            bar.set_message(line);
+            let games = games.load(Ordering::Relaxed);
+            show_iteration(&bar, games, &plan.basis, state, args.iterations);
         }
     };
     let mut checkpoint = |s: &SpsaState| -> Result<(), engine::EngineError> {
@@ -319,14 +290,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         weights_json(&subject, manifest.as_ref(), &w).as_bytes(),
     )
     .with_context(|| format!("cannot write {}", weights_path.display()))?;
-    println!(
-        "{} of {} iterations, {} games; weights written to {}",
-        state.iteration,
-        args.iterations,
-        state.iteration * plan.pairs as u64 * 2,
-        weights_path.display()
-    );
-    println!("moved most: {}", largest_moves(&plan.basis, &state.x, 8));
+    print_summary(&state, args.iterations, &plan, &weights_path);
     if end == SpsaEnd::Interrupted {
         println!(
             "interrupted: rerun the same command to continue from iteration {}",
@@ -346,11 +310,81 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let report = check(&args, &subject, &w, &tunables, &pool, &stop)?;
+    write_check(&report, &check_path)
+}
+
+/// Shows an iteration done (`games` played so far) on the bar, or every 50 iterations as a
+/// line without a terminal.
+fn show_iteration(bar: &ProgressBar, games: u64, basis: &Basis, state: &SpsaState, total: u64) {
+    let line = format!(
+        "{} games, mean result (last 50) {:+.3}, moved most: {}",
+        games,
+        state.recent_mean(50),
+        largest_moves(basis, &state.x, 3)
+    );
+    bar.set_position(state.iteration);
+    // Without a terminal (a log file), a line every 50 iterations instead of the bar.
+    if bar.is_hidden() && state.iteration.is_multiple_of(50) {
+        eprintln!("iteration {}/{}: {line}", state.iteration, total);
+    }
+    bar.set_message(line);
+}
+
+/// Prints where the run stands and which coordinates moved most.
+fn print_summary(state: &SpsaState, total: u64, plan: &SpsaPlan, weights: &Path) {
+    println!(
+        "{} of {} iterations, {} games; weights written to {}",
+        state.iteration,
+        total,
+        state.iteration * plan.pairs as u64 * 2,
+        weights.display()
+    );
+    println!("moved most: {}", largest_moves(&plan.basis, &state.x, 8));
+}
+
+/// What the run's `state.json` records of its settings (a resumed run must have the same).
+fn settings(
+    args: &Args,
+    plan: &SpsaPlan,
+    basis: String,
+    coordinates: Vec<String>,
+    openings: String,
+) -> Settings {
+    Settings {
+        start: args.start.clone(),
+        manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
+        uci_options: args.uci_options.clone(),
+        basis,
+        coordinates,
+        perturbations: plan.spsa.scales.clone(),
+        gains: plan.spsa.gains,
+        seed: plan.spsa.seed,
+        pairs: plan.pairs,
+        nodes: plan.options.node_count(),
+        movetime: args.limits.movetime.filter(|_| args.limits.tc.is_none()),
+        tc: args.limits.tc.map(|tc| tc.to_string()),
+        openings,
+    }
+}
+
+/// The progress bar of `total` iterations, at iteration `at` (a resumed run).
+fn iteration_bar(total: u64, at: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} iterations, {msg}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(at);
+    bar
+}
+
+/// Prints the final check and writes it to `path` (`check.json`).
+fn write_check(report: &MatchReport, path: &Path) -> anyhow::Result<()> {
     print!("{}", report.to_text("spsa", "start"));
     let record = serde_json::to_string_pretty(&report.record("start"))? + "\n";
-    fsutil::atomic::write(&check_path, record.as_bytes())
-        .with_context(|| format!("cannot write {}", check_path.display()))?;
-    println!("check written to {}", check_path.display());
+    fsutil::atomic::write(path, record.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    println!("check written to {}", path.display());
     Ok(())
 }
 

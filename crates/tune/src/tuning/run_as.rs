@@ -7,7 +7,7 @@ use std::sync::Arc;
 use optim::Control;
 use texel::job::Job;
 
-use super::{interrupt_flag, RunArgs, DEFAULT_MAX_ITERS};
+use super::args::{interrupt_flag, RunArgs, DEFAULT_MAX_ITERS};
 
 /// Tunes `M` as `args` ask, printing the notes and the summary; the run and its directory,
 /// `None` if it was interrupted (the best weights so far are saved).

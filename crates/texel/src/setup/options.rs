@@ -1,0 +1,138 @@
+//! What defines a problem to tune ([`SetupOptions`], [`TraceOptions`]) and what loading it
+//! gives ([`Loaded`]): a leaf of `setup`, shared with the [`Tunable`](crate::Tunable) trait.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use eval::ModelKind;
+use optim::{LossKind, Sigmoid};
+use tapered::{CompiledSet, Progress};
+
+use crate::chess::Leaf;
+use crate::resolve::Resolver;
+
+/// Everything that defines the problem to tune.
+#[derive(Clone, Debug)]
+pub struct SetupOptions {
+    /// Data files (EPD, PGN or binary cache; plain, gzip or zstd).
+    pub data: Vec<PathBuf>,
+    /// The model; `None`: the starting weights file's, or `psqt` without one. A model that
+    /// differs from the weights file's is an error naming both.
+    pub model: Option<ModelKind>,
+    /// Starting weights (JSON by name); the model's defaults if `None`.
+    pub weights: Option<PathBuf>,
+    /// Fraction of the games held out for validation.
+    pub valid_fraction: f64,
+    /// Seed of the split.
+    pub seed: u64,
+    /// `K`, fitted at the starting weights if `None`.
+    pub k: Option<f64>,
+    /// The sigmoid.
+    pub sigmoid: Sigmoid,
+    /// The loss.
+    pub loss: LossKind,
+    /// L1 weight.
+    pub l1: f64,
+    /// L2 weight; `None`: the model's [`default_l2`](super::default_l2).
+    pub l2: Option<f64>,
+    /// Label blend.
+    pub lambda: f64,
+    /// Smoothness prior's weight over the model's neighbour pairs
+    /// ([`eval::Model::smoothing_pairs`]).
+    pub smooth: f64,
+    /// Freeze patterns (group names or globs on parameter names).
+    pub freeze: Vec<String>,
+    /// Static evaluation or quiescence leaf.
+    pub leaf: Leaf,
+    /// Keep every sample's root position so that the run can search its quiescence leaf again
+    /// at new weights ([`Setup::resolver`](super::Setup::resolver)); needs [`Leaf::Qsearch`].
+    pub resolvable: bool,
+    /// Stop at the first malformed record.
+    pub strict: bool,
+    /// How positions are taken from PGN games (`strict` above applies); EPD and caches are
+    /// read as they are. Default: [`data::ExtractOptions::recommended`].
+    pub extract: data::ExtractOptions,
+    /// Use at most this many positions (after the split, from each side proportionally).
+    pub limit: Option<usize>,
+    /// Use only the first this many positions read (before the split), as `tune bench
+    /// --positions` does. Not with [`resolvable`](Self::resolvable).
+    pub first: Option<usize>,
+    /// Where loading, recording and resolving report their progress (none by default; the
+    /// program draws it).
+    pub progress: Progress,
+    /// Tune an engine's traced model instead of a built-in model (`data` and `model`
+    /// are then unused; `weights`, if given, is a manifest whose values start the run).
+    pub traced: Option<TraceOptions>,
+}
+
+/// Where a traced model comes from, and whether it is verified before tuning.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceOptions {
+    /// The manifest (JSON): the engine's parameters, terms and current values.
+    pub manifest: PathBuf,
+    /// Trace files (text or binary cache; plain, gzip or zstd).
+    pub files: Vec<PathBuf>,
+    /// Rebuild every traced position's evaluation first and refuse a set that does not match
+    /// the engine's own (`false`: tune without checking).
+    pub verify: bool,
+    /// The verification's tolerance in centipawns, after rounding.
+    pub tolerance: f64,
+}
+
+impl TraceOptions {
+    /// Traces of `files` under `manifest`, verified at a tolerance of 1 cp.
+    pub fn new(manifest: PathBuf, files: Vec<PathBuf>) -> Self {
+        TraceOptions {
+            manifest,
+            files,
+            verify: true,
+            tolerance: 1.0,
+        }
+    }
+}
+
+impl Default for SetupOptions {
+    fn default() -> Self {
+        SetupOptions {
+            data: Vec::new(),
+            model: None,
+            weights: None,
+            valid_fraction: 0.1,
+            seed: 1,
+            k: None,
+            sigmoid: Sigmoid::Logistic,
+            loss: LossKind::Mse,
+            l1: 0.0,
+            l2: Some(0.0),
+            lambda: 1.0,
+            smooth: 0.0,
+            freeze: Vec::new(),
+            leaf: Leaf::Static,
+            resolvable: false,
+            strict: false,
+            extract: data::ExtractOptions::recommended(),
+            limit: None,
+            first: None,
+            progress: Progress::none(),
+            traced: None,
+        }
+    }
+}
+
+/// What [`Tunable::load`](crate::Tunable::load) gives [`prepare_as`](super::prepare_as): the model, its start weights and the data
+/// split by game and recorded.
+#[derive(Debug)]
+pub struct Loaded<M> {
+    /// The model.
+    pub model: M,
+    /// Full starting weights.
+    pub start: Vec<f64>,
+    /// The training positions, recorded.
+    pub train: Arc<CompiledSet>,
+    /// The validation positions, recorded (empty without a split).
+    pub valid: Arc<CompiledSet>,
+    /// The resolver of [`SetupOptions::resolvable`] (built-in models only).
+    pub resolver: Option<Resolver>,
+    /// Messages for the user (data reports, skipped records).
+    pub notes: Vec<String>,
+}

@@ -1,0 +1,252 @@
+//! A tuning run's options ([`RunArgs`]: the data, the model, the objective, the solver and
+//! its limits) as the tuning subcommands take them, and the Ctrl-C flag they stop on.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use optim::{Budget, RunConfig, SolverOptions};
+use texel::setup::SetupOptions;
+
+/// The iterations a tuning run gets when `--max-iters` is not given.
+pub const DEFAULT_MAX_ITERS: u64 = 200;
+
+/// `--select`: which rule keeps the iterate (`optim::Selection` without its `z`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Select {
+    /// The latest iterate within the noise of the lowest validation loss.
+    WithinNoise,
+    /// The lowest validation loss.
+    Lowest,
+}
+
+/// How data files are read: shared by the tuning subcommands, `compare`, `eval` and `explain`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ReadArgs {
+    /// Stop at the first malformed record instead of skipping and counting it.
+    #[arg(long)]
+    pub strict: bool,
+    /// PGN data: which positions to take (none, quiet, qleaf), as `tune extract --filter`.
+    /// The default, quiet with --pgn-skip-plies 8, is the extraction whose weights played best.
+    #[arg(long, default_value = "quiet", value_name = "FILTER")]
+    pub pgn_filter: data::Filter,
+    /// PGN data: skip the first N plies of every game.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub pgn_skip_plies: u32,
+}
+
+impl ReadArgs {
+    /// How positions are taken from PGN games.
+    pub fn extract(&self) -> data::ExtractOptions {
+        data::ExtractOptions {
+            filter: self.pgn_filter,
+            skip_plies: self.pgn_skip_plies,
+            ..data::ExtractOptions::recommended()
+        }
+    }
+}
+
+/// Options shared by every tuning subcommand.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RunArgs {
+    /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
+    /// Default: the dataset embedded in the repository (data/default.gtc.zst).
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "manifest")]
+    pub data: Vec<PathBuf>,
+    /// Evaluation model: psqt (material and piece-square tables) or full. Default: the
+    /// model of --weights when given, else psqt; `--model full` with `psqt` weights starts from
+    /// them, carried over by name (the other parameters at their defaults).
+    #[arg(long, conflicts_with = "manifest")]
+    pub model: Option<eval::ModelKind>,
+    #[command(flatten)]
+    pub traced: crate::traced::TraceArgs,
+    /// Starting weights (JSON by name, as written to weights.json); default: the model's.
+    /// With --trace: a manifest (as a traced run writes weights.json) whose values start.
+    #[arg(long, value_name = "START.json")]
+    pub weights: Option<PathBuf>,
+    /// Continue from the weights saved in --out (OUT/weights.json), appending to its log.
+    #[arg(long)]
+    pub resume: bool,
+    /// Output directory. Default: runs/<method>-<unix time>.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Fraction of the games held out for validation (0 for none).
+    #[arg(long, default_value_t = 0.1)]
+    pub valid_fraction: f64,
+    /// Seed of the train/validation split and of the stochastic methods.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The sigmoid's scale K; fitted to the starting weights when not given.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// logistic: Texel's 1/(1+10^(-K q/400)) on results 0..1; tanh: RuyTune's tanh(K q) on -1..1.
+    #[arg(long, default_value = "logistic")]
+    pub sigmoid: optim::Sigmoid,
+    /// Loss: mse (mean squared error) or xent (cross-entropy).
+    #[arg(long, default_value = "mse")]
+    pub loss: optim::LossKind,
+    /// L1 regularisation weight (Zurichess): l1 * sum |w - w_start| over the free parameters.
+    #[arg(long, default_value_t = 0.0)]
+    pub l1: f64,
+    /// L2 regularisation weight: l2 * sum (w - w_start)^2 over the free parameters, against
+    /// the mean loss (so repeating the data changes nothing); 0 turns it off. `auto`: run the
+    /// method at 1e-6, 1e-7, ... 1e-10 and 0 (strongest first, each from the previous one's
+    /// weights) and keep the strength with the lowest validation loss. Default: 1e-7 for
+    /// `psqt`, 1e-8 for `full` (chosen by play, not by loss: docs/optimizers.md); 0 for a
+    /// traced model (--trace; try `auto`).
+    #[arg(long, value_name = "X|auto")]
+    pub l2: Option<optim::regularise::L2>,
+    /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Smoothness prior: smooth * sum (w_a - w_b)^2 over neighbouring parameters (the squares
+    /// a king step apart in each piece-square table, consecutive mobility counts), against the
+    /// mean loss like --l2. It pulls what the data cannot tell apart towards its neighbours
+    /// instead of leaving it to the noise, which a search exploits; 0 turns it off.
+    #[arg(long, default_value_t = 0.0, value_name = "X")]
+    pub smooth: f64,
+    /// Freeze parameters: a group name (material, pst, mobility, ...) or a glob on names
+    /// (pst.*.e4). Repeatable.
+    #[arg(long, value_name = "PATTERN")]
+    pub freeze: Vec<String>,
+    /// Maximum iterations (epochs for adam, sweeps for local). Default: 200 for a tuning run,
+    /// none for `compare` (its budget is passes or time).
+    #[arg(long)]
+    pub max_iters: Option<u64>,
+    /// Maximum passes over the training data.
+    #[arg(long)]
+    pub max_passes: Option<f64>,
+    /// Maximum seconds of optimisation.
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Stop after this many iterations in a row worse than the kept one beyond the noise
+    /// (or, with --select lowest, without a lower validation loss).
+    #[arg(long)]
+    pub patience: Option<usize>,
+    /// Which iterate to keep. within-noise: the latest whose validation loss is above the
+    /// lowest by at most --select-z standard errors of the paired difference (clustered by
+    /// game), so an earlier iterate wins only by more than the noise; lowest: the lowest
+    /// validation loss, however small the margin.
+    #[arg(long, value_enum, default_value_t = Select::WithinNoise)]
+    pub select: Select,
+    /// With --select within-noise: the standard errors an earlier iterate must beat.
+    #[arg(long, default_value_t = 2.0, value_name = "Z")]
+    pub select_z: f64,
+    /// static: evaluate each position as given; qsearch: evaluate the end of its quiescence
+    /// principal variation at the starting weights (RuyTune).
+    #[arg(long, default_value = "static")]
+    pub leaf: texel::chess::Leaf,
+    /// With --leaf qsearch: search every position's quiescence leaf again at the latest
+    /// weights every N iterations (the leaf moves when the weights move), report how many
+    /// changed and continue on the new leaves. 0: never.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub resolve_every: u64,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Use at most this many positions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub stopping: optim::Stopping,
+    #[command(flatten)]
+    pub solvers: SolverOptions,
+    /// Also write the integer weights as source code in this language: c (weights.h), cpp
+    /// (weights.hpp), rust (weights.rs, which a built-in model's run always writes) or csharp
+    /// (Weights.cs), as `tune emit` writes them. Repeatable.
+    #[arg(long, value_name = "LANG", value_parser = parse_emit)]
+    pub emit: Vec<trace::emit::Language>,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A language of `--emit`: a built-in one, which names its file (a template is `tune emit`'s).
+fn parse_emit(s: &str) -> Result<trace::emit::Language, String> {
+    let lang: trace::emit::Language = s.parse()?;
+    match lang.file_name() {
+        Some(_) => Ok(lang),
+        None => Err(format!(
+            "a run writes source in c, cpp, rust or csharp; `tune emit --template {s}` \
+             renders a template"
+        )),
+    }
+}
+
+impl RunArgs {
+    /// The problem definition.
+    pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
+        let traced = self.traced.options();
+        Ok(SetupOptions {
+            data: if self.data.is_empty() && traced.is_none() {
+                texel::setup::default_data()?
+            } else {
+                self.data.clone()
+            },
+            model: self.model,
+            weights: self.weights.clone(),
+            valid_fraction: self.valid_fraction,
+            seed: self.seed,
+            k: self.k,
+            sigmoid: self.sigmoid,
+            loss: self.loss,
+            l1: self.l1,
+            l2: self.l2.map(|l| l.fixed()),
+            lambda: self.lambda,
+            smooth: self.smooth,
+            freeze: self.freeze.clone(),
+            leaf: self.leaf,
+            resolvable: self.resolve_every > 0,
+            strict: self.read.strict,
+            extract: self.read.extract(),
+            limit: self.limit,
+            first: None,
+            progress: crate::progress::bars(!self.quiet),
+            traced,
+        })
+    }
+
+    /// Budget and solver options; `max_iters` when `--max-iters` is not given.
+    pub fn run_config(&self, method: optim::Method, max_iters: Option<u64>) -> RunConfig {
+        RunConfig {
+            method,
+            budget: Budget {
+                max_iters: self.max_iters.or(max_iters),
+                max_passes: self.max_passes,
+                seconds: self.time,
+                patience: self.patience,
+            },
+            stopping: self.stopping,
+            solvers: self.solvers.with_seed(self.seed),
+            selection: match self.select {
+                Select::Lowest => optim::Selection::Lowest,
+                Select::WithinNoise => optim::Selection::WithinNoise { z: self.select_z },
+            },
+            log: None,
+            progress: crate::progress::bars(!self.quiet),
+            names: Vec::new(),
+        }
+    }
+}
+
+/// Installs the Ctrl-C handler once and returns its flag.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        if let Err(e) = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                // A second Ctrl-C: give up at once.
+                std::process::exit(130);
+            }
+            eprintln!(
+                "\ninterrupted: stopping the batch being loaded or the pass under way (a run \
+                 saves the best weights so far)"
+            );
+        }) {
+            eprintln!("warning: no Ctrl-C handler: {e}");
+        }
+        flag
+    })
+    .clone()
+}
