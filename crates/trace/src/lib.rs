@@ -48,7 +48,8 @@
 //!   truncating towards zero in the engine's (`Integer`: `verify`, `Manifest::evaluate`, index
 //!   expressions), `x` itself in the tuning objective's (`Real`: `Manifest::evaluate_real`, the
 //!   head), so the objective stays smooth where the engine steps.
-//! - *Head* (`head.rs`): the declared terms, the formula and the constant as one function of
+//! - *Head* (`head.rs`; the walk over the declared terms it shares with the evaluation is
+//!   `walk.rs`): the declared terms, the formula and the constant as one function of
 //!   per-position inputs (`Manifest::head`, `head_shape`, `head_inputs`: twin sums, picked
 //!   weights, scalars), the same operations in the same order as `Manifest::evaluate_real`
 //!   (the tuning objective, real arithmetic), so a tuner records it once and stores per
@@ -59,9 +60,9 @@
 //!   `stream.rs`: `TraceStream`, the files read a batch at a time, text or binary by the magic,
 //!   plain, gzip or zstd through `fsutil::source`, text parsed in parallel chunks of whole lines
 //!   (no allocation per line but the trace's own vectors), malformed records located, skipped
-//!   and counted in a `ReadReport`, or the error with `strict`; `read.rs`: `read_traces`, every
-//!   trace at once on top of it).
-//! - *Evaluation* (`evaluate.rs`, `linear.rs`): `Manifest::evaluate::<S>(&Trace, &[S])` (the
+//!   and counted in a `ReadReport`, or the error with `strict`, and `read_traces`, every trace
+//!   at once on top of it; `read.rs`: `ReadOptions`, `ReadReport`, writing traces as text).
+//! - *Evaluation* (`evaluate.rs`, `walk.rs`, `linear.rs`): `Manifest::evaluate::<S>(&Trace, &[S])` (the
 //!   engine's arithmetic) and `evaluate_real` (the tuning objective's, which `texel` records,
 //!   judges and explains; the two differ only in `trunc`); a trace
 //!   without declared terms is a linear row (`linear.rs`: as integer counts with its factors and
