@@ -69,10 +69,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut spec = EngineSpec::new(&args.engine);
     for o in &args.options {
-        let Some((name, value)) = o.split_once('=') else {
-            bail!("--option takes NAME=VALUE, not `{o}`");
-        };
-        spec = spec.option(name.trim(), value.trim());
+        let (name, value) = crate::uci_option::split("--option", o)?;
+        spec = spec.option(name, value);
     }
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -28,6 +28,11 @@ pub struct Args {
     /// Generations to finish after generation 0 (a continuation may ask for more).
     #[arg(long, default_value_t = 5)]
     generations: u32,
+    /// A UCI option for the engine in every game, before its weights, e.g. `--uci-option
+    /// Normalize=false` for Ethereal, whose reported scores are otherwise not in its
+    /// evaluation's units (repeatable; part of the loop's settings).
+    #[arg(long = "uci-option", value_name = "NAME=VALUE")]
+    uci_options: Vec<String>,
     #[command(flatten)]
     play: crate::selfplay_cmd::PlayArgs,
     /// Tune on the positions of this many generations (the newest last), traced again with
@@ -127,6 +132,14 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         alpha: args.alpha,
         beta: args.beta,
         clock: args.play.clock(),
+        uci_options: args
+            .uci_options
+            .iter()
+            .map(|o| {
+                let (name, value) = crate::uci_option::split("--uci-option", o)?;
+                Ok((name.to_string(), value.to_string()))
+            })
+            .collect::<anyhow::Result<_>>()?,
         ..LoopSettings::new(&args.engine, &args.manifest)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

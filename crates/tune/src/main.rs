@@ -25,6 +25,7 @@ mod stats;
 mod trace;
 mod traced;
 mod tuning;
+mod uci_option;
 mod verify_traces;
 
 /// Tune chess evaluation weights by Texel's method with exact gradients.

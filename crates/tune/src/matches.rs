@@ -140,10 +140,8 @@ fn setup(
     let own_flag = format!("--uci-option-{side}");
     for (flag, list) in [("--uci-option", &args.uci_options[..]), (&own_flag, own)] {
         for o in list {
-            let Some((name, value)) = o.split_once('=') else {
-                anyhow::bail!("{flag} takes NAME=VALUE, not `{o}`");
-            };
-            setup = setup.option(name.trim(), value.trim());
+            let (name, value) = crate::uci_option::split(flag, o)?;
+            setup = setup.option(name, value);
         }
     }
     if !own.is_empty() && !player.starts_with("uci:") {

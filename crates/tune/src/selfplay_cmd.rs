@@ -100,10 +100,8 @@ pub struct Args {
 fn engine_setup(args: &Args) -> anyhow::Result<UciSetup> {
     let mut setup = UciSetup::default();
     for o in &args.uci_options {
-        let Some((name, value)) = o.split_once('=') else {
-            anyhow::bail!("--uci-option takes NAME=VALUE, not `{o}`");
-        };
-        setup = setup.option(name.trim(), value.trim());
+        let (name, value) = crate::uci_option::split("--uci-option", o)?;
+        setup = setup.option(name, value);
     }
     if let Some(path) = &args.weights {
         let m = trace::Manifest::load(path).context("--weights: cannot use the weights")?;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use engine::elo::Sprt;
 use engine::play::PlayOptions;
+use engine::player::UciSetup;
 use serde::{Deserialize, Serialize};
 
 use crate::settings::{play_options, ClockSettings};
@@ -65,6 +66,12 @@ pub struct LoopSettings {
     /// time controls): fixed nodes. Games on a clock are not reproducible.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockSettings>,
+    /// UCI options sent to the engine before its weights in every game (self-play, gate,
+    /// SPSA), `(name, value)`: e.g. Ethereal's `Normalize` `false`, so that the search scores
+    /// the labels blend in are in the evaluation's units. Absent from the file when empty (and
+    /// from the files of loops written before it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uci_options: Vec<(String, String)>,
 }
 
 impl LoopSettings {
@@ -92,7 +99,17 @@ impl LoopSettings {
             alpha: 0.05,
             beta: 0.05,
             clock: None,
+            uci_options: Vec::new(),
         }
+    }
+
+    /// The engine's setup before its weights: the options of `uci_options`.
+    pub fn uci_setup(&self) -> UciSetup {
+        self.uci_options
+            .iter()
+            .fold(UciSetup::default(), |setup, (name, value)| {
+                setup.option(name, value)
+            })
     }
 
     /// How the self-play games are played: on the clock if there is one, else at `nodes`.
@@ -192,5 +209,34 @@ impl SpsaSettings {
             return bad("--spsa-basis is `tables` or `each`");
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoopSettings;
+
+    #[test]
+    fn uci_options_are_sent_before_the_weights_and_absent_from_old_files() {
+        let mut s = LoopSettings::new("engine", "m.json");
+        let json = serde_json::to_value(&s).unwrap();
+        assert!(
+            json.get("uci_options").is_none(),
+            "an empty list is not written"
+        );
+        let old: LoopSettings = serde_json::from_value(json).unwrap();
+        assert!(
+            old.uci_options.is_empty(),
+            "a file without the field reads as none"
+        );
+
+        s.uci_options = vec![
+            ("Normalize".into(), "false".into()),
+            ("Hash".into(), "16".into()),
+        ];
+        let setup = s.uci_setup();
+        assert_eq!(setup.options, s.uci_options);
+        let back: LoopSettings = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
     }
 }

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine::openings::RandomOpenings;
-use engine::player::UciSetup;
 use engine::spsa::{
     run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject,
 };
@@ -116,12 +115,8 @@ impl Runner<'_> {
         let sp = &stage.settings;
         let dir = self.spsa_dir();
         let start = load_manifest(&self.weights_path(stage.start))?;
-        let subject = Subject::uci_manifest(
-            &s.engine,
-            UciSetup::default(),
-            &start.manifest,
-            self.opts.timeout,
-        )?;
+        let subject =
+            Subject::uci_manifest(&s.engine, s.uci_setup(), &start.manifest, self.opts.timeout)?;
         let tunables = subject.tunables();
         let plan = self.spsa_plan(stage, sp.basis(&tunables)?)?;
         let progress = dir.join(PROGRESS);

@@ -44,7 +44,7 @@ impl Runner<'_> {
     /// The engine set up with the weights of `weights` (a manifest with values).
     pub(super) fn setup(&self, weights: &Path) -> Result<UciSetup, BootstrapError> {
         let m = load_manifest(weights)?;
-        Ok(UciSetup::default().weights(&m.manifest)?)
+        Ok(self.opts.settings.uci_setup().weights(&m.manifest)?)
     }
 
     /// The engine as a player with the weights of `weights`.

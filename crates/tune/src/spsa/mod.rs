@@ -106,10 +106,8 @@ pub struct Args {
 fn setup(args: &Args) -> anyhow::Result<UciSetup> {
     let mut setup = UciSetup::default();
     for o in &args.uci_options {
-        let Some((name, value)) = o.split_once('=') else {
-            bail!("--uci-option takes NAME=VALUE, not `{o}`");
-        };
-        setup = setup.option(name.trim(), value.trim());
+        let (name, value) = crate::uci_option::split("--uci-option", o)?;
+        setup = setup.option(name, value);
     }
     Ok(setup)
 }
