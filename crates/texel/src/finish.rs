@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use optim::Objective;
 use serde::{Deserialize, Serialize};
@@ -22,18 +23,24 @@ pub const POLISH_SWEEPS: usize = 8;
 pub const POLISH_PATIENCE: usize = 64;
 
 /// The most passes of the training set the integer polish takes by default (each try is one,
-/// each sweep's gradient one): it stops there, keeping the steps found so far. On Ethereal's
-/// 904 pairs and 200,000 positions this bounds the polish to about a minute; on 4ku's
-/// 1,000,000 positions the polish ends by itself first.
+/// each sweep's gradient one): it stops there, keeping the steps found so far.
 pub const POLISH_PASSES: usize = 1_000;
 
-/// How far the integer polish may go, and whom it tells: the budget of passes, a stop flag
+/// The most wall-clock time the integer polish takes by default: it stops at the first try
+/// after it, keeping the steps found so far (so a run whose polish is cut by time depends on
+/// the machine's speed: the summary says so, `polish_cut: "time"`).
+pub const POLISH_SECONDS: f64 = 60.0;
+
+/// How far the integer polish may go, and whom it tells: the budget of passes and of time, a
+/// stop flag
 /// (Ctrl-C: the polish ends at its next try, keeping the steps found so far) and the progress
 /// callback (a task "polish" of `passes` steps, one a pass).
 #[derive(Clone)]
 pub struct Polish {
     /// The most passes ([`POLISH_PASSES`] by default; 0: no polish, plain rounding).
     pub passes: usize,
+    /// The most seconds ([`POLISH_SECONDS`] by default; `None`: no limit).
+    pub seconds: Option<f64>,
     /// Set to end the polish early (the run's interrupt flag).
     pub stop: Option<Arc<AtomicBool>>,
     /// Where the polish reports its passes.
@@ -44,6 +51,7 @@ impl Default for Polish {
     fn default() -> Polish {
         Polish {
             passes: POLISH_PASSES,
+            seconds: Some(POLISH_SECONDS),
             stop: None,
             progress: Progress::none(),
         }
@@ -61,8 +69,8 @@ pub struct Polished {
     pub sweeps: usize,
     /// Passes taken (tries and gradients).
     pub passes: usize,
-    /// Why it stopped before it ran out of steps that pay: `"budget"` (its passes spent) or
-    /// `"interrupted"` (the stop flag); `None` if it finished.
+    /// Why it stopped before it ran out of steps that pay: `"budget"` (its passes spent),
+    /// `"time"` (its seconds) or `"interrupted"` (the stop flag); `None` if it finished.
     pub cut: Option<&'static str>,
 }
 
@@ -112,7 +120,7 @@ pub struct Rounding {
     /// Passes of the training set it took.
     #[serde(default)]
     pub polish_passes: usize,
-    /// Why it stopped early (`"budget"`, `"interrupted"`), if it did: the weights are the
+    /// Why it stopped early (`"budget"`, `"time"`, `"interrupted"`), if it did: the weights are the
     /// best found until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub polish_cut: Option<String>,
@@ -198,8 +206,8 @@ pub fn finish<M: Tunable>(
 /// tries one step of 1 against it on each movable weight, largest slope first, and keeps it
 /// when the training data loss drops (inside the weight's bounds), until [`POLISH_PATIENCE`]
 /// tries in a row are refused. Stops when a sweep keeps nothing, after [`POLISH_SWEEPS`],
-/// when `how.passes` passes are spent or when `how.stop` is set, keeping the steps kept so
-/// far. `loss` is the data loss at `wi`; the loss returned is never above it (a step is kept
+/// when `how.passes` passes or `how.seconds` are spent or when `how.stop` is set, keeping the
+/// steps kept so far. `loss` is the data loss at `wi`; the loss returned is never above it (a step is kept
 /// only if it lowers the loss).
 pub fn polish(
     train: &Objective,
@@ -230,8 +238,12 @@ pub fn polish(
         what: "polish",
         len: how.passes as u64,
     });
+    let deadline = how
+        .seconds
+        .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+        .and_then(|d| Instant::now().checked_add(d));
     while out.sweeps < POLISH_SWEEPS {
-        let kept = sweep(train, wi, &coords, how, &mut out);
+        let kept = sweep(train, wi, &coords, (how, deadline), &mut out);
         if kept == 0 || out.cut.is_some() {
             break;
         }
@@ -246,7 +258,7 @@ fn sweep(
     train: &Objective,
     wi: &mut [f64],
     coords: &[(usize, usize)],
-    how: &Polish,
+    (how, deadline): (&Polish, Option<Instant>),
     out: &mut Polished,
 ) -> usize {
     let bounds = train.bounds();
@@ -256,6 +268,8 @@ fn sweep(
             out.cut = Some("interrupted");
         } else if out.passes >= how.passes {
             out.cut = Some("budget");
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            out.cut = Some("time");
         } else {
             out.passes += 1;
             how.progress.advance(1);

@@ -233,6 +233,15 @@ fn a_bounded_polish_stops_at_its_budget_or_flag_never_above_the_start() {
             assert_eq!(wi, setup.start, "no pass, no step");
         }
     }
+    // No time: nothing is tried either.
+    let mut wi = setup.start.clone();
+    let how = Polish {
+        seconds: Some(0.0),
+        ..Polish::default()
+    };
+    let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
+    assert_eq!((p.loss, p.passes, p.cut), (start_loss, 0, Some("time")));
+    assert_eq!(wi, setup.start);
     // The flag set: nothing more is tried, the weights are as they were.
     let mut wi = setup.start.clone();
     let how = Polish {
