@@ -3,8 +3,13 @@
 //! the rounded weights by integer steps on the training loss ([`polish`]), reporting what
 //! each step cost or saved ([`Rounding`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use optim::Objective;
 use serde::{Deserialize, Serialize};
+use tapered::{Progress, ProgressEvent};
 
 use crate::tunable::Tunable;
 
@@ -16,6 +21,58 @@ pub const POLISH_SWEEPS: usize = 8;
 /// tries go by slope, largest first, so past a run of refusals the rest (smaller slopes) are
 /// unlikely to pay for their pass each.
 pub const POLISH_PATIENCE: usize = 64;
+
+/// The most passes of the training set the integer polish takes by default (each try is one,
+/// each sweep's gradient one): it stops there, keeping the steps found so far.
+pub const POLISH_PASSES: usize = 1_000;
+
+/// The most wall-clock time the integer polish takes by default: it stops at the first try
+/// after it, keeping the steps found so far (so a run whose polish is cut by time depends on
+/// the machine's speed: the summary says so, `polish_cut: "time"`).
+pub const POLISH_SECONDS: f64 = 60.0;
+
+/// How far the integer polish may go, and whom it tells: the budget of passes and of time, a
+/// stop flag
+/// (Ctrl-C: the polish ends at its next try, keeping the steps found so far) and the progress
+/// callback (a task "polish" of `passes` steps, one a pass).
+#[derive(Clone)]
+pub struct Polish {
+    /// The most passes ([`POLISH_PASSES`] by default; 0: no polish, plain rounding).
+    pub passes: usize,
+    /// The most seconds ([`POLISH_SECONDS`] by default; `None`: no limit).
+    pub seconds: Option<f64>,
+    /// Set to end the polish early (the run's interrupt flag).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Where the polish reports its passes.
+    pub progress: Progress,
+}
+
+impl Default for Polish {
+    fn default() -> Polish {
+        Polish {
+            passes: POLISH_PASSES,
+            seconds: Some(POLISH_SECONDS),
+            stop: None,
+            progress: Progress::none(),
+        }
+    }
+}
+
+/// What the integer polish did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polished {
+    /// The training data loss at the polished weights (never above the loss it started at).
+    pub loss: f64,
+    /// Integer steps kept.
+    pub moves: usize,
+    /// Sweeps begun.
+    pub sweeps: usize,
+    /// Passes taken (tries and gradients).
+    pub passes: usize,
+    /// Why it stopped before it ran out of steps that pay: `"budget"` (its passes spent),
+    /// `"time"` (its seconds) or `"interrupted"` (the stop flag); `None` if it finished.
+    pub cut: Option<&'static str>,
+}
 
 /// One group's mean moved by centring (a serialisable [`trace::CentreMove`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -60,6 +117,13 @@ pub struct Rounding {
     pub polish_moves: usize,
     /// Sweeps it ran.
     pub polish_sweeps: usize,
+    /// Passes of the training set it took.
+    #[serde(default)]
+    pub polish_passes: usize,
+    /// Why it stopped early (`"budget"`, `"time"`, `"interrupted"`), if it did: the weights are the
+    /// best found until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub polish_cut: Option<String>,
 }
 
 impl Rounding {
@@ -87,12 +151,17 @@ impl Rounding {
             );
         }
         if self.polish_sweeps > 0 {
+            let cut = match &self.polish_cut {
+                Some(why) => format!(", stopped early: {why}"),
+                None => String::new(),
+            };
             s += &format!(
-                "polish    rounding cost {:+.2e} -> {:+.2e} ({} integer steps, {} sweeps)\n",
+                "polish    rounding cost {:+.2e} -> {:+.2e} ({} integer steps, {} sweeps, {} passes{cut})\n",
                 self.cost_before_polish,
                 self.cost_after_polish,
                 self.polish_moves,
-                self.polish_sweeps
+                self.polish_sweeps,
+                self.polish_passes
             );
         }
         s
@@ -100,11 +169,13 @@ impl Rounding {
 }
 
 /// The weights a run writes from its optimum `w`: centred (unrounded) and rounded-and-polished
-/// integers, with the report. `train` judges the polish and the costs (its data loss).
+/// integers, with the report. `train` judges the polish and the costs (its data loss);
+/// `how` bounds the polish.
 pub fn finish<M: Tunable>(
     model: &M,
     train: &Objective,
     w: &[f64],
+    how: &Polish,
 ) -> (Vec<f64>, Vec<f64>, Rounding) {
     let before = train.data_loss(w);
     let (wc, moves) = model.centre(w);
@@ -116,14 +187,16 @@ pub fn finish<M: Tunable>(
     let mut wi = model.round(&wc);
     let rounded = train.data_loss(&wi);
     let movable = model.polish_moves();
-    let (polished, moved, sweeps) = polish(train, &mut wi, &movable, rounded);
+    let p = polish(train, &mut wi, &movable, rounded, how);
     let report = Rounding {
         centred: moves.into_iter().map(Centred::from).collect(),
         centring_change: centred_loss - before,
         cost_before_polish: rounded - centred_loss,
-        cost_after_polish: polished - centred_loss,
-        polish_moves: moved,
-        polish_sweeps: sweeps,
+        cost_after_polish: p.loss - centred_loss,
+        polish_moves: p.moves,
+        polish_sweeps: p.sweeps,
+        polish_passes: p.passes,
+        polish_cut: p.cut.map(str::to_string),
     };
     (wc, wi, report)
 }
@@ -132,16 +205,18 @@ pub fn finish<M: Tunable>(
 /// `movable` that are free in `train` (frozen ones stay): each sweep takes the gradient, then
 /// tries one step of 1 against it on each movable weight, largest slope first, and keeps it
 /// when the training data loss drops (inside the weight's bounds), until [`POLISH_PATIENCE`]
-/// tries in a row are refused. Stops when a sweep keeps nothing, or after [`POLISH_SWEEPS`]. `loss` is the data loss at `wi`; returns the final
-/// loss (never above `loss`), the steps kept and the sweeps run.
+/// tries in a row are refused. Stops when a sweep keeps nothing, after [`POLISH_SWEEPS`],
+/// when `how.passes` passes or `how.seconds` are spent or when `how.stop` is set, keeping the
+/// steps kept so far. `loss` is the data loss at `wi`; the loss returned is never above it (a step is kept
+/// only if it lowers the loss).
 pub fn polish(
     train: &Objective,
     wi: &mut [f64],
     movable: &[usize],
-    mut loss: f64,
-) -> (f64, usize, usize) {
+    loss: f64,
+    how: &Polish,
+) -> Polished {
     let free = train.free();
-    let bounds = train.bounds();
     // (full index, free coordinate) of every weight the polish may move.
     let coords: Vec<(usize, usize)> = free
         .iter()
@@ -149,46 +224,95 @@ pub fn polish(
         .filter(|(_, i)| movable.contains(i))
         .map(|(k, &i)| (i, k))
         .collect();
+    let mut out = Polished {
+        loss,
+        moves: 0,
+        sweeps: 0,
+        passes: 0,
+        cut: None,
+    };
     if coords.is_empty() || !loss.is_finite() {
-        return (loss, 0, 0);
+        return out;
     }
-    let (mut moves, mut sweeps) = (0, 0);
-    while sweeps < POLISH_SWEEPS {
-        sweeps += 1;
-        let (_, g) = train.value_and_gradient(&train.reduce(wi));
-        let mut order: Vec<(usize, usize)> = coords.clone();
-        order.sort_by(|a, b| g[b.1].abs().total_cmp(&g[a.1].abs()));
-        let (mut kept, mut refused) = (0, 0);
-        for (i, k) in order {
-            if refused >= POLISH_PATIENCE {
-                break;
-            }
-            if g[k] == 0.0 || !g[k].is_finite() {
-                continue;
-            }
-            let old = wi[i];
-            let v = old - g[k].signum();
-            if bounds
-                .get(k)
-                .is_some_and(|&(lo, hi)| !(lo..=hi).contains(&v))
-            {
-                continue;
-            }
-            wi[i] = v;
-            let l = train.data_loss(wi);
-            if l < loss {
-                loss = l;
-                kept += 1;
-                refused = 0;
-            } else {
-                wi[i] = old;
-                refused += 1;
-            }
-        }
-        moves += kept;
-        if kept == 0 {
+    how.progress.send(ProgressEvent::Begin {
+        what: "polish",
+        len: how.passes as u64,
+    });
+    let deadline = how
+        .seconds
+        .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+        .and_then(|d| Instant::now().checked_add(d));
+    while out.sweeps < POLISH_SWEEPS {
+        let kept = sweep(train, wi, &coords, (how, deadline), &mut out);
+        if kept == 0 || out.cut.is_some() {
             break;
         }
     }
-    (loss, moves, sweeps)
+    how.progress.end();
+    out
+}
+
+/// One sweep of [`polish`]: the gradient, then the tries by slope; returns the steps kept
+/// (and counts them, the passes and the sweep into `out`, with the cause if it was cut).
+fn sweep(
+    train: &Objective,
+    wi: &mut [f64],
+    coords: &[(usize, usize)],
+    (how, deadline): (&Polish, Option<Instant>),
+    out: &mut Polished,
+) -> usize {
+    let bounds = train.bounds();
+    // Whether the next pass is allowed; counts it if so.
+    let pass = |out: &mut Polished| {
+        if how.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            out.cut = Some("interrupted");
+        } else if out.passes >= how.passes {
+            out.cut = Some("budget");
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+            out.cut = Some("time");
+        } else {
+            out.passes += 1;
+            how.progress.advance(1);
+        }
+        out.cut.is_none()
+    };
+    if !pass(out) {
+        return 0;
+    }
+    out.sweeps += 1;
+    let (_, g) = train.value_and_gradient(&train.reduce(wi));
+    let mut order: Vec<(usize, usize)> = coords.to_vec();
+    order.sort_by(|a, b| g[b.1].abs().total_cmp(&g[a.1].abs()));
+    let (mut kept, mut refused) = (0, 0);
+    for (i, k) in order {
+        if refused >= POLISH_PATIENCE {
+            break;
+        }
+        if g[k] == 0.0 || !g[k].is_finite() {
+            continue;
+        }
+        let old = wi[i];
+        let v = old - g[k].signum();
+        if bounds
+            .get(k)
+            .is_some_and(|&(lo, hi)| !(lo..=hi).contains(&v))
+        {
+            continue;
+        }
+        if !pass(out) {
+            break;
+        }
+        wi[i] = v;
+        let l = train.data_loss(wi);
+        if l < out.loss {
+            out.loss = l;
+            kept += 1;
+            refused = 0;
+        } else {
+            wi[i] = old;
+            refused += 1;
+        }
+    }
+    out.moves += kept;
+    kept
 }

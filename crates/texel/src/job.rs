@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use eval::Model;
 
+use crate::finish::Polish;
 use crate::output::{write_run, Summary};
 use crate::setup::{prepare_as, Setup, SetupOptions};
 use crate::tunable::Tunable;
@@ -111,6 +112,11 @@ pub fn tune_as<M: Tunable>(
         log_path.clone()
     });
     let l2_path = l2_path_or_default(&mut setup, job.l2_path.as_ref())?;
+    let polish = Polish {
+        stop: Some(control.interrupt_flag()),
+        progress: cfg.progress.clone(),
+        ..Polish::default()
+    };
     on_prepared(&setup);
     let (outcome, train, valid) = match (setup.resolver.as_mut(), l2_path, setup.valid.clone()) {
         (None, Some(grid), Some(valid)) => {
@@ -157,6 +163,7 @@ pub fn tune_as<M: Tunable>(
         setup.k_fitted,
         Some(&log_path),
         &job.emit,
+        &polish,
     )?;
     Ok(Tuned {
         summary,

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::finish::{finish, Rounding};
+use crate::finish::{finish, Polish, Rounding};
 use crate::tunable::Tunable;
 use serde::{Deserialize, Serialize};
 
@@ -171,7 +171,8 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
 /// rounding polished: [`finish`]; for a built-in model
 /// `weights.json`, `weights-int.json`, `tables.txt`, `weights.rs` and the source of every
 /// other language in `emit`, e.g. `weights.h`) and `summary.json` into `dir` (the log,
-/// `log.jsonl`, is written during the run) and returns the summary. Each file is replaced
+/// `log.jsonl`, is written during the run) and returns the summary. `polish` bounds the
+/// integer polish (its budget, stop flag and progress). Each file is replaced
 /// atomically: an interrupted write leaves the previous file whole.
 #[allow(clippy::too_many_arguments)]
 pub fn write_run<M: Tunable>(
@@ -183,10 +184,11 @@ pub fn write_run<M: Tunable>(
     k_fitted: bool,
     log: Option<&Path>,
     emit: &[trace::emit::Language],
+    polish: &Polish,
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     // The exactly flat directions centred, then rounded and polished on the training loss.
-    let (w, wi, rounding) = finish(model, train, &outcome.weights);
+    let (w, wi, rounding) = finish(model, train, &outcome.weights, polish);
     let w = &w;
     let mut files = Vec::new();
     for (name, what, text) in model.weight_files(w, &wi, emit)? {

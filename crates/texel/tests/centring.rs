@@ -15,8 +15,10 @@ use std::sync::Arc;
 use optim::{Budget, Control, Method, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use tapered::Stop;
-use texel::finish::{finish, polish};
+use tapered::{Progress, ProgressEvent};
+use texel::finish::{finish, polish, Polish, POLISH_PASSES};
 use texel::job::{tune_as, Job};
 use texel::setup::{prepare_as, SetupOptions, TraceOptions};
 use texel::traced::Traced;
@@ -126,7 +128,7 @@ fn centring_leaves_the_loss_and_rounding_is_polished_on_it() {
     w[manifest.index_of("pst[0][3].mg").unwrap()] = 5.5;
     assert!(row_means(manifest, &w).iter().all(|m| m.abs() > 5.0));
     let before = setup.train.data_loss(&w);
-    let (wc, wi, r) = finish(&setup.model, &setup.train, &w);
+    let (wc, wi, r) = finish(&setup.model, &setup.train, &w, &Polish::default());
     // Centred: every mean 0, the excluded element untouched, the loss the same.
     for mean in row_means(manifest, &wc) {
         assert!(mean.abs() < 1e-9, "a row's mean is {mean} after centring");
@@ -175,18 +177,83 @@ fn polish_keeps_only_steps_that_lower_the_loss() {
     let mut wi = setup.start.clone();
     let start_loss = setup.train.data_loss(&wi);
     let all: Vec<usize> = (0..wi.len()).collect();
-    let (loss, moves, sweeps) = polish(&setup.train, &mut wi, &all, start_loss);
+    let p = polish(&setup.train, &mut wi, &all, start_loss, &Polish::default());
+    let (loss, moves, sweeps) = (p.loss, p.moves, p.sweeps);
     assert!(moves > 0 && sweeps >= 1);
+    assert!(p.passes >= moves + sweeps && p.passes <= POLISH_PASSES);
     assert!(loss < start_loss);
     assert_eq!(loss, setup.train.data_loss(&wi));
     assert!(wi.iter().all(|v| v.fract() == 0.0));
     // Nothing movable: nothing moves.
     let mut same = setup.start.clone();
-    assert_eq!(
-        polish(&setup.train, &mut same, &[], start_loss),
-        (start_loss, 0, 0)
-    );
+    let p = polish(&setup.train, &mut same, &[], start_loss, &Polish::default());
+    assert_eq!((p.loss, p.moves, p.sweeps, p.passes), (start_loss, 0, 0, 0));
     assert_eq!(same, setup.start);
+}
+
+#[test]
+fn a_bounded_polish_stops_at_its_budget_or_flag_never_above_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let (m, t) = write(dir.path(), 2000);
+    let setup = prepare_as::<Traced>(&options(&m, &t), Stop::Never).unwrap();
+    let start_loss = setup.train.data_loss(&setup.start);
+    let all: Vec<usize> = (0..setup.start.len()).collect();
+    let unbounded = polish(
+        &setup.train,
+        &mut setup.start.clone(),
+        &all,
+        start_loss,
+        &Polish::default(),
+    );
+    assert!(unbounded.passes > 12 && unbounded.cut.is_none());
+    // Every budget stops there (counting the gradient), keeps only steps that lowered the
+    // loss, and reports the loss of the weights it leaves.
+    let events = Arc::new(AtomicUsize::new(0));
+    let e = events.clone();
+    let progress = Progress::new(move |ev| {
+        if let ProgressEvent::Advance(n) = ev {
+            e.fetch_add(n as usize, Ordering::Relaxed);
+        }
+    });
+    for budget in [0, 1, 5, 12] {
+        let mut wi = setup.start.clone();
+        let how = Polish {
+            passes: budget,
+            progress: progress.clone(),
+            ..Polish::default()
+        };
+        events.store(0, Ordering::Relaxed);
+        let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
+        assert_eq!((p.passes, p.cut), (budget, Some("budget")), "{budget}");
+        assert_eq!(events.load(Ordering::Relaxed), budget);
+        assert!(p.loss <= start_loss && p.loss >= unbounded.loss);
+        assert_eq!(p.loss, setup.train.data_loss(&wi));
+        assert!(p.moves < budget.max(1));
+        if budget == 0 {
+            assert_eq!(wi, setup.start, "no pass, no step");
+        }
+    }
+    // No time: nothing is tried either.
+    let mut wi = setup.start.clone();
+    let how = Polish {
+        seconds: Some(0.0),
+        ..Polish::default()
+    };
+    let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
+    assert_eq!((p.loss, p.passes, p.cut), (start_loss, 0, Some("time")));
+    assert_eq!(wi, setup.start);
+    // The flag set: nothing more is tried, the weights are as they were.
+    let mut wi = setup.start.clone();
+    let how = Polish {
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        ..Polish::default()
+    };
+    let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
+    assert_eq!(
+        (p.loss, p.passes, p.cut),
+        (start_loss, 0, Some("interrupted"))
+    );
+    assert_eq!(wi, setup.start);
 }
 
 #[test]

@@ -122,8 +122,9 @@ impl CompiledSet {
     /// item). Each position enters the compact phased store, with its constant and factors as
     /// given (an endgame scale, a phase above its maximum: any `mg`, `eg`), if every count
     /// names a pair's middlegame parameter or a parameter in no pair (kept as a *single*, a
-    /// pair of itself, when all of those fit in the store's 512 pairs with the pairs), the
-    /// merged counts are integers in `-64..=63` and the constant is a 32-bit float; otherwise a
+    /// pair of itself, when all of those fit in the store's 16,384 pairs with the pairs), the
+    /// merged counts are integers in the store's range (`-64..=63` up to 512 pairs and
+    /// singles, `-32..=31` up to 1,024, ...) and the constant is a 32-bit float; otherwise a
     /// sparse row with the [`Reason`](crate::Reason): `terms(index, item, out)` writes the
     /// same evaluation's sparse terms (indices ascending, merged) into `out` and returns its
     /// constant. `eg_of` as

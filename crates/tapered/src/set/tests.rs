@@ -223,3 +223,84 @@ fn compacts_rows_with_a_constant_and_an_endgame_scale() {
     sparse.scores(&w, &mut want);
     assert_eq!(q, want);
 }
+
+/// `n` pairs (parameter `2p` the middlegame, `2p + 1` the endgame weight of pair `p`) and 400
+/// positions, each a tapered row over a dozen pairs spread over all of them with coefficients
+/// from `coefs`, recorded as sparse rows and then compacted: the phased store's loss and
+/// gradient against the sparse rows', and how many positions it took.
+fn wide_pairs(n: usize, coefs: &[f64]) -> (usize, Vec<Fallback>) {
+    let items: Vec<usize> = (0..400).collect();
+    let eval = |k: usize, w: &[Var]| {
+        let r = (k % 25) as f64 / 24.0;
+        let terms: Vec<(u32, f64)> = (0..12)
+            .flat_map(|j| {
+                let p = (k * 131 + j * (n / 12 + 1)) % n;
+                let c = coefs[(k + j) % coefs.len()];
+                [(2 * p as u32, c * r), (2 * p as u32 + 1, c * (1.0 - r))]
+            })
+            .collect();
+        Var::dot(w, &terms) + 0.25
+    };
+    let start = vec![1.0; 2 * n];
+    let mut set = CompiledSet::record(
+        &start,
+        &items,
+        |i, _| label(i),
+        |_, &k, w| Some(eval(k, w)),
+        None,
+    );
+    let sparse = set.clone();
+    let eg_of: Vec<Option<usize>> = (0..2 * n).map(|i| (i % 2 == 0).then_some(i + 1)).collect();
+    set.compact_phased(&eg_of);
+    let w: Vec<f64> = (0..2 * n).map(|i| ((i * 37) % 101) as f64 - 50.0).collect();
+    // Squared error against the position's own label (compaction reorders positions).
+    let loss = |set: &CompiledSet, g: &mut [f64]| {
+        let y = |i: usize| f64::from(set.targets()[i].score.unwrap());
+        let f = |i: usize, q: f64| ((q - y(i)) * (q - y(i)), 2.0 * (q - y(i)));
+        let all = 0..set.len();
+        set.pass(&w, all, None, Some(g), f, Stop::Never).unwrap()
+    };
+    let (mut g, mut want_g) = (vec![0.0; 2 * n], vec![0.0; 2 * n]);
+    let (sum, want) = (loss(&set, &mut g), loss(&sparse, &mut want_g));
+    assert!(
+        (sum - want).abs() <= 1e-12 * want.abs(),
+        "{n} pairs: {sum} != {want}"
+    );
+    let scale = want_g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    for (j, (a, b)) in g.iter().zip(&want_g).enumerate() {
+        assert!(
+            (a - b).abs() <= 1e-12 * scale,
+            "{n} pairs, weight {j}: {a} != {b}"
+        );
+    }
+    (set.phased_len(), set.layout().fallbacks)
+}
+
+#[test]
+fn more_than_512_pairs_use_the_phased_store() {
+    // Ethereal's 904 pairs: coefficients in -32..=31 (10 bits of pair number).
+    let coefs = [1.0, -1.0, 2.0, -3.0, 31.0, -32.0, 7.0];
+    assert_eq!(wide_pairs(904, &coefs), (400, vec![]));
+    // 2,000 pairs: 11 bits, coefficients in -16..=15; a row with a larger one is a sparse
+    // row, counted with its reason, and the pass is the same.
+    let mut rare = [1.0; 25];
+    rare[3] = -1.0;
+    rare[20] = 31.0;
+    let (phased, fallbacks) = wide_pairs(2000, &rare);
+    assert!(phased > 0 && phased < 400, "{phased}");
+    assert_eq!(fallbacks.len(), 1);
+    let fb = &fallbacks[0];
+    assert_eq!(
+        (fb.reason, fb.positions),
+        (Reason::CoefficientOutOfRange, 400 - phased)
+    );
+    assert_eq!(
+        wide_pairs(2000, &[1.0, -1.0, 2.0, -16.0, 15.0]),
+        (400, vec![])
+    );
+    // The most a store addresses.
+    assert_eq!(
+        wide_pairs(crate::store::MAX_PAIRS, &[1.0, -1.0, -2.0]),
+        (400, vec![])
+    );
+}

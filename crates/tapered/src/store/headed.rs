@@ -9,8 +9,9 @@
 //! * the twin sums (the middlegame and endgame terms of (middlegame, endgame) parameter pairs
 //!   with equal coefficients) as one `u16` per pair, packed like [`super::phased`]: pairs with
 //!   coefficient +-1 as *unit* features (pair number and sign, an index into a table of
-//!   signed by-pair weights: no multiplication), the others as *general* features (9-bit pair
-//!   number, signed 7-bit integer coefficient); both sums come out of one sweep;
+//!   signed by-pair weights: no multiplication), the others as *general* features (pair number
+//!   and signed integer coefficient, as the pairs' [`Packing`](super::packing::Packing)
+//!   says); both sums come out of one sweep;
 //! * every other sum (king danger, the phase sum) as two `u16` per term: the parameter index
 //!   and the integer coefficient.
 //!
@@ -22,8 +23,9 @@ use tape::Program;
 
 use crate::set::HeadGradient;
 
-use super::pairs::pair_table;
-use super::phased::{dot, pack, pack_unit, unpack, unpack_unit, S_MAX, S_MIN};
+use super::pairs::Pairs;
+use super::phased::dot;
+use super::unit::unpack_unit;
 use super::Reason;
 
 /// Most head inputs (sums and head weights together) a store takes.
@@ -35,11 +37,8 @@ const BLOCK: usize = 16;
 /// Sums-and-head rows in one arena; see the module documentation.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Headed {
-    /// Middlegame and endgame index of each pair.
-    mg: Vec<u32>,
-    eg: Vec<u32>,
-    /// Pair number of each parameter (`u32::MAX`: not in a pair).
-    pair_of: Vec<u32>,
+    /// The pairs, their numbers and the features' packing.
+    pairs: Pairs,
     /// Number of sums, and which two are the tapered twins.
     sums: usize,
     twins: (usize, usize),
@@ -93,11 +92,9 @@ impl Headed {
         {
             return None;
         }
-        let (mg, eg, pair_of) = pair_table(eg_of)?;
+        let pairs = Pairs::new(eg_of)?;
         Some(Headed {
-            mg,
-            eg,
-            pair_of,
+            pairs,
             sums,
             twins,
             others: (0..sums)
@@ -118,7 +115,7 @@ impl Headed {
 
     /// Bytes of heap memory held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        (self.mg.capacity() + self.eg.capacity() + self.pair_of.capacity()) * 4
+        self.pairs.heap_bytes()
             + self.head_params.capacity() * 4
             + self.head.heap_bytes()
             + self.offsets.capacity() * 4
@@ -142,9 +139,7 @@ impl Headed {
 
     fn clone_meta(&self) -> Headed {
         Headed {
-            mg: self.mg.clone(),
-            eg: self.eg.clone(),
-            pair_of: self.pair_of.clone(),
+            pairs: self.pairs.clone(),
             sums: self.sums,
             twins: self.twins,
             others: self.others.clone(),
@@ -162,33 +157,7 @@ impl Headed {
         if sums.len() != self.sums {
             return Err(Reason::UnusableSplit);
         }
-        let (a, b) = (&sums[self.twins.0], &sums[self.twins.1]);
-        if a.len() != b.len() {
-            return Err(Reason::NoTwinPair);
-        }
-        // (pair, coefficient), merged by pair.
-        let mut pairs: Vec<(u32, f64)> = Vec::with_capacity(a.len());
-        for (&(m, c), &(e, d)) in a.iter().zip(b) {
-            let p = match self.pair_of.get(m as usize) {
-                Some(&p) if p != u32::MAX => p,
-                _ => return Err(Reason::NoTwinPair),
-            };
-            if self.mg[p as usize] != m || self.eg[p as usize] != e || c != d {
-                return Err(Reason::NoTwinPair);
-            }
-            if c.fract() != 0.0 {
-                return Err(Reason::NonIntegerCoefficient);
-            }
-            match pairs.iter_mut().find(|x| x.0 == p) {
-                Some(x) => x.1 += c,
-                None => pairs.push((p, c)),
-            }
-        }
-        pairs.retain(|x| x.1 != 0.0);
-        pairs.sort_unstable_by_key(|x| x.0);
-        if pairs.iter().any(|x| !(S_MIN..=S_MAX).contains(&x.1)) {
-            return Err(Reason::CoefficientOutOfRange);
-        }
+        let pairs = (self.pairs).merge_twins(&sums[self.twins.0], &sums[self.twins.1])?;
         let others = self.others.clone();
         let is_unit = |c: f64| c == 1.0 || c == -1.0;
         let mut counts = Vec::with_capacity(self.sums);
@@ -216,12 +185,7 @@ impl Headed {
         }
         let start = self.arena.len();
         self.arena.extend(counts.iter().map(|&c| c as u16));
-        let units = pairs.iter().filter(|x| is_unit(x.1));
-        self.arena
-            .extend(units.map(|&(p, c)| pack_unit(p as usize, c < 0.0)));
-        let general = pairs.iter().filter(|x| !is_unit(x.1));
-        self.arena
-            .extend(general.map(|&(p, c)| pack(p as usize, c as i16)));
+        self.pairs.push_features(&pairs, &mut self.arena);
         self.arena.extend_from_slice(&terms);
         if self.arena.len() > u32::MAX as usize {
             self.arena.truncate(start);
@@ -258,9 +222,10 @@ impl Headed {
         let row = self.row(i);
         let mut out = vec![Vec::new(); self.sums];
         let units = row.units.iter().map(|&f| unpack_unit(f));
-        for (p, s) in units.chain(row.general.iter().map(|&f| unpack(f))) {
-            out[self.twins.0].push((self.mg[p], s));
-            out[self.twins.1].push((self.eg[p], s));
+        let packing = self.pairs.packing;
+        for (p, s) in units.chain(row.general.iter().map(|&f| packing.unpack(f))) {
+            out[self.twins.0].push((self.pairs.mg[p], s));
+            out[self.twins.1].push((self.pairs.eg[p], s));
         }
         let mut t = row.terms.chunks_exact(2);
         for (&n, &j) in row.counts.iter().zip(&self.others) {
@@ -342,7 +307,7 @@ impl Headed {
             unit(f, [da, db], grad);
         }
         for &f in row.general {
-            let (p, s) = unpack(f);
+            let (p, s) = self.pairs.packing.unpack(f);
             pair(p, [s * da, s * db], grad);
         }
         let mut k = 0;
@@ -371,13 +336,13 @@ impl Headed {
     /// The head's inputs for a row at the full weights `w`.
     #[inline(always)]
     fn inputs_at(&self, row: &Row<'_>, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
-        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
+        let get = |p: usize| self.pairs.get(w, p);
         let unit = |k: u16| {
             let (p, s) = unpack_unit(k);
             let v = get(p);
             [s * v[0], s * v[1]]
         };
-        let twin = dot(row.units, row.general, unit, get);
+        let twin = dot(self.pairs.packing, row.units, row.general, unit, get);
         let hw = self.head_weights(w);
         self.inputs(row, twin, w, &hw[..self.head_params.len()])
     }
@@ -386,8 +351,8 @@ impl Headed {
     #[inline(always)]
     fn add_direct(&self, row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]) {
         let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
-            g[self.mg[p] as usize] += dm;
-            g[self.eg[p] as usize] += de;
+            g[self.pairs.mg[p] as usize] += dm;
+            g[self.pairs.eg[p] as usize] += de;
         };
         let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
             let (p, s) = unpack_unit(k);

@@ -16,7 +16,8 @@
 //!    parameter pairs (or *singles*, a parameter paired with itself), `a` and `b` one
 //!    middlegame and one endgame factor per row (any: an endgame scale, a phase above its
 //!    maximum), `c` a constant that is a 32-bit float, and `s_k` nonzero integers in
-//!    `-64..=63`. Made by [`CompiledSet::record_counts`](crate::CompiledSet::record_counts)
+//!    `-64..=63` (up to 512 pairs; `-32..=31` up to 1,024, halving as the pairs double, up
+//!    to 16,384 pairs: the store's `packing::Packing`). Made by [`CompiledSet::record_counts`](crate::CompiledSet::record_counts)
 //!    from positions' integer counts as they are, or by
 //!    [`CompiledSet::compact_phased`](crate::CompiledSet::compact_phased) from the sparse rows,
 //!    checked to 1e-12 relative.
@@ -24,7 +25,7 @@
 //! 3. **Sums and head** ([`Headed`], about 120 bytes a position): positions recorded by
 //!    [`CompiledSet::record_split`](crate::CompiledSet::record_split) whose twin sums pair term by
 //!    term (same coefficient on a `(m, e)` pair), whose twin coefficients are integers in
-//!    `-64..=63` once merged by pair, whose other sums' terms have `u16` indices and integer
+//!    the pairs' range (as for the phased store) once merged by pair, whose other sums' terms have `u16` indices and integer
 //!    coefficients in the `i16` range, and whose record fits the arena's 32-bit offsets.
 //! 4. **Sums, scalars and head** ([`ScalarHead`], about 110 bytes a position for the C trace
 //!    fixture's king safety): positions recorded by
@@ -60,13 +61,17 @@ use serde::{Deserialize, Serialize};
 use tape::Scratch;
 
 mod headed;
+mod packing;
 mod pairs;
 pub(crate) mod phased;
 mod programs;
 mod scalar_head;
 mod sparse;
+mod unit;
 
 pub(crate) use headed::Headed;
+#[cfg(test)]
+pub(crate) use packing::MAX_PAIRS;
 pub(crate) use phased::Phased;
 pub(crate) use programs::Programs;
 pub use scalar_head::HeadRow;
@@ -322,8 +327,8 @@ pub enum Reason {
     NoTwinPair,
     /// A coefficient is not an integer (phased rows: not an integer multiple of one phase).
     NonIntegerCoefficient,
-    /// An integer coefficient outside the store's range (`-64..=63` per pair, `i16` for the
-    /// other sums) or zero once merged by pair.
+    /// An integer coefficient outside the store's range (per pair `-64..=63` up to 512
+    /// pairs, less for more; `i16` for the other sums) or zero once merged by pair.
     CoefficientOutOfRange,
     /// A parameter index beyond `u16`, or more than 65,535 terms in one sum.
     IndexOutOfRange,

@@ -11,67 +11,26 @@
 //! with `s_k = +-1` (almost all of a piece-square table's) are *unit* features ([`Unit`]): the
 //! pair number and the sign, which together index a table of the signed by-pair weights (no
 //! multiplication, no conversion). The others are *general* features: the pair number in the
-//! low 9 bits and `s_k` as a signed 7-bit integer in the high bits. An untapered parameter may
+//! low bits and `s_k` as a signed integer in the high bits, as the store's [`Packing`] says
+//! (9 bits and `-64..=63` up to 512 pairs, fewer coefficient bits for more pairs, up to
+//! [`MAX_PAIRS`](crate::store::packing::MAX_PAIRS)). An untapered parameter may
 //! be a *single*: a pair whose two indices are the parameter itself (its coefficient is then
 //! `s_k (a + b)`, as a tapered evaluation gives an untapered weight). Rows that do not
 //! decompose exactly stay in the general sparse form.
 
 use tape::Scratch;
 
-use super::pairs::{self, pair_table};
+use super::packing::Packing;
+use super::pairs::{PairBuf, Pairs};
+use super::unit::{unpack_unit, Unit, Units};
 use super::{Store, StoreKind};
-
-/// Bits of a feature that hold the pair number.
-const PAIR_BITS: u32 = 9;
-/// Most pairs a compact store can address.
-pub(crate) const MAX_PAIRS: usize = 1 << PAIR_BITS;
-/// Per-pair `[middlegame, endgame]` values, one slot per addressable pair.
-pub(crate) type PairBuf = [[f64; 2]; MAX_PAIRS];
-const PAIR_MASK: u16 = (1 << PAIR_BITS) - 1;
-/// Range of the integer coefficients (7 bits, signed).
-pub(crate) const S_MIN: f64 = -64.0;
-pub(crate) const S_MAX: f64 = 63.0;
-
-/// Bits of a unit feature: the sign (set for `-1`) in bit 10, the pair number in bits 1..10,
-/// bit 0 clear: the feature is the index of the pair's first value in a [`Signed`] table.
-const UNIT_MASK: u16 = (4 << PAIR_BITS) - 2;
 
 mod decompose;
 mod factors;
 mod signed;
-mod unit;
 
 use factors::Factors;
 pub(crate) use signed::Signed;
-pub(crate) use unit::Unit;
-
-#[inline(always)]
-pub(crate) fn pack(pair: usize, s: i16) -> u16 {
-    (pair as u16) | ((s as u16) << PAIR_BITS)
-}
-
-#[inline(always)]
-pub(crate) fn unpack(f: u16) -> (usize, f64) {
-    ((f & PAIR_MASK) as usize, f64::from((f as i16) >> PAIR_BITS))
-}
-
-/// A unit feature for `pair` with coefficient `+1` (`neg` false) or `-1`, as `u16`.
-///
-/// # Panics
-///
-/// If `pair >= MAX_PAIRS`.
-#[inline(always)]
-pub(crate) fn pack_unit(pair: usize, neg: bool) -> u16 {
-    Unit::new(pair, neg).bits()
-}
-
-/// A unit feature's pair number and coefficient (`+-1`).
-#[inline(always)]
-pub(crate) fn unpack_unit(f: u16) -> (usize, f64) {
-    let f = (f & UNIT_MASK) >> 1;
-    let s = if f >= 1 << PAIR_BITS { -1.0 } else { 1.0 };
-    ((f & PAIR_MASK) as usize, s)
-}
 
 /// Adds `get(feature)` over `feats` into four independent accumulators, feature `k` into
 /// `acc[k % 4]` (the latency of one chain of additions would bound the sweep).
@@ -92,11 +51,12 @@ fn accumulate<F: Copy>(acc: &mut [[f64; 2]; 4], feats: &[F], get: impl Fn(F) -> 
     }
 }
 
-/// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features, where `unit(f)` is
-/// unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k, b_k]`. Unit features are
-/// [`Unit`]s or their `u16` bits.
+/// `[sum s_k a_k, sum s_k b_k]` over a row's unit and general features (packed as `packing`
+/// says), where `unit(f)` is unit feature `f`'s `s_k [a_k, b_k]` and `get(pair_k) = [a_k,
+/// b_k]`. Unit features are [`Unit`]s or their `u16` bits.
 #[inline(always)]
 pub(crate) fn dot<U: Copy>(
+    packing: Packing,
     units: &[U],
     general: &[u16],
     unit: impl Fn(U) -> [f64; 2],
@@ -105,7 +65,7 @@ pub(crate) fn dot<U: Copy>(
     let mut acc = [[0.0f64; 2]; 4];
     accumulate(&mut acc, units, unit);
     accumulate(&mut acc, general, |x| {
-        let (p, s) = unpack(x);
+        let (p, s) = packing.unpack(x);
         let v = get(p);
         [s * v[0], s * v[1]]
     });
@@ -119,14 +79,11 @@ pub(crate) fn dot<U: Copy>(
 /// features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Phased {
-    /// Middlegame and endgame index of each pair.
-    mg: Vec<u32>,
-    eg: Vec<u32>,
-    /// Pair number of each parameter (`u32::MAX`: not in a pair).
-    pair_of: Vec<u32>,
+    /// The pairs, their numbers and the features' packing.
+    pairs: Pairs,
     /// Row `i`'s unit features are `units[unit_offsets[i]..unit_offsets[i + 1]]`.
     unit_offsets: Vec<u32>,
-    units: Vec<Unit>,
+    units: Units,
     /// Row `i`'s general features are `feats[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
     feats: Vec<u16>,
@@ -142,23 +99,22 @@ impl Phased {
     /// parameter whose endgame twin is `e`; `None` if there are no pairs, too many to address,
     /// or the pairing is inconsistent (an index in two pairs or out of range).
     pub(crate) fn new(eg_of: &[Option<usize>]) -> Option<Phased> {
-        pair_table(eg_of).map(Phased::from_table)
+        Pairs::new(eg_of).map(Phased::from_pairs)
     }
 
     /// As [`new`](Self::new), and every parameter in no pair a *single* (a pair whose two
-    /// indices are the parameter), if all of them fit in [`MAX_PAIRS`] with the pairs
+    /// indices are the parameter), if all of them fit in
+    /// [`MAX_PAIRS`](crate::store::packing::MAX_PAIRS) with the pairs
     /// (otherwise none is). `None` only if there is no pair and no single, or the pairing is
     /// inconsistent.
     pub(crate) fn with_singles(eg_of: &[Option<usize>]) -> Option<Phased> {
-        pairs::with_singles(eg_of).map(Phased::from_table)
+        Pairs::with_singles(eg_of).map(Phased::from_pairs)
     }
 
-    /// An empty store over the pair table `(mg, eg, pair_of)` ([`pair_table`]).
-    fn from_table((mg, eg, pair_of): (Vec<u32>, Vec<u32>, Vec<u32>)) -> Phased {
+    /// An empty store over `pairs`.
+    fn from_pairs(pairs: Pairs) -> Phased {
         Phased {
-            mg,
-            eg,
-            pair_of,
+            pairs,
             unit_offsets: vec![0],
             offsets: vec![0],
             ..Phased::default()
@@ -172,11 +128,9 @@ impl Phased {
 
     /// Bytes of heap memory held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.mg.capacity() * 4
-            + self.eg.capacity() * 4
-            + self.pair_of.capacity() * 4
+        self.pairs.heap_bytes()
             + self.unit_offsets.capacity() * 4
-            + self.units.capacity() * 2
+            + self.units.heap_bytes()
             + self.offsets.capacity() * 4
             + self.feats.capacity() * 2
             + self.factors.heap_bytes()
@@ -187,7 +141,7 @@ impl Phased {
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
         self.unit_offsets.shrink_to_fit();
-        self.units.shrink_to_fit();
+        self.units.shrink();
         self.offsets.shrink_to_fit();
         self.feats.shrink_to_fit();
         self.factors.shrink();
@@ -201,7 +155,7 @@ impl Phased {
         let (a, b) = (self.unit_offsets[i], self.unit_offsets[i + 1]);
         let (c, d) = (self.offsets[i], self.offsets[i + 1]);
         (
-            &self.units[a as usize..b as usize],
+            &self.units.as_slice()[a as usize..b as usize],
             &self.feats[c as usize..d as usize],
         )
     }
@@ -223,7 +177,7 @@ impl Phased {
     /// none), the offsets would outgrow 32 bits or the factors would not fit.
     pub(crate) fn append(&mut self, other: &Phased) -> bool {
         let (units, feats) = (self.units.len(), self.feats.len());
-        if self.mg != other.mg || self.eg != other.eg {
+        if self.pairs != other.pairs {
             return false;
         }
         if units + other.units.len() > u32::MAX as usize
@@ -234,7 +188,7 @@ impl Phased {
         let Some(number) = self.factors.merge(&other.factors) else {
             return false;
         };
-        self.units.extend_from_slice(&other.units);
+        self.units.append(&other.units);
         self.feats.extend_from_slice(&other.feats);
         let shift = |o: &u32, base: usize| o + base as u32;
         let unit_ends = other.unit_offsets.iter().skip(1);
@@ -251,9 +205,7 @@ impl Phased {
     /// An empty store over the same parameters, with the same factors.
     pub(crate) fn empty_like(&self) -> Phased {
         Phased {
-            mg: self.mg.clone(),
-            eg: self.eg.clone(),
-            pair_of: self.pair_of.clone(),
+            pairs: self.pairs.clone(),
             factors: self.factors.clone(),
             unit_offsets: vec![0],
             offsets: vec![0],
@@ -265,15 +217,17 @@ impl Phased {
     fn features(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let (units, general) = self.row(i);
         let units = units.iter().map(|&f| unpack_unit(f.bits()));
-        units.chain(general.iter().map(|&f| unpack(f)))
+        let packing = self.pairs.packing;
+        units.chain(general.iter().map(move |&f| packing.unpack(f)))
     }
 
     /// Row `i`'s value at `w`.
     #[inline(always)]
     pub(crate) fn score(&self, i: usize, w: &[f64]) -> f64 {
         let (units, general) = self.row(i);
-        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
+        let get = |p: usize| self.pairs.get(w, p);
         let [sm, se] = dot(
+            self.pairs.packing,
             units,
             general,
             |x: Unit| {
@@ -293,25 +247,24 @@ impl Phased {
         let [a, b] = self.factors.get(self.factor_of[i]);
         let (dm, de) = (seed * a, seed * b);
         for (p, s) in self.features(i) {
-            grad[self.mg[p] as usize] += s * dm;
-            grad[self.eg[p] as usize] += s * de;
+            grad[self.pairs.mg[p] as usize] += s * dm;
+            grad[self.pairs.eg[p] as usize] += s * de;
         }
     }
 
-    /// The weights by pair, `[middlegame, endgame]`, padded to [`MAX_PAIRS`] (so that a
-    /// feature's pair number needs no bounds check).
+    /// The weights by pair, `[middlegame, endgame]` ([`Pairs::gather`]).
     pub(crate) fn gather(&self, w: &[f64]) -> Box<PairBuf> {
-        pairs::gather(&self.mg, &self.eg, w)
+        self.pairs.gather(w)
     }
 
     /// Adds a by-pair gradient into the full gradient `g`.
     pub(crate) fn scatter(&self, gp: &PairBuf, g: &mut [f64]) {
-        pairs::scatter(&self.mg, &self.eg, gp, g);
+        self.pairs.scatter(gp, g);
     }
 
     /// Rows `range` in one sweep at the by-pair weights `wp` ([`gather`](Self::gather)):
     /// `f(i, q_i)` gives the loss and `dL/dq_i`; returns the sum of the losses and, if `want`,
-    /// adds `dL/dq_i dq_i/dw` by pair into `gp`. The same arithmetic as
+    /// adds `dL/dq_i dq_i/dw` by pair into `gp` (as long as `wp`). The same arithmetic as
     /// [`score`](Self::score) and [`add_gradient`](Self::add_gradient), except that the
     /// gradient of the unit features is summed by sign first (into a signed table, folded into
     /// `gp` at the end).
@@ -327,13 +280,20 @@ impl Phased {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
+        let packing = self.pairs.packing;
+        // Exactly `slots` long, so that a general feature's pair number (masked to below
+        // `slots`) needs no bounds check.
+        let (wp, gp) = (&wp[..packing.slots()], &mut gp[..packing.slots()]);
         let ws = Signed::new(wp);
-        let mut gs = Signed::zeros();
+        let mut gs = Signed::zeros(wp.len());
+        // Every unit feature is in bounds of both signed tables: checked once here, so that
+        // the loop's loads and stores need no check.
+        assert!(self.units.bound() <= ws.len() && ws.len() == gs.len());
         let mut sum = 0.0;
         // The rows' offsets, factors and constants side by side, their features in turn.
         let unit_offsets = &self.unit_offsets[range.start..=range.end];
         let offsets = &self.offsets[range.start..=range.end];
-        let mut units_left = &self.units[unit_offsets[0] as usize..];
+        let mut units_left = &self.units.as_slice()[unit_offsets[0] as usize..];
         let mut feats = &self.feats[offsets[0] as usize..];
         let factors = self.factor_of[range.clone()]
             .iter()
@@ -345,16 +305,19 @@ impl Phased {
             units_left = rest;
             let (general, rest) = feats.split_at((o[1] - o[0]) as usize);
             feats = rest;
-            let [sm, se] = dot(units, general, |x| ws.unit(x), |p| wp[p]);
+            // SAFETY: `x` is one of `self.units`, whose indices are below `ws.len()` (above).
+            let unit = |x| unsafe { ws.unit(x) };
+            let [sm, se] = dot(packing, units, general, unit, |p| wp[p]);
             let (l, d) = f(i, f64::from(c) + (a * sm + b * se));
             sum += l;
             if want && d != 0.0 {
                 let (dm, de) = (d * a, d * b);
                 for &x in units {
-                    gs.add_unit(x, [dm, de]);
+                    // SAFETY: as for `ws`, `gs` being as long.
+                    unsafe { gs.add_unit(x, [dm, de]) };
                 }
                 for &x in general {
-                    let (p, s) = unpack(x);
+                    let (p, s) = packing.unpack(x);
                     let g = &mut gp[p];
                     g[0] += s * dm;
                     g[1] += s * de;
@@ -372,7 +335,7 @@ impl Phased {
     pub(crate) fn row_into(&self, i: usize, idx: &mut Vec<u32>, coef: &mut Vec<f64>) {
         let [a, b] = self.factors.get(self.factor_of[i]);
         for (p, s) in self.features(i) {
-            let (m, e) = (self.mg[p], self.eg[p]);
+            let (m, e) = (self.pairs.mg[p], self.pairs.eg[p]);
             if m == e {
                 idx.push(m);
                 coef.push(s * (a + b));
@@ -422,7 +385,7 @@ impl Store for Phased {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
-        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        let mut gp = self.pairs.zeros();
         let sum = Phased::sweep(self, &self.gather(w), range, want, f, &mut gp);
         if want {
             self.scatter(&gp, grad);

@@ -7,7 +7,8 @@
 //! * `G` *twin groups*, each a (middlegame, endgame) couple of sparse sums over
 //!   (middlegame, endgame) parameter pairs with equal coefficients (the linear tapered part;
 //!   a king-safety sum of one side in both phases), stored as [`super::phased`]'s `u16`
-//!   features (unit features for +-1, else 9-bit pair and signed 7-bit coefficient), both
+//!   features (unit features for +-1, else pair and signed coefficient as the pairs'
+//!   [`Packing`](super::packing::Packing) says), both
 //!   sums of a group out of one sweep;
 //! * `P` *picks*: single weights the head reads, which may differ per position (an
 //!   attacker-count weight indexed by the position's attacker count), one `u16` each;
@@ -29,8 +30,7 @@
 
 use tape::Program;
 
-use super::pairs::pair_table;
-use super::phased::{pack, pack_unit, S_MAX, S_MIN};
+use super::pairs::Pairs;
 use super::Reason;
 
 /// A position's inputs to a [`ScalarHead`]: `2 * groups` sums (group `g`'s middlegame sum at
@@ -48,11 +48,8 @@ pub struct HeadRow {
 /// Sums, picks and scalars of many positions, and one head; see the module documentation.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ScalarHead {
-    /// Middlegame and endgame index of each pair.
-    pub(super) mg: Vec<u32>,
-    pub(super) eg: Vec<u32>,
-    /// Pair number of each parameter (`u32::MAX`: not in a pair).
-    pair_of: Vec<u32>,
+    /// The pairs, their numbers and the features' packing.
+    pub(super) pairs: Pairs,
     pub(super) groups: usize,
     pub(super) picks: usize,
     pub(super) scalars: usize,
@@ -90,41 +87,6 @@ impl Row<'_> {
     }
 }
 
-/// The couple of twin sums `a` (middlegame) and `b` (endgame) merged by pair: (pair number,
-/// integer coefficient), sorted by pair, zeros dropped; or why they do not pair.
-fn merge_twins(
-    (mg, eg, pair_of): (&[u32], &[u32], &[u32]),
-    a: &[(u32, f64)],
-    b: &[(u32, f64)],
-) -> Result<Vec<(u32, f64)>, Reason> {
-    if a.len() != b.len() {
-        return Err(Reason::NoTwinPair);
-    }
-    let mut pairs: Vec<(u32, f64)> = Vec::with_capacity(a.len());
-    for (&(m, c), &(e, d)) in a.iter().zip(b) {
-        let p = match pair_of.get(m as usize) {
-            Some(&p) if p != u32::MAX => p,
-            _ => return Err(Reason::NoTwinPair),
-        };
-        if mg[p as usize] != m || eg[p as usize] != e || c != d {
-            return Err(Reason::NoTwinPair);
-        }
-        if c.fract() != 0.0 {
-            return Err(Reason::NonIntegerCoefficient);
-        }
-        match pairs.iter_mut().find(|x| x.0 == p) {
-            Some(x) => x.1 += c,
-            None => pairs.push((p, c)),
-        }
-    }
-    pairs.retain(|x| x.1 != 0.0);
-    pairs.sort_unstable_by_key(|x| x.0);
-    if pairs.iter().any(|x| !(S_MIN..=S_MAX).contains(&x.1)) {
-        return Err(Reason::CoefficientOutOfRange);
-    }
-    Ok(pairs)
-}
-
 impl ScalarHead {
     /// An empty store: `groups` twin groups, `picks` picks and `scalars` scalars into `head`,
     /// over the parameter pairing `eg_of` (as [`crate::CompiledSet::compact_phased`] takes
@@ -137,11 +99,9 @@ impl ScalarHead {
         if head.inputs() != 2 * groups + picks + scalars || groups > usize::from(u16::MAX) {
             return None;
         }
-        let (mg, eg, pair_of) = pair_table(eg_of)?;
+        let pairs = Pairs::new(eg_of)?;
         Some(ScalarHead {
-            mg,
-            eg,
-            pair_of,
+            pairs,
             groups,
             picks,
             scalars,
@@ -159,7 +119,7 @@ impl ScalarHead {
 
     /// Bytes of heap memory held.
     pub(crate) fn heap_bytes(&self) -> usize {
-        (self.mg.capacity() + self.eg.capacity() + self.pair_of.capacity()) * 4
+        self.pairs.heap_bytes()
             + self.head.heap_bytes()
             + self.offsets.capacity() * 4
             + self.arena.capacity() * 2
@@ -176,9 +136,7 @@ impl ScalarHead {
     /// An empty store with the same head and pairing.
     pub(crate) fn empty_like(&self) -> ScalarHead {
         ScalarHead {
-            mg: self.mg.clone(),
-            eg: self.eg.clone(),
-            pair_of: self.pair_of.clone(),
+            pairs: self.pairs.clone(),
             groups: self.groups,
             picks: self.picks,
             scalars: self.scalars,
@@ -201,10 +159,9 @@ impl ScalarHead {
         if row.picks.iter().any(|&p| p > u32::from(u16::MAX)) {
             return Err(Reason::IndexOutOfRange);
         }
-        let table = (&self.mg[..], &self.eg[..], &self.pair_of[..]);
         let mut merged = Vec::with_capacity(self.groups);
         for g in row.sums.chunks_exact(2) {
-            merged.push(merge_twins(table, &g[0], &g[1])?);
+            merged.push(self.pairs.merge_twins(&g[0], &g[1])?);
         }
         let is_unit = |c: f64| c == 1.0 || c == -1.0;
         let start = self.arena.len();
@@ -216,12 +173,7 @@ impl ScalarHead {
         }
         self.arena.extend(row.picks.iter().map(|&p| p as u16));
         for pairs in &merged {
-            let units = pairs.iter().filter(|x| is_unit(x.1));
-            self.arena
-                .extend(units.map(|&(p, c)| pack_unit(p as usize, c < 0.0)));
-            let general = pairs.iter().filter(|x| !is_unit(x.1));
-            self.arena
-                .extend(general.map(|&(p, c)| pack(p as usize, c as i16)));
+            self.pairs.push_features(pairs, &mut self.arena);
         }
         if self.arena.len() > u32::MAX as usize {
             self.arena.truncate(start);

@@ -4,8 +4,9 @@
 use tape::Scratch;
 
 use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
-use crate::store::phased::{dot, unpack, unpack_unit, Signed, MAX_PAIRS};
-use crate::store::{pairs, Store, StoreKind};
+use crate::store::phased::{dot, Signed};
+use crate::store::unit::unpack_unit;
+use crate::store::{Store, StoreKind};
 
 impl Store for Headed {
     const KIND: StoreKind = StoreKind::SumsAndHead;
@@ -84,10 +85,11 @@ impl Store for Headed {
         let mut ghead = [0.0; MAX_HEAD_INPUTS];
         // The by-pair weights and their negations, indexed by a unit feature; the unit
         // features' gradient is summed by sign (into `gs`) and folded into `gp` at the end.
-        let wp = &*pairs::gather(&self.mg, &self.eg, w);
-        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        let packing = self.pairs.packing;
+        let wp = &*self.pairs.gather(w);
+        let mut gp = self.pairs.zeros();
         let ws = Signed::new(wp);
-        let mut gs = Signed::zeros();
+        let mut gs = Signed::zeros(wp.len());
         let mut sum = 0.0;
         // Adds one position's gradient (its head gradient `gx` times `scale`).
         let mut add = |row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]| {
@@ -114,7 +116,7 @@ impl Store for Headed {
                 let end = (start + BLOCK).min(range.end);
                 for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
                     *row = self.row(i);
-                    let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
+                    let twin = dot(packing, row.units, row.general, |k| ws.get(k), |p| wp[p]);
                     self.sums_into(row, twin, w, x);
                 }
                 for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
@@ -135,7 +137,7 @@ impl Store for Headed {
         } else {
             for i in range {
                 let row = self.row(i);
-                let twin = dot(row.units, row.general, |k| ws.get(k), |p| wp[p]);
+                let twin = dot(packing, row.units, row.general, |k| ws.get(k), |p| wp[p]);
                 let x = self.inputs(&row, twin, w, hw);
                 let q = self.head.forward(&x[..inputs], scratch);
                 let (l, d) = f(i, q);
@@ -152,7 +154,7 @@ impl Store for Headed {
             for (&k, &d) in self.head_params.iter().zip(&ghead) {
                 grad[k as usize] += d;
             }
-            pairs::scatter(&self.mg, &self.eg, &gp, grad);
+            self.pairs.scatter(&gp, grad);
         }
         sum
     }
@@ -192,9 +194,10 @@ impl Store for Headed {
         };
         let (ga, gb) = (gx[self.twins.0], gx[self.twins.1]);
         let units = row.units.iter().map(|&f| unpack_unit(f));
-        for (p, s) in units.chain(row.general.iter().map(|&f| unpack(f))) {
-            put(self.mg[p] as usize, s * ga);
-            put(self.eg[p] as usize, s * gb);
+        let packing = self.pairs.packing;
+        for (p, s) in units.chain(row.general.iter().map(|&f| packing.unpack(f))) {
+            put(self.pairs.mg[p] as usize, s * ga);
+            put(self.pairs.eg[p] as usize, s * gb);
         }
         let mut k = 0;
         for (&n, &j) in row.counts.iter().zip(&self.others) {

@@ -2,7 +2,8 @@
 //! or a position's integer counts with its factors and constant, as they are
 //! ([`Phased::try_push_counts`]).
 
-use super::{pack, Phased, Unit, S_MAX, S_MIN};
+use super::{Phased, Unit};
+use crate::store::packing::Packing;
 use crate::store::Reason;
 
 /// A pair's merged (pair, middlegame coefficient, endgame coefficient) in a sparse row.
@@ -28,9 +29,10 @@ fn close(x: f64, y: f64, s: f64) -> bool {
     (x - y).abs() <= 1e-12 * s.abs().max(1.0)
 }
 
-/// `s` as a stored coefficient: an integer in `-64..=63`, not zero.
-fn in_range(s: f64) -> Result<i16, Reason> {
-    if !(S_MIN..=S_MAX).contains(&s) || s == 0.0 {
+/// `s` as a stored coefficient: an integer in the packing's range (`-64..=63` up to 512
+/// pairs), not zero.
+fn in_range(s: f64, packing: Packing) -> Result<i16, Reason> {
+    if !packing.fits(s) || s == 0.0 {
         return Err(Reason::CoefficientOutOfRange);
     }
     Ok(s as i16)
@@ -38,7 +40,7 @@ fn in_range(s: f64) -> Result<i16, Reason> {
 
 /// The row with `a + b = 1` (a plain taper): `s_k = cm_k + ce_k`, `a = cm / s` of the first
 /// pair, `b = 1 - a`.
-fn taper(groups: &[Group]) -> Result<Decomposed, Reason> {
+fn taper(groups: &[Group], packing: Packing) -> Result<Decomposed, Reason> {
     let mut pairs = Vec::with_capacity(groups.len());
     let mut rho: Option<f64> = None;
     for &(p, cm, ce) in groups {
@@ -47,7 +49,7 @@ fn taper(groups: &[Group]) -> Result<Decomposed, Reason> {
         if !close(sum, s, s) {
             return Err(Reason::NonIntegerCoefficient);
         }
-        let si = in_range(s)?;
+        let si = in_range(s, packing)?;
         let r = *rho.get_or_insert(cm / s);
         if !close(s * r, cm, s) || !close(s * (1.0 - r), ce, s) {
             return Err(Reason::MixedPhases);
@@ -61,7 +63,7 @@ fn taper(groups: &[Group]) -> Result<Decomposed, Reason> {
 /// The row with `s = 1` on the pair of the smallest coefficients (an endgame scale makes
 /// `a + b` anything): `[a, b]` are that pair's coefficients, every other pair's must be an
 /// integer multiple of them.
-fn scaled(groups: &[Group]) -> Result<Decomposed, Reason> {
+fn scaled(groups: &[Group], packing: Packing) -> Result<Decomposed, Reason> {
     let size = |g: &&Group| g.1.abs().max(g.2.abs());
     let Some(&(_, a, b)) = groups.iter().min_by(|x, y| size(x).total_cmp(&size(y))) else {
         return Ok((Vec::new(), [0.0, 1.0]));
@@ -74,7 +76,7 @@ fn scaled(groups: &[Group]) -> Result<Decomposed, Reason> {
         if !x.is_finite() || !close(x, s, s) {
             return Err(Reason::NonIntegerCoefficient);
         }
-        let si = in_range(s)?;
+        let si = in_range(s, packing)?;
         if !close(s * a, cm, s) || !close(s * b, ce, s) {
             return Err(Reason::MixedPhases);
         }
@@ -94,9 +96,10 @@ impl Phased {
     pub(crate) fn try_push(&mut self, konst: f64, idx: &[u32], coef: &[f64]) -> Result<(), Reason> {
         let c = constant(konst)?;
         let groups = self.groups(idx, coef)?;
-        let (pairs, ab) = match taper(&groups) {
+        let packing = self.pairs.packing;
+        let (pairs, ab) = match taper(&groups, packing) {
             Ok(d) => d,
-            Err(why) => scaled(&groups).map_err(|_| why)?,
+            Err(why) => scaled(&groups, packing).map_err(|_| why)?,
         };
         self.push_row(&pairs, ab, c)
     }
@@ -105,8 +108,12 @@ impl Phased {
     fn groups(&self, idx: &[u32], coef: &[f64]) -> Result<Vec<Group>, Reason> {
         let mut groups: Vec<Group> = Vec::with_capacity(idx.len());
         for (&i, &c) in idx.iter().zip(coef) {
-            let p = match self.pair_of.get(i as usize) {
-                Some(&p) if p != u32::MAX && self.mg[p as usize] != self.eg[p as usize] => p,
+            let p = match self.pairs.pair_of.get(i as usize) {
+                Some(&p)
+                    if p != u32::MAX && self.pairs.mg[p as usize] != self.pairs.eg[p as usize] =>
+                {
+                    p
+                }
                 _ => return Err(Reason::NoTwinPair),
             };
             let k = match groups.iter().position(|g| g.0 == p) {
@@ -116,7 +123,7 @@ impl Phased {
                     groups.len() - 1
                 }
             };
-            if self.mg[p as usize] == i {
+            if self.pairs.mg[p as usize] == i {
                 groups[k].1 += c;
             } else {
                 groups[k].2 += c;
@@ -130,7 +137,7 @@ impl Phased {
     /// `(index, count)` pairs: `index` a pair's middlegame parameter or a single (whose term
     /// is `count (a + b) w[index]`), in any order, repeats adding up; `ab = [a, b]`. Stores
     /// nothing and says why not if an index is in no pair or is an endgame parameter
-    /// ([`Reason::NoTwinPair`]), a merged count is not an integer or is outside `-64..=63`
+    /// ([`Reason::NoTwinPair`]), a merged count is not an integer or is outside the packing's range (`-64..=63` up to 512 pairs)
     /// (merged counts of zero are left out), or `konst` is not a 32-bit float.
     pub(crate) fn try_push_counts(
         &mut self,
@@ -141,8 +148,8 @@ impl Phased {
         let c = constant(konst)?;
         let mut merged: Vec<(usize, f64)> = Vec::with_capacity(counts.len());
         for &(i, d) in counts {
-            let p = match self.pair_of.get(i as usize) {
-                Some(&p) if p != u32::MAX && self.mg[p as usize] == i => p as usize,
+            let p = match self.pairs.pair_of.get(i as usize) {
+                Some(&p) if p != u32::MAX && self.pairs.mg[p as usize] == i => p as usize,
                 _ => return Err(Reason::NoTwinPair),
             };
             match merged.iter_mut().find(|x| x.0 == p) {
@@ -157,7 +164,7 @@ impl Phased {
             if d.fract() != 0.0 {
                 return Err(Reason::NonIntegerCoefficient);
             }
-            pairs.push((p, in_range(d)?));
+            pairs.push((p, in_range(d, self.pairs.packing)?));
         }
         self.push_row(&pairs, ab, c)
     }
@@ -170,7 +177,7 @@ impl Phased {
             if s == 1 || s == -1 {
                 self.units.push(Unit::new(p, s < 0));
             } else {
-                self.feats.push(pack(p, s));
+                self.feats.push(self.pairs.packing.pack(p, s));
             }
         }
         self.unit_offsets.push(self.units.len() as u32);

@@ -1,48 +1,45 @@
 //! Tests of the phased store.
 
 use super::*;
+use crate::store::packing::MAX_PAIRS;
+use crate::store::unit::pack_unit;
 use crate::store::Reason;
 
 #[test]
-fn packs_signed_coefficients() {
-    for s in -64i16..=63 {
-        for p in [0usize, 1, 388, 511] {
-            assert_eq!(unpack(pack(p, s)), (p, f64::from(s)));
-        }
-    }
-    for p in [0usize, 1, 388, 511] {
+fn unit_features_pack_and_index_the_signed_table() {
+    for p in [0usize, 1, 388, 511, 903, MAX_PAIRS - 1] {
         assert_eq!(unpack_unit(pack_unit(p, false)), (p, 1.0));
         assert_eq!(unpack_unit(pack_unit(p, true)), (p, -1.0));
-        assert_eq!(
-            usize::from(pack_unit(p, true) & UNIT_MASK),
-            2 * (p + MAX_PAIRS)
-        );
+        assert_eq!(Unit::new(p, true).index(), 2 * p + 1);
     }
-}
-
-#[test]
-fn unit_features_index_the_signed_table_in_bounds() {
-    let table = Signed::zeros();
-    let top = Unit::new(MAX_PAIRS - 1, true);
-    assert_eq!(top.index() + 1, table.len() - 1);
-    assert_eq!(top.bits(), pack_unit(MAX_PAIRS - 1, true));
     let past = std::panic::catch_unwind(|| Unit::new(MAX_PAIRS, false));
     assert!(
         past.is_err(),
         "a pair number past MAX_PAIRS makes no unit feature"
     );
-    // The u16 path is in bounds for any bits, and agrees with the unit path on features.
-    let mut v = Box::new([[0.0; 2]; MAX_PAIRS]);
+    // The list keeps the bound of its features.
+    let mut us = Units::default();
+    assert_eq!(us.bound(), 0);
+    us.push(Unit::new(7, true));
+    us.extend_from_slice(&[Unit::new(3, false)]);
+    assert_eq!((us.bound(), us.len()), (16, 2));
+    let mut more = Units::default();
+    more.push(Unit::new(900, false));
+    us.append(&more);
+    assert_eq!((us.bound(), us.len()), (1801, 3));
+    // The checked u16 path agrees with the unit path.
+    let mut v = vec![[0.0; 2]; 1024];
     v[7] = [3.0, -4.0];
     let t = Signed::new(&v);
+    assert_eq!(t.len(), 2048);
     for neg in [false, true] {
         let u = Unit::new(7, neg);
-        assert_eq!(t.get(u.bits()), t.unit(u));
+        // SAFETY: index 14 or 15, below the table's 2048.
+        assert_eq!(t.get(u.bits()), unsafe { t.unit(u) });
     }
-    assert_eq!(t.unit(Unit::new(7, true)), [-3.0, 4.0]);
-    for x in [u16::MAX, 0x0801, 4 * MAX_PAIRS as u16] {
-        let _ = t.get(x);
-    }
+    assert_eq!(t.get(pack_unit(7, true)), [-3.0, 4.0]);
+    let past = std::panic::catch_unwind(|| t.get(2048));
+    assert!(past.is_err(), "the u16 path is checked");
 }
 
 #[test]
@@ -112,7 +109,7 @@ fn keeps_constants_and_scaled_rows_exactly() {
     assert_eq!(g, [2.0 * a, 2.0 * b, -a, -b]);
     // The sweep gives the same values and gradient.
     let f = |_: usize, q: f64| (q, 1.0);
-    let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+    let mut gp = ph.pairs.zeros();
     let sum = ph.sweep(&ph.gather(&w), 0..3, true, &f, &mut gp);
     assert_eq!(sum, want0 + 2.25 + 3.0 * (1.25 * 30.0 - 0.25 * 40.0));
     let mut g = [0.0; 4];
@@ -217,7 +214,13 @@ fn rows(n: usize, len: usize, s: &[f64]) -> (Phased, Vec<Row>) {
 #[test]
 fn sweep_matches_score_gradient_and_rows() {
     // mixed unit and general features; rows of more than 255 units
-    for (n, s) in [(20, &[1.0, -1.0, 2.0, -3.0][..]), (400, &[1.0, -1.0][..])] {
+    // and more than 512 pairs (wider pair numbers, narrower coefficients)
+    let wide = [1.0, -1.0, 2.0, -32.0, 31.0];
+    for (n, s) in [
+        (20, &[1.0, -1.0, 2.0, -3.0][..]),
+        (400, &[1.0, -1.0][..]),
+        (904, &wide[..]),
+    ] {
         let (ph, rows) = rows(n, 300, s);
         assert_eq!(ph.len(), rows.len());
         assert!(ph.len() > 200);
@@ -225,7 +228,7 @@ fn sweep_matches_score_gradient_and_rows() {
         let wp = ph.gather(&w);
         let y = |i: usize| (i % 3) as f64 * 10.0;
         let f = |i: usize, q: f64| ((q - y(i)) * (q - y(i)), 2.0 * (q - y(i)));
-        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
+        let mut gp = ph.pairs.zeros();
         let sum = ph.sweep(&wp, 0..ph.len(), true, &f, &mut gp);
         let mut g = vec![0.0; 2 * n];
         ph.scatter(&gp, &mut g);

@@ -4,8 +4,9 @@
 use tape::Scratch;
 
 use super::{Row, ScalarHead};
-use crate::store::phased::{dot, unpack, unpack_unit, Signed, MAX_PAIRS};
-use crate::store::{pairs, Store, StoreKind};
+use crate::store::phased::{dot, Signed};
+use crate::store::unit::unpack_unit;
+use crate::store::{Store, StoreKind};
 
 impl ScalarHead {
     /// Writes a row's head inputs into `x` (`2 * groups + picks + scalars` long): each group's
@@ -51,7 +52,7 @@ impl ScalarHead {
                 unit(f, [da, db], grad);
             }
             for &f in general {
-                let (p, s) = unpack(f);
+                let (p, s) = self.pairs.packing.unpack(f);
                 pair(p, [s * da, s * db], grad);
             }
         }
@@ -64,13 +65,13 @@ impl ScalarHead {
     /// A group's `[middlegame, endgame]` sums at the full weights `w`.
     #[inline(always)]
     fn group_at(&self, w: &[f64], units: &[u16], general: &[u16]) -> [f64; 2] {
-        let get = |p: usize| [w[self.mg[p] as usize], w[self.eg[p] as usize]];
+        let get = |p: usize| self.pairs.get(w, p);
         let unit = |k: u16| {
             let (p, s) = unpack_unit(k);
             let v = get(p);
             [s * v[0], s * v[1]]
         };
-        dot(units, general, unit, get)
+        dot(self.pairs.packing, units, general, unit, get)
     }
 
     fn inputs_len(&self) -> usize {
@@ -100,8 +101,8 @@ impl Store for ScalarHead {
         let mut gx = vec![0.0; self.inputs_len()];
         self.head.backward(seed, scratch, &mut gx);
         let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
-            g[self.mg[p] as usize] += dm;
-            g[self.eg[p] as usize] += de;
+            g[self.pairs.mg[p] as usize] += dm;
+            g[self.pairs.eg[p] as usize] += de;
         };
         let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
             let (p, s) = unpack_unit(k);
@@ -126,13 +127,14 @@ impl Store for ScalarHead {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
-        let wp = &*pairs::gather(&self.mg, &self.eg, w);
+        let packing = self.pairs.packing;
+        let wp = &*self.pairs.gather(w);
         let ws = Signed::new(wp);
-        let mut gp = Box::new([[0.0; 2]; MAX_PAIRS]);
-        let mut gs = Signed::zeros();
+        let mut gp = self.pairs.zeros();
+        let mut gs = Signed::zeros(wp.len());
         let n = self.inputs_len();
         let (mut x, mut gx) = (vec![0.0; n], vec![0.0; n]);
-        let group = |u: &[u16], g: &[u16]| dot(u, g, |k| ws.get(k), |p| wp[p]);
+        let group = |u: &[u16], g: &[u16]| dot(packing, u, g, |k| ws.get(k), |p| wp[p]);
         let mut sum = 0.0;
         for i in range {
             let row = self.row(i);
@@ -154,7 +156,7 @@ impl Store for ScalarHead {
         }
         if want {
             gs.fold_into(&mut gp);
-            pairs::scatter(&self.mg, &self.eg, &gp, grad);
+            self.pairs.scatter(&gp, grad);
         }
         sum
     }
