@@ -56,13 +56,15 @@
 //!     scale or a phase above its maximum; a row names them by a `u16` in the store's table of
 //!     distinct factors, `store/phased/factors.rs`: a phase and a scale take a few thousand
 //!     values) and a constant `c` (f32, exact: a trace's `const`),
-//!     integers `s_k` in `-64..=63`: from counts as they are (`record_counts`) or decomposed from
+//!     integers `s_k` in the store's range (`-64..=63` up to 512 pairs, halving as the pairs
+//!     double: `store/packing.rs`): from counts as they are (`record_counts`) or decomposed from
 //!     recorded rows and checked to 1e-12 (`compact_phased`, `store/phased/decompose.rs`; the
 //!     pairing from `eval` via `texel::chess::phase_pairs`). One `u16` per pair: pairs with
-//!     coefficient +-1 as *unit* features (the index of the pair's signed weights in a table
-//!     `[+w; -w]` built once per chunk: no multiply, no conversion; read unchecked, which is sound
-//!     because a unit feature is a `Unit` (`store/phased/unit.rs`), whose only constructor checks
-//!     the pair number against the table's size; the sums-and-head store's `u16` features are
+//!     coefficient +-1 as *unit* features (`2 p + sign`, the index of the pair's signed weights in
+//!     a table `[+w, -w]` per pair built once per chunk: no multiply, no conversion; read
+//!     unchecked, which is sound because unit features live in a `Units` list (`store/unit.rs`),
+//!     which only `Unit::new` fills and which keeps the bound of its features, checked against
+//!     the table once per sweep; the sums-and-head store's `u16` features are
 //!     read masked, in bounds whatever their bits), the others as pair number and a small signed
 //!     integer. Compaction never changes a value.
 //!   - *Sparse* (`store/sparse.rs`, 12 bytes a term): every other linear row, as recorded.
@@ -70,7 +72,7 @@
 //!     model): the head is recorded once as a `tape::Program`; each position keeps its sums in one
 //!     flat `u16` arena, the twin sums as one `u16` per pair (as in the phased store), the other
 //!     sums as (index, integer coefficient) `u16` couples. A position enters if its twin sums pair
-//!     term by term with equal integer coefficients (`-64..=63` once merged by pair), its other
+//!     term by term with equal integer coefficients (in the packing's range once merged by pair), its other
 //!     sums' indices fit `u16` and coefficients are integers in `i16`, and the arena stays under
 //!     2^32 entries. Passes call the model's hand-derived `head_gradient` in blocks of 16
 //!     positions (sums, then heads and losses, then gradients: the heads' latency chains
@@ -83,7 +85,7 @@
 //!     `u16` index each) and its *scalars* (phase factors or phase and scale, the features the
 //!     expressions read, the constant: `f64` each). Passes replay the head with
 //!     `Program::forward`/`backward` (`min`/`max`/`abs`/`sign` re-decide their branch). A position
-//!     whose groups do not pair with integer coefficients in `-64..=63`, or whose picks exceed
+//!     whose groups do not pair with integer coefficients in the packing's range, or whose picks exceed
 //!     `u16`, is recorded from `Manifest::evaluate_real` as a program, with the reason. A separate
 //!     store, not `Headed` generalised, so that `full`'s hand-written head and blocks stay as
 //!     they are.
