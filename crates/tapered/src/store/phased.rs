@@ -75,6 +75,29 @@ pub(crate) fn dot<U: Copy>(
     ]
 }
 
+/// [`dot`] with the pairs' values read from `table` (one entry a pair slot: `packing.slots()`
+/// of them, as [`Pairs::gather`](crate::store::pairs::Pairs::gather) makes it). The common
+/// width, 9 bits (up to 512 pairs: 4ku, the chess models), is a fixed-size table indexed by a
+/// masked pair number, so its loads need no bounds check; a wider packing reads the slice,
+/// checked.
+#[inline(always)]
+pub(crate) fn dot_table<U: Copy>(
+    packing: Packing,
+    units: &[U],
+    general: &[u16],
+    unit: impl Fn(U) -> [f64; 2],
+    table: &[[f64; 2]],
+) -> [f64; 2] {
+    debug_assert_eq!(table.len(), packing.slots());
+    const NARROW: usize = 1 << 9;
+    match <&[[f64; 2]; NARROW]>::try_from(table) {
+        Ok(t) if packing == Packing::default() => {
+            dot(Packing::default(), units, general, unit, |p| t[p % NARROW])
+        }
+        _ => dot(packing, units, general, unit, |p| table[p]),
+    }
+}
+
 /// Compact rows: per row its factors `[a, b]`, its constant, its unit features and its general
 /// features.
 #[derive(Clone, Debug, Default)]
@@ -307,7 +330,7 @@ impl Phased {
             feats = rest;
             // SAFETY: `x` is one of `self.units`, whose indices are below `ws.len()` (above).
             let unit = |x| unsafe { ws.unit(x) };
-            let [sm, se] = dot(packing, units, general, unit, |p| wp[p]);
+            let [sm, se] = dot_table(packing, units, general, unit, wp);
             let (l, d) = f(i, f64::from(c) + (a * sm + b * se));
             sum += l;
             if want && d != 0.0 {

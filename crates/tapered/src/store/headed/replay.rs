@@ -4,7 +4,7 @@
 use tape::Scratch;
 
 use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
-use crate::store::phased::{dot, Signed};
+use crate::store::phased::{dot_table, Signed};
 use crate::store::unit::unpack_unit;
 use crate::store::{Store, StoreKind};
 
@@ -116,7 +116,7 @@ impl Store for Headed {
                 let end = (start + BLOCK).min(range.end);
                 for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
                     *row = self.row(i);
-                    let twin = dot(packing, row.units, row.general, |k| ws.get(k), |p| wp[p]);
+                    let twin = dot_table(packing, row.units, row.general, |k| ws.get(k), wp);
                     self.sums_into(row, twin, w, x);
                 }
                 for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
@@ -137,7 +137,7 @@ impl Store for Headed {
         } else {
             for i in range {
                 let row = self.row(i);
-                let twin = dot(packing, row.units, row.general, |k| ws.get(k), |p| wp[p]);
+                let twin = dot_table(packing, row.units, row.general, |k| ws.get(k), wp);
                 let x = self.inputs(&row, twin, w, hw);
                 let q = self.head.forward(&x[..inputs], scratch);
                 let (l, d) = f(i, q);

@@ -4,7 +4,7 @@
 use tape::Scratch;
 
 use super::{Row, ScalarHead};
-use crate::store::phased::{dot, Signed};
+use crate::store::phased::{dot, dot_table, Signed};
 use crate::store::unit::unpack_unit;
 use crate::store::{Store, StoreKind};
 
@@ -134,7 +134,7 @@ impl Store for ScalarHead {
         let mut gs = Signed::zeros(wp.len());
         let n = self.inputs_len();
         let (mut x, mut gx) = (vec![0.0; n], vec![0.0; n]);
-        let group = |u: &[u16], g: &[u16]| dot(packing, u, g, |k| ws.get(k), |p| wp[p]);
+        let group = |u: &[u16], g: &[u16]| dot_table(packing, u, g, |k| ws.get(k), wp);
         let mut sum = 0.0;
         for i in range {
             let row = self.row(i);
