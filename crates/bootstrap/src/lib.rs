@@ -524,7 +524,7 @@ impl Runner<'_> {
             sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
         };
         let report = self.play(candidate, best, &plan, Stage::Gate)?;
-        let (keep, reason) = gate::decide(&s.sprt(), &report.result.pairs);
+        let (keep, reason) = gate::decide(&s.sprt(), gate::Undecided::Ahead, &report.result.pairs);
         let record = GateRecord {
             result: report.record(&format!("gen {}", prev.best)),
             keep,

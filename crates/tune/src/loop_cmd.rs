@@ -9,6 +9,7 @@ use anyhow::Context;
 use bootstrap::external::state::LoopGate;
 use bootstrap::external::state::LoopStep;
 use bootstrap::external::{run_loop, LoopEvent, LoopOptions, LoopSettings, SpsaSettings};
+use bootstrap::gate::Undecided;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Options of `tune loop`.
@@ -64,6 +65,11 @@ pub struct Args {
     /// The gate's SPRT, H0 and H1 in Elo.
     #[arg(long, value_name = "ELO0,ELO1", default_value = "0,10")]
     sprt: String,
+    /// What a gate the SPRT leaves undecided at --gate-openings keeps: `ahead`, the candidate
+    /// if its Elo estimate is above 0 (moves on unproven gains, which a chain of gates
+    /// overstates), or `reject`, the best weights (only an SPRT acceptance replaces them).
+    #[arg(long, default_value = "ahead", value_parser = ["ahead", "reject"])]
+    gate_undecided: String,
     /// SPRT false-positive rate.
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
@@ -140,6 +146,10 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
                 Ok((name.to_string(), value.to_string()))
             })
             .collect::<anyhow::Result<_>>()?,
+        undecided: match args.gate_undecided.as_str() {
+            "reject" => Undecided::Reject,
+            _ => Undecided::Ahead,
+        },
         ..LoopSettings::new(&args.engine, &args.manifest)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -82,7 +82,11 @@ impl Runner<'_> {
         (candidate, current): (&Path, &Path),
         (weights, options): (&Path, &Path),
     ) -> Result<GateRecord, BootstrapError> {
-        let (keep, reason) = decide(&self.opts.settings.sprt(), &report.result.pairs);
+        let (keep, reason) = decide(
+            &self.opts.settings.sprt(),
+            self.opts.settings.undecided,
+            &report.result.pairs,
+        );
         let kept = match keep {
             Keep::New => candidate,
             Keep::Old => current,

@@ -10,6 +10,7 @@ use engine::play::PlayOptions;
 use engine::player::UciSetup;
 use serde::{Deserialize, Serialize};
 
+use crate::gate::Undecided;
 use crate::settings::{play_options, ClockSettings};
 use crate::BootstrapError;
 
@@ -72,6 +73,10 @@ pub struct LoopSettings {
     /// from the files of loops written before it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uci_options: Vec<(String, String)>,
+    /// What a gate the SPRT left undecided at its cap keeps (`--gate-undecided`): the
+    /// candidate if ahead (the default, absent from the file and from older files) or the best.
+    #[serde(default, skip_serializing_if = "Undecided::is_ahead")]
+    pub undecided: Undecided,
 }
 
 impl LoopSettings {
@@ -100,6 +105,7 @@ impl LoopSettings {
             beta: 0.05,
             clock: None,
             uci_options: Vec::new(),
+            undecided: Undecided::Ahead,
         }
     }
 
@@ -215,6 +221,7 @@ impl SpsaSettings {
 #[cfg(test)]
 mod tests {
     use super::LoopSettings;
+    use crate::gate::Undecided;
 
     #[test]
     fn uci_options_are_sent_before_the_weights_and_absent_from_old_files() {
@@ -237,6 +244,24 @@ mod tests {
         let setup = s.uci_setup();
         assert_eq!(setup.options, s.uci_options);
         let back: LoopSettings = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn undecided_reject_is_written_and_old_files_read_as_ahead() {
+        let mut s = LoopSettings::new("engine", "m.json");
+        let json = serde_json::to_value(&s).unwrap();
+        assert!(
+            json.get("undecided").is_none(),
+            "the default is not written"
+        );
+        let old: LoopSettings = serde_json::from_value(json).unwrap();
+        assert_eq!(old.undecided, Undecided::Ahead);
+
+        s.undecided = Undecided::Reject;
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["undecided"], "reject");
+        let back: LoopSettings = serde_json::from_value(json).unwrap();
         assert_eq!(back, s);
     }
 }
