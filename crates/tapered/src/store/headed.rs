@@ -21,12 +21,13 @@
 
 use tape::Program;
 
-use crate::set::HeadGradient;
-
 use super::pairs::Pairs;
 use super::phased::dot;
+use super::reason::Reason;
 use super::unit::unpack_unit;
-use super::Reason;
+
+/// The type of [`SplitSpec::head_gradient`](crate::SplitSpec::head_gradient).
+pub type HeadGradient = fn(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64;
 
 /// Most head inputs (sums and head weights together) a store takes.
 pub(crate) const MAX_HEAD_INPUTS: usize = 16;

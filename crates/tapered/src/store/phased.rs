@@ -20,10 +20,11 @@
 
 use tape::Scratch;
 
+use super::interface::Store;
+use super::kind::StoreKind;
 use super::packing::Packing;
 use super::pairs::{PairBuf, Pairs};
 use super::unit::{unpack_unit, Unit, Units};
-use super::{Store, StoreKind};
 
 mod decompose;
 mod factors;

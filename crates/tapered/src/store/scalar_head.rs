@@ -31,7 +31,7 @@
 use tape::Program;
 
 use super::pairs::Pairs;
-use super::Reason;
+use super::reason::Reason;
 
 /// A position's inputs to a [`ScalarHead`]: `2 * groups` sums (group `g`'s middlegame sum at
 /// `2g`, its endgame sum at `2g + 1`), the picked weights and the scalars.

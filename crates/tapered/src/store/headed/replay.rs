@@ -4,9 +4,10 @@
 use tape::Scratch;
 
 use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
+use crate::store::interface::Store;
+use crate::store::kind::StoreKind;
 use crate::store::phased::{dot_table, Signed};
 use crate::store::unit::unpack_unit;
-use crate::store::{Store, StoreKind};
 
 impl Store for Headed {
     const KIND: StoreKind = StoreKind::SumsAndHead;

@@ -4,9 +4,10 @@
 use tape::Scratch;
 
 use super::{Row, ScalarHead};
+use crate::store::interface::Store;
+use crate::store::kind::StoreKind;
 use crate::store::phased::{dot, dot_table, Signed};
 use crate::store::unit::unpack_unit;
-use crate::store::{Store, StoreKind};
 
 impl ScalarHead {
     /// Writes a row's head inputs into `x` (`2 * groups + picks + scalars` long): each group's
