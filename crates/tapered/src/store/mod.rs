@@ -63,6 +63,7 @@
 //! `unit.rs`, `phased.rs`'s `dot`) and never this file; `layout.rs` (the report) names only
 //! the leaves.
 
+mod head_program;
 mod headed;
 mod interface;
 mod kind;
@@ -74,6 +75,7 @@ mod programs;
 mod reason;
 mod scalar_head;
 mod sparse;
+mod twin;
 mod unit;
 
 pub use headed::HeadGradient;
