@@ -74,9 +74,10 @@
 //!     a table `[+w, -w]` per pair built once per chunk: no multiply, no conversion; read
 //!     unchecked, which is sound because unit features live in a `Units` list (`store/unit.rs`),
 //!     which only `Unit::new` fills and which keeps the bound of its features, checked against
-//!     the table once per sweep; the sums-and-head store's `u16` features are
-//!     read masked, in bounds whatever their bits), the others as pair number and a small signed
-//!     integer. Compaction never changes a value.
+//!     the table once per sweep; the head stores' `u16` features are read masked from
+//!     fixed-size tables at the 9-bit packing, in bounds whatever their bits, and checked at
+//!     wider ones: `store/twin.rs`), the others as pair number and a small signed integer.
+//!     Compaction never changes a value.
 //!   - *Sparse* (`store/sparse.rs`, 12 bytes a term): every other linear row, as recorded.
 //!   - *Sums and head* (`store/headed.rs`, about 120 bytes a position; `record_split`, the `full`
 //!     model): the head is recorded once as a `tape::Program`; each position keeps its sums in one

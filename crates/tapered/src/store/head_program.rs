@@ -11,7 +11,7 @@ use std::ops::Range;
 use tape::{Program, Scratch};
 
 use super::pairs::Pairs;
-use super::twin::{twin_at, ByPair, Direct, PairSink, PairTable};
+use super::twin::{twin_at, Direct, PairRead, PairSink, PassTables};
 
 /// Head inputs kept on the stack (more go to the heap, once per call or pass).
 const STACK_INPUTS: usize = 16;
@@ -98,9 +98,8 @@ pub(crate) fn add_gradient<S: HeadRows>(
 }
 
 /// Positions `range` in order through the head program, as `Store::sweep` (the twin groups
-/// read from a by-pair table, their gradient summed by pair and scattered at the end).
-// Out of line (called once per chunk) so that profiles name it.
-#[inline(never)]
+/// read from a pass's by-pair tables, at the width of the store's packing; their gradient
+/// summed by pair and scattered at the end).
 pub(crate) fn sweep<S, F>(
     s: &S,
     w: &[f64],
@@ -114,13 +113,50 @@ where
     S: HeadRows,
     F: Fn(usize, f64) -> (f64, f64),
 {
-    let (head, pairs) = (s.head(), s.pairs());
-    let table = PairTable::new(pairs, w);
-    let mut sink = ByPair::new(pairs, s.head_params().len());
+    let mut tables = PassTables::new(s.pairs(), w, s.head_params().len());
+    let pass = Pass { w, want, f };
+    let sum = match tables.narrow() {
+        Some((read, mut sink)) => sweep_with(s, &pass, range, &read, &mut sink, scratch, grad),
+        None => {
+            let (read, mut sink) = tables.wide();
+            sweep_with(s, &pass, range, &read, &mut sink, scratch, grad)
+        }
+    };
+    if want {
+        tables.finish(s.pairs(), s.head_params(), grad);
+    }
+    sum
+}
+
+/// What a pass is given: the weights, whether the gradient is wanted, the loss head `f`.
+pub(crate) struct Pass<'a, F> {
+    pub(crate) w: &'a [f64],
+    pub(crate) want: bool,
+    pub(crate) f: &'a F,
+}
+
+/// [`sweep`]'s loop, with the by-pair views of one width.
+// Out of line (called once per chunk) so that profiles name it.
+#[inline(never)]
+fn sweep_with<S, F>(
+    s: &S,
+    pass: &Pass<'_, F>,
+    range: Range<usize>,
+    read: &impl PairRead,
+    sink: &mut impl PairSink,
+    scratch: &mut Scratch,
+    grad: &mut [f64],
+) -> f64
+where
+    S: HeadRows,
+    F: Fn(usize, f64) -> (f64, f64),
+{
+    let Pass { w, want, f } = *pass;
+    let head = s.head();
     let n = head.inputs();
     let (mut x, mut gx) = (vec![0.0; n], vec![0.0; n]);
     s.fixed_inputs(w, &mut x);
-    let twin = |units: &[u16], general: &[u16]| table.twin(units, general);
+    let twin = |units: &[u16], general: &[u16]| read.twin(units, general);
     let mut sum = 0.0;
     for i in range {
         let row = s.row(i);
@@ -130,11 +166,8 @@ where
         if want && d != 0.0 {
             gx.fill(0.0);
             head.backward(d, scratch, &mut gx);
-            s.distribute(&row, &gx, 1.0, &mut sink, grad);
+            s.distribute(&row, &gx, 1.0, sink, grad);
         }
-    }
-    if want {
-        sink.finish(pairs, s.head_params(), grad);
     }
     sum
 }

@@ -330,7 +330,7 @@ impl HeadRows for Headed {
         grad: &mut [f64],
     ) {
         let d = [scale * gx[self.twins.0], scale * gx[self.twins.1]];
-        distribute_twin(self.pairs.packing, row.units, row.general, d, sink, grad);
+        distribute_twin(row.units, row.general, d, sink, grad);
         let mut k = 0;
         for (&n, &j) in row.counts.iter().zip(&self.others) {
             let end = k + 2 * usize::from(n);

@@ -281,7 +281,7 @@ impl HeadRows for ScalarHead {
             if d == [0.0; 2] {
                 continue;
             }
-            distribute_twin(self.pairs.packing, units, general, d, sink, grad);
+            distribute_twin(units, general, d, sink, grad);
         }
         let picks = &gx[2 * self.groups..2 * self.groups + self.picks];
         for (&p, &d) in row.picks.iter().zip(picks) {

@@ -6,35 +6,61 @@ use std::ops::Range;
 
 use tape::Scratch;
 
-use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
-use crate::store::head_program::{self, HeadRows};
+use super::{HeadGradient, Headed, Row, BLOCK, MAX_HEAD_INPUTS};
+use crate::store::head_program::{self, HeadRows, Pass};
 use crate::store::interface::Store;
 use crate::store::kind::StoreKind;
-use crate::store::twin::{ByPair, Direct, PairTable};
+use crate::store::twin::{Direct, PairRead, PairSink, PassTables};
 use crate::store::unit::unpack_unit;
 
 impl Headed {
-    /// The pass through the hand-written head `fast`, in blocks: the sums of a block, then its
-    /// heads and losses (independent of one another, so their latency chains overlap), then
-    /// its gradients. The pairs' share of the gradient is summed by pair (the unit features'
-    /// by sign first) and scattered at the end.
-    // Out of line (called once per chunk) so that profiles name it.
-    #[inline(never)]
+    /// The pass through the hand-written head `fast`, in blocks (see
+    /// [`blocks`](Self::blocks)), with the pass's by-pair views at the width of the store's
+    /// packing. The pairs' share of the gradient is summed by pair (the unit features' by sign
+    /// first) and scattered at the end.
     fn sweep_fast<F>(
         &self,
-        fast: crate::store::HeadGradient,
-        w: &[f64],
+        fast: HeadGradient,
+        pass: &Pass<'_, F>,
         range: Range<usize>,
-        want: bool,
-        f: &F,
         grad: &mut [f64],
     ) -> f64
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
+        let mut tables = PassTables::new(&self.pairs, pass.w, self.head_params.len());
+        let sum = match tables.narrow() {
+            Some((read, mut sink)) => self.blocks(fast, pass, range, &read, &mut sink, grad),
+            None => {
+                let (read, mut sink) = tables.wide();
+                self.blocks(fast, pass, range, &read, &mut sink, grad)
+            }
+        };
+        if pass.want {
+            tables.finish(&self.pairs, &self.head_params, grad);
+        }
+        sum
+    }
+
+    /// [`sweep_fast`](Self::sweep_fast)'s loop, in blocks: the sums of a block, then its heads
+    /// and losses (independent of one another, so their latency chains overlap), then its
+    /// gradients.
+    // Out of line (called once per chunk) so that profiles name it.
+    #[inline(never)]
+    fn blocks<F>(
+        &self,
+        fast: HeadGradient,
+        pass: &Pass<'_, F>,
+        range: Range<usize>,
+        read: &impl PairRead,
+        sink: &mut impl PairSink,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let Pass { w, want, f } = *pass;
         let inputs = self.sums + self.head_params.len();
-        let table = PairTable::new(&self.pairs, w);
-        let mut sink = ByPair::new(&self.pairs, self.head_params.len());
         let mut sum = 0.0;
         let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
         for x in &mut x {
@@ -48,7 +74,7 @@ impl Headed {
             let end = (start + BLOCK).min(range.end);
             for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
                 *row = self.row(i);
-                self.sums_into(row, table.twin(row.units, row.general), w, x);
+                self.sums_into(row, read.twin(row.units, row.general), w, x);
             }
             for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
                 let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
@@ -59,14 +85,11 @@ impl Headed {
             if want {
                 for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
                     if d != 0.0 {
-                        self.distribute(row, gx, d, &mut sink, grad);
+                        self.distribute(row, gx, d, sink, grad);
                     }
                 }
             }
             start = end;
-        }
-        if want {
-            sink.finish(&self.pairs, &self.head_params, grad);
         }
         sum
     }
@@ -140,7 +163,7 @@ impl Store for Headed {
         F: Fn(usize, f64) -> (f64, f64),
     {
         match self.fast {
-            Some(fast) => self.sweep_fast(fast, w, range, want, f, grad),
+            Some(fast) => self.sweep_fast(fast, &Pass { w, want, f }, range, grad),
             None => head_program::sweep(self, w, range, want, f, scratch, grad),
         }
     }
