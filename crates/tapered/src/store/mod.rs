@@ -47,8 +47,10 @@
 //!
 //! # How to add a store
 //!
-//! Write a type that implements [`Store`] (overriding [`Store::sweep`] if it has a faster loop
-//! than one position at a time), add it to [`AnyStore`], [`each_store!`] and [`StoreKind`]
+//! Write a type that implements [`Store`] (`interface.rs`; overriding [`Store::sweep`] if it
+//! has a faster loop than one position at a time; a store replayed through one head program
+//! implements `HeadRows` instead and calls `head_program.rs`'s `score`, `add_gradient` and
+//! `sweep`), add it to [`AnyStore`], [`each_store!`] and [`StoreKind`] (`kind.rs`)
 //! (and `AnyStore::append` and `shrink`, which `SetBuilder` uses),
 //! decide where its section goes in the order above, and have the recording functions in
 //! `set/record.rs` put positions into it. `tests/replay.rs` in the `texel` crate checks any
