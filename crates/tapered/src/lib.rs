@@ -24,6 +24,16 @@
 //!
 //! # Design
 //!
+//! **How the files depend on one another.** Imports run one way, down: `lib.rs`, then the set
+//! (`set.rs` and `set/`), then the stores (`store/`), then `tape`; `stop.rs` and `progress.rs`
+//! are leaves every layer may name. Nothing in `store/` names the set (the type the set's
+//! `SplitSpec` and the sums-and-head store share, `HeadGradient`, is the store's). Inside each
+//! layer the parent file names its children and the children never name it: the names they
+//! share are in leaf modules (the set's data in `set/compiled.rs` and `set/target.rs`; the
+//! `Store` trait in `store/interface.rs`, `StoreKind`, `Reason` and `Layout` in
+//! `store/kind.rs`, `store/reason.rs` and `store/layout.rs`). `scripts/file-circles.py` checks
+//! that no circle of files comes back.
+//!
 //! **How it works.** `CompiledSet::record` (`set.rs`, recording in `set/record.rs`) runs an
 //! evaluation on `tape::Var` with one tape per rayon work item (the caller, `texel`, hands it the
 //! evaluation as a closure), compiles each to a `tape::Program` and keeps linear ones as sparse
@@ -64,9 +74,10 @@
 //!     a table `[+w, -w]` per pair built once per chunk: no multiply, no conversion; read
 //!     unchecked, which is sound because unit features live in a `Units` list (`store/unit.rs`),
 //!     which only `Unit::new` fills and which keeps the bound of its features, checked against
-//!     the table once per sweep; the sums-and-head store's `u16` features are
-//!     read masked, in bounds whatever their bits), the others as pair number and a small signed
-//!     integer. Compaction never changes a value.
+//!     the table once per sweep; the head stores' `u16` features are read masked from
+//!     fixed-size tables at the 9-bit packing, in bounds whatever their bits, and checked at
+//!     wider ones: `store/twin.rs`), the others as pair number and a small signed integer.
+//!     Compaction never changes a value.
 //!   - *Sparse* (`store/sparse.rs`, 12 bytes a term): every other linear row, as recorded.
 //!   - *Sums and head* (`store/headed.rs`, about 120 bytes a position; `record_split`, the `full`
 //!     model): the head is recorded once as a `tape::Program`; each position keeps its sums in one
@@ -112,8 +123,6 @@ mod stop;
 mod store;
 
 pub use progress::{Progress, ProgressEvent};
-pub use set::{
-    CompiledSet, Counts, HeadGradient, HeadSpec, SetBuilder, SparseRows, SplitSpec, Target,
-};
+pub use set::{CompiledSet, Counts, HeadSpec, SetBuilder, SparseRows, SplitSpec, Target};
 pub use stop::Stop;
-pub use store::{Fallback, HeadRow, Layout, Reason, StoreKind, StoreSize};
+pub use store::{Fallback, HeadGradient, HeadRow, Layout, Reason, StoreKind, StoreSize};

@@ -1,7 +1,8 @@
 //! [`SetBuilder`]: one [`CompiledSet`] made from sets recorded batch by batch, so that a caller
 //! can stream positions from a file into the compact stores without keeping them all at once.
 
-use super::{CompiledSet, Target};
+use super::compiled::CompiledSet;
+use super::target::Target;
 use crate::store::{AnyStore, StoreKind};
 
 /// Concatenates sets recorded one batch at a time into one set, store by store: the positions

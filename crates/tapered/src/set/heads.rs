@@ -4,7 +4,8 @@
 use rayon::prelude::*;
 use tape::{Program, Tape, Var};
 
-use super::{CompiledSet, Target, CHUNK};
+use super::compiled::{CompiledSet, CHUNK};
+use super::target::Target;
 use crate::progress::Progress;
 use crate::store::{AnyStore, HeadRow, Programs, Reason, ScalarHead};
 

@@ -1,7 +1,12 @@
 //! The Jacobian of a set at one point, [`CompiledSet::jacobian`], as [`SparseRows`]: what the
 //! Gauss-Newton matrix is summed from.
 
-use super::*;
+use rayon::prelude::*;
+use tape::Scratch;
+
+use super::compiled::{CompiledSet, CHUNK};
+use crate::stop::Stop;
+use crate::store::{each_store, Store};
 
 impl CompiledSet {
     /// The gradient rows `dq_i/dw` at `w` of the positions whose store does not hold them as

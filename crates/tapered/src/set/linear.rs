@@ -4,7 +4,9 @@
 use crate::progress::Progress;
 use rayon::prelude::*;
 
-use super::{CompiledSet, SetBuilder, Target, CHUNK};
+use super::builder::SetBuilder;
+use super::compiled::{CompiledSet, CHUNK};
+use super::target::Target;
 use crate::store::{AnyStore, Phased, Sparse};
 
 /// Items recorded in parallel before their stores join the set: the transient memory of a

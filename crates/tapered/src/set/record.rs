@@ -7,8 +7,9 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 use tape::{Program, Scalar, Tape, Var};
 
-use super::{CompiledSet, Target, CHUNK};
-use crate::store::{AnyStore, Headed, Phased, Programs, Reason, Sparse, Store};
+use super::compiled::{CompiledSet, CHUNK};
+use super::target::Target;
+use crate::store::{AnyStore, HeadGradient, Headed, Phased, Programs, Reason, Sparse, Store};
 
 /// One work item of [`CompiledSet::record_split`]: its compact rows with their labels, and
 /// the positions that did not fit, as programs with the reason.
@@ -320,6 +321,3 @@ pub struct SplitSpec {
     /// of replaying the recorded head; it must equal the head's derivative.
     pub head_gradient: Option<HeadGradient>,
 }
-
-/// The type of [`SplitSpec::head_gradient`].
-pub type HeadGradient = fn(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64;

@@ -3,7 +3,7 @@
 use tape::{Scalar, Var};
 
 use super::*;
-use crate::{Reason, SplitSpec};
+use crate::{Fallback, Reason, SplitSpec, StoreKind};
 
 fn label(i: usize) -> Target {
     Target {

@@ -21,12 +21,14 @@
 
 use tape::Program;
 
-use crate::set::HeadGradient;
-
+use super::head_program::HeadRows;
 use super::pairs::Pairs;
-use super::phased::dot;
+use super::reason::Reason;
+use super::twin::{distribute_twin, twin_at, PairSink};
 use super::unit::unpack_unit;
-use super::Reason;
+
+/// The type of [`SplitSpec::head_gradient`](crate::SplitSpec::head_gradient).
+pub type HeadGradient = fn(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64;
 
 /// Most head inputs (sums and head weights together) a store takes.
 pub(crate) const MAX_HEAD_INPUTS: usize = 16;
@@ -60,7 +62,7 @@ pub(crate) struct Headed {
 
 /// A position's record, parsed.
 #[derive(Clone, Copy, Default)]
-struct Row<'a> {
+pub(crate) struct Row<'a> {
     units: &'a [u16],
     general: &'a [u16],
     /// The other sums' terms, flattened; `counts[j]` terms belong to other sum `j`.
@@ -236,6 +238,40 @@ impl Headed {
         out
     }
 
+    /// Writes the row's sums into `x[..sums]` (the twins from `twin`, the others from their
+    /// terms at `w`), leaving the rest of `x` as it is.
+    #[inline(always)]
+    fn sums_into(&self, row: &Row<'_>, twin: [f64; 2], w: &[f64], x: &mut [f64]) {
+        x[self.twins.0] = twin[0];
+        x[self.twins.1] = twin[1];
+        let mut k = 0;
+        for (&n, &j) in row.counts.iter().zip(&self.others) {
+            let end = k + 2 * usize::from(n);
+            let mut s = 0.0;
+            for c in row.terms[k..end].chunks_exact(2) {
+                s += f64::from(c[1] as i16) * w[usize::from(c[0])];
+            }
+            x[j] = s;
+            k = end;
+        }
+    }
+
+    /// The head's inputs for a row at the full weights `w`.
+    #[inline(always)]
+    fn inputs_at(&self, row: &Row<'_>, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
+        let mut x = [0.0; MAX_HEAD_INPUTS];
+        self.fixed_inputs(w, &mut x);
+        let twin = |units: &[u16], general: &[u16]| twin_at(&self.pairs, w, units, general);
+        self.row_inputs(row, w, twin, &mut x);
+        x
+    }
+}
+
+/// The sums-and-head store's side of the head replay: its rows' twin sums and other sums,
+/// then the shared head weights.
+impl HeadRows for Headed {
+    type Row<'a> = Row<'a>;
+
     #[inline(always)]
     fn row(&self, i: usize) -> Row<'_> {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
@@ -251,65 +287,50 @@ impl Headed {
         }
     }
 
-    /// The head's inputs for a row: the sums from the twin values `[sa, sb]` and the other
-    /// sums' terms at `w`, then the head weights `hw`.
-    #[inline(always)]
-    fn inputs(
-        &self,
-        row: &Row<'_>,
-        twin: [f64; 2],
-        w: &[f64],
-        hw: &[f64],
-    ) -> [f64; MAX_HEAD_INPUTS] {
-        let mut x = [0.0; MAX_HEAD_INPUTS];
-        x[self.sums..self.sums + hw.len()].copy_from_slice(hw);
-        self.sums_into(row, twin, w, &mut x);
-        x
+    fn pairs(&self) -> &Pairs {
+        &self.pairs
     }
 
-    /// Writes the row's sums into `x[..sums]` (the twins from `twin`, the others from their
-    /// terms at `w`), leaving the rest of `x` as it is.
+    fn head(&self) -> &Program {
+        &self.head
+    }
+
+    fn head_params(&self) -> &[u32] {
+        &self.head_params
+    }
+
+    /// The head weights at `w`, after the sums.
     #[inline(always)]
-    fn sums_into(&self, row: &Row<'_>, twin: [f64; 2], w: &[f64], x: &mut [f64; MAX_HEAD_INPUTS]) {
-        x[self.twins.0] = twin[0];
-        x[self.twins.1] = twin[1];
-        let mut k = 0;
-        for (&n, &j) in row.counts.iter().zip(&self.others) {
-            let end = k + 2 * usize::from(n);
-            let mut s = 0.0;
-            for c in row.terms[k..end].chunks_exact(2) {
-                s += f64::from(c[1] as i16) * w[usize::from(c[0])];
-            }
-            x[j] = s;
-            k = end;
+    fn fixed_inputs(&self, w: &[f64], x: &mut [f64]) {
+        for (x, &i) in x[self.sums..].iter_mut().zip(&self.head_params) {
+            *x = w[i as usize];
         }
     }
 
-    /// Adds the head's input gradient `gx` (times the coefficients) into `grad`, the pairs'
-    /// share through `unit` (called with a unit feature and the twins' `[middlegame, endgame]`
-    /// gradient, to be signed by the feature) and `pair` (called with the pair number and its
-    /// `[middlegame, endgame]` increments), and the head weights' share into `ghead`; all
-    /// times `scale`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
+    fn row_inputs(
+        &self,
+        row: &Row<'_>,
+        w: &[f64],
+        twin: impl Fn(&[u16], &[u16]) -> [f64; 2],
+        x: &mut [f64],
+    ) {
+        self.sums_into(row, twin(row.units, row.general), w, x);
+    }
+
+    /// The twins' share through `sink`, the other sums' into `grad` (times their
+    /// coefficients), the head weights' through `sink`; all times `scale`.
+    #[inline(always)]
     fn distribute(
         &self,
         row: &Row<'_>,
-        gx: &[f64; MAX_HEAD_INPUTS],
+        gx: &[f64],
         scale: f64,
+        sink: &mut impl PairSink,
         grad: &mut [f64],
-        ghead: &mut [f64],
-        mut unit: impl FnMut(u16, [f64; 2], &mut [f64]),
-        mut pair: impl FnMut(usize, [f64; 2], &mut [f64]),
     ) {
-        let (da, db) = (scale * gx[self.twins.0], scale * gx[self.twins.1]);
-        for &f in row.units {
-            unit(f, [da, db], grad);
-        }
-        for &f in row.general {
-            let (p, s) = self.pairs.packing.unpack(f);
-            pair(p, [s * da, s * db], grad);
-        }
+        let d = [scale * gx[self.twins.0], scale * gx[self.twins.1]];
+        distribute_twin(row.units, row.general, d, sink, grad);
         let mut k = 0;
         for (&n, &j) in row.counts.iter().zip(&self.others) {
             let end = k + 2 * usize::from(n);
@@ -319,49 +340,9 @@ impl Headed {
             }
             k = end;
         }
-        for (g, x) in ghead.iter_mut().zip(&gx[self.sums..]) {
-            *g += scale * x;
-        }
-    }
-
-    /// The head weights at `w` (the first `head_params.len()` entries).
-    fn head_weights(&self, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
-        let mut hw = [0.0; MAX_HEAD_INPUTS];
-        for (h, &i) in hw.iter_mut().zip(&self.head_params) {
-            *h = w[i as usize];
-        }
-        hw
-    }
-
-    /// The head's inputs for a row at the full weights `w`.
-    #[inline(always)]
-    fn inputs_at(&self, row: &Row<'_>, w: &[f64]) -> [f64; MAX_HEAD_INPUTS] {
-        let get = |p: usize| self.pairs.get(w, p);
-        let unit = |k: u16| {
-            let (p, s) = unpack_unit(k);
-            let v = get(p);
-            [s * v[0], s * v[1]]
-        };
-        let twin = dot(self.pairs.packing, row.units, row.general, unit, get);
-        let hw = self.head_weights(w);
-        self.inputs(row, twin, w, &hw[..self.head_params.len()])
-    }
-
-    /// Adds a row's head input gradient `gx` times `scale` into the full gradient `grad`.
-    #[inline(always)]
-    fn add_direct(&self, row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]) {
-        let add = |p: usize, [dm, de]: [f64; 2], g: &mut [f64]| {
-            g[self.pairs.mg[p] as usize] += dm;
-            g[self.pairs.eg[p] as usize] += de;
-        };
-        let unit = |k: u16, [dm, de]: [f64; 2], g: &mut [f64]| {
-            let (p, s) = unpack_unit(k);
-            add(p, [s * dm, s * de], g);
-        };
-        let mut ghead = [0.0; MAX_HEAD_INPUTS];
-        self.distribute(row, gx, scale, grad, &mut ghead, unit, add);
-        for (&k, &d) in self.head_params.iter().zip(&ghead) {
-            grad[k as usize] += d;
+        let heads = &gx[self.sums..self.sums + self.head_params.len()];
+        for (k, &x) in heads.iter().enumerate() {
+            sink.head(k, scale * x, grad);
         }
     }
 }

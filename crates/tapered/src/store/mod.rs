@@ -47,152 +47,52 @@
 //!
 //! # How to add a store
 //!
-//! Write a type that implements [`Store`] (overriding [`Store::sweep`] if it has a faster loop
-//! than one position at a time), add it to [`AnyStore`], [`each_store!`] and [`StoreKind`]
+//! Write a type that implements [`Store`] (`interface.rs`; overriding [`Store::sweep`] if it
+//! has a faster loop than one position at a time; a store replayed through one head program
+//! implements `HeadRows` instead and calls `head_program.rs`'s `score`, `add_gradient` and
+//! `sweep`), add it to [`AnyStore`], [`each_store!`] and [`StoreKind`] (`kind.rs`)
 //! (and `AnyStore::append` and `shrink`, which `SetBuilder` uses),
 //! decide where its section goes in the order above, and have the recording functions in
 //! `set/record.rs` put positions into it. `tests/replay.rs` in the `texel` crate checks any
 //! store against fresh recordings.
 
-use std::fmt;
-use std::ops::Range;
+//!
+//! # How the files depend on one another
+//!
+//! Imports run one way, down: this file (the list of stores, [`AnyStore`] and
+//! [`each_store!`]) names the stores; each store names the leaves it shares with the others
+//! (`interface.rs`: the [`Store`] trait; `kind.rs`, `reason.rs`, `pairs.rs`, `packing.rs`,
+//! `unit.rs`, `phased.rs`'s `dot`) and never this file; `layout.rs` (the report) names only
+//! the leaves.
 
-use serde::{Deserialize, Serialize};
-use tape::Scratch;
-
+mod head_program;
 mod headed;
+mod interface;
+mod kind;
+mod layout;
 mod packing;
 mod pairs;
 pub(crate) mod phased;
 mod programs;
+mod reason;
 mod scalar_head;
 mod sparse;
+mod twin;
 mod unit;
 
+pub use headed::HeadGradient;
 pub(crate) use headed::Headed;
+pub(crate) use interface::Store;
+pub use kind::StoreKind;
+pub use layout::{Fallback, Layout, StoreSize};
 #[cfg(test)]
 pub(crate) use packing::MAX_PAIRS;
 pub(crate) use phased::Phased;
 pub(crate) use programs::Programs;
+pub use reason::Reason;
 pub use scalar_head::HeadRow;
 pub(crate) use scalar_head::ScalarHead;
 pub(crate) use sparse::Sparse;
-
-/// One store of positions (see the module documentation). Positions are numbered `0..len()`
-/// within the store; `f(i, q)` closures get those numbers and return the loss and `dL/dq`.
-pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
-    /// Which store this is.
-    const KIND: StoreKind;
-
-    /// Number of positions.
-    fn len(&self) -> usize;
-
-    /// Bytes of heap memory held.
-    fn heap_bytes(&self) -> usize;
-
-    /// Position `i`'s evaluation at `w`, keeping in `scratch` what
-    /// [`add_gradient`](Self::add_gradient) needs.
-    fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64;
-
-    /// Adds `seed * dq_i/dw` into `grad`, at the weights of the last [`score`](Self::score) of
-    /// position `i` with this scratch.
-    fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]);
-
-    /// Position `i` on its own: returns its loss `f(i, q_i).0` and, if `want`, adds
-    /// `dL/dq_i dq_i/dw` into `grad`.
-    #[inline(always)]
-    fn visit<F>(
-        &self,
-        i: usize,
-        w: &[f64],
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
-        let q = self.score(i, w, scratch);
-        let (l, d) = f(i, q);
-        if want && d != 0.0 {
-            self.add_gradient(i, d, scratch, grad);
-        }
-        l
-    }
-
-    /// Positions `range` in order, as [`visit`](Self::visit) does each: the sum of the losses,
-    /// and the gradient added into `grad` (one chunk's buffer of a pass). A store with a faster
-    /// loop overrides it; the result must be the same up to rounding.
-    #[inline]
-    fn sweep<F>(
-        &self,
-        w: &[f64],
-        range: Range<usize>,
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
-        let mut sum = 0.0;
-        for i in range {
-            sum += self.visit(i, w, want, f, scratch, grad);
-        }
-        sum
-    }
-
-    /// The positions `keep` (in that order), in a store of the same kind.
-    fn subset(&self, keep: &[usize]) -> Self;
-
-    /// Position `i`'s gradient row, if the store holds it as it is (linear sparse rows);
-    /// otherwise the set makes it with [`jacobian_row`](Self::jacobian_row).
-    fn stored_row(&self, _i: usize) -> Option<(&[u32], &[f64])> {
-        None
-    }
-
-    /// Appends position `i`'s gradient row at `w` to `idx` and `coef` (`dense`: a buffer of
-    /// zeros, one per parameter, left zero). By default one reverse sweep.
-    fn jacobian_row(
-        &self,
-        i: usize,
-        w: &[f64],
-        scratch: &mut Scratch,
-        dense: &mut [f64],
-        idx: &mut Vec<u32>,
-        coef: &mut Vec<f64>,
-    ) {
-        self.score(i, w, scratch);
-        self.add_gradient(i, 1.0, scratch, dense);
-        for (k, d) in dense.iter_mut().enumerate() {
-            if *d != 0.0 {
-                idx.push(k as u32);
-                coef.push(*d);
-                *d = 0.0;
-            }
-        }
-    }
-
-    /// The positions held here because a faster store refused them, counted by reason.
-    fn fallbacks(&self) -> Vec<(Reason, usize)> {
-        Vec::new()
-    }
-}
-
-/// Counts `reasons` (one per position; `None`: not a fallback) by reason, in [`Reason`] order.
-pub(crate) fn count_reasons(reasons: impl Iterator<Item = Option<Reason>>) -> Vec<(Reason, usize)> {
-    let mut counts: Vec<(Reason, usize)> = Vec::new();
-    for r in reasons.flatten() {
-        match counts.iter_mut().find(|c| c.0 == r) {
-            Some(c) => c.1 += 1,
-            None => counts.push((r, 1)),
-        }
-    }
-    counts.sort_unstable();
-    counts
-}
 
 /// Any of the stores: a segment of a set holds one.
 #[derive(Clone, Debug)]
@@ -279,147 +179,4 @@ impl AnyStore {
 
 fn store_kind<S: Store>(_: &S) -> StoreKind {
     S::KIND
-}
-
-/// The stores, in section order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StoreKind {
-    /// Tapered linear rows, compact (two factors, a constant and 2 bytes a (middlegame,
-    /// endgame) pair).
-    Phased,
-    /// Other linear rows, as sparse (index, coefficient) rows.
-    Sparse,
-    /// Linear sums and one shared non-linear head, compact.
-    SumsAndHead,
-    /// Linear sums, picked weights and per-position scalars into one shared non-linear head,
-    /// compact (an engine's declared non-linear terms).
-    SumsScalarsAndHead,
-    /// General compiled [`tape::Program`]s.
-    Program,
-}
-
-impl fmt::Display for StoreKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            StoreKind::Phased => "the phased store",
-            StoreKind::Sparse => "sparse rows",
-            StoreKind::SumsAndHead => "the sums-and-head store",
-            StoreKind::SumsScalarsAndHead => "the sums-scalars-and-head store",
-            StoreKind::Program => "general programs",
-        })
-    }
-}
-
-/// Why a faster store refused a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// The evaluation is not linear in the weights and was recorded without a split into sums
-    /// and a head.
-    NonLinearWithoutSplit,
-    /// The split cannot be used at all: no (middlegame, endgame) pairs or too many, the twins
-    /// not two distinct sums, more than 16 head inputs, or a head weight or pairing that does
-    /// not match the parameters.
-    UnusableSplit,
-    /// A term names a parameter that is in no (middlegame, endgame) pair, or the twin sums do
-    /// not match term by term with equal coefficients.
-    NoTwinPair,
-    /// A coefficient is not an integer (phased rows: not an integer multiple of one phase).
-    NonIntegerCoefficient,
-    /// An integer coefficient outside the store's range (per pair `-64..=63` up to 512
-    /// pairs, less for more; `i16` for the other sums) or zero once merged by pair.
-    CoefficientOutOfRange,
-    /// A parameter index beyond `u16`, or more than 65,535 terms in one sum.
-    IndexOutOfRange,
-    /// A linear row whose constant term is not a 32-bit float (the phased store keeps
-    /// constants as `f32`; a trace's `const` always is one).
-    ConstantTerm,
-    /// A linear row whose pairs are tapered by different factors.
-    MixedPhases,
-    /// The store's arena would outgrow its 32-bit offsets (phased store: or its table of
-    /// 65,536 distinct factors is full).
-    StoreFull,
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Reason::NonLinearWithoutSplit => "non-linear evaluation without a split",
-            Reason::UnusableSplit => "the split does not fit the store",
-            Reason::NoTwinPair => "no twin (middlegame, endgame) pair",
-            Reason::NonIntegerCoefficient => "non-integer coefficient",
-            Reason::CoefficientOutOfRange => "coefficient out of range",
-            Reason::IndexOutOfRange => "parameter index or term count out of u16 range",
-            Reason::ConstantTerm => "constant not exact as a 32-bit float",
-            Reason::MixedPhases => "pairs tapered by different factors",
-            Reason::StoreFull => "compact store full (32-bit offsets, or 65,536 distinct factors)",
-        })
-    }
-}
-
-/// One store's share of a set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoreSize {
-    /// The store.
-    pub store: StoreKind,
-    /// Positions it holds.
-    pub positions: usize,
-    /// Heap bytes it holds (not counting the labels).
-    pub bytes: usize,
-}
-
-/// Positions kept in a slower store than the one tried first, for one reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fallback {
-    /// Where they are kept.
-    pub store: StoreKind,
-    /// Why the faster store refused them.
-    pub reason: Reason,
-    /// How many.
-    pub positions: usize,
-}
-
-/// How a set's positions are stored: see [`CompiledSet::layout`](crate::CompiledSet::layout).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Layout {
-    /// The non-empty stores, in section order.
-    pub stores: Vec<StoreSize>,
-    /// The fallbacks, by store and reason.
-    pub fallbacks: Vec<Fallback>,
-    /// Heap bytes of the labels.
-    pub label_bytes: usize,
-}
-
-impl Layout {
-    /// Positions in `store`.
-    pub fn positions(&self, store: StoreKind) -> usize {
-        self.stores
-            .iter()
-            .filter(|s| s.store == store)
-            .map(|s| s.positions)
-            .sum()
-    }
-
-    /// Positions that fell back to a slower store, for any reason.
-    pub fn fallen_back(&self) -> usize {
-        self.fallbacks.iter().map(|f| f.positions).sum()
-    }
-
-    /// One message per fallback (store and reason), with its count and the bytes a position
-    /// of that store takes: empty when every position is where it was meant to go.
-    pub fn warnings(&self) -> Vec<String> {
-        self.fallbacks
-            .iter()
-            .map(|f| {
-                let size = self.stores.iter().find(|s| s.store == f.store);
-                let each = size.map_or(0, |s| s.bytes / s.positions.max(1));
-                format!(
-                    "{} positions kept as {} instead of a compact store (about {each} bytes \
-                     each: the same values, only more memory and slower passes); reason: {}",
-                    f.positions, f.store, f.reason
-                )
-            })
-            .collect()
-    }
 }

@@ -2,8 +2,8 @@
 //! number, with the [`Packing`] of their features.
 
 use super::packing::{Packing, MAX_PAIRS};
+use super::reason::Reason;
 use super::unit::pack_unit;
-use super::Reason;
 
 /// Per-pair `[middlegame, endgame]` values, one slot per pair number a feature can hold
 /// ([`Packing::slots`]; the slots past the pairs stay zero).

@@ -20,17 +20,18 @@
 
 use tape::Scratch;
 
+use super::interface::Store;
+use super::kind::StoreKind;
 use super::packing::Packing;
 use super::pairs::{PairBuf, Pairs};
 use super::unit::{unpack_unit, Unit, Units};
-use super::{Store, StoreKind};
 
 mod decompose;
 mod factors;
 mod signed;
 
 use factors::Factors;
-pub(crate) use signed::Signed;
+pub(crate) use signed::{Lane, NarrowSigned, Signed, NARROW};
 
 /// Adds `get(feature)` over `feats` into four independent accumulators, feature `k` into
 /// `acc[k % 4]` (the latency of one chain of additions would bound the sweep).
@@ -89,7 +90,6 @@ pub(crate) fn dot_table<U: Copy>(
     table: &[[f64; 2]],
 ) -> [f64; 2] {
     debug_assert_eq!(table.len(), packing.slots());
-    const NARROW: usize = 1 << 9;
     match <&[[f64; 2]; NARROW]>::try_from(table) {
         Ok(t) if packing == Packing::default() => {
             dot(Packing::default(), units, general, unit, |p| t[p % NARROW])

@@ -3,7 +3,9 @@
 
 use tape::{Program, Scratch};
 
-use super::{count_reasons, Reason, Store, StoreKind};
+use super::interface::Store;
+use super::kind::StoreKind;
+use super::reason::{count_reasons, Reason};
 
 /// One [`Program`] per position, with the reason a faster store refused it.
 #[derive(Clone, Debug, Default)]

@@ -30,8 +30,10 @@
 
 use tape::Program;
 
+use super::head_program::HeadRows;
 use super::pairs::Pairs;
-use super::Reason;
+use super::reason::Reason;
+use super::twin::{distribute_twin, PairSink};
 
 /// A position's inputs to a [`ScalarHead`]: `2 * groups` sums (group `g`'s middlegame sum at
 /// `2g`, its endgame sum at `2g + 1`), the picked weights and the scalars.
@@ -49,12 +51,12 @@ pub struct HeadRow {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ScalarHead {
     /// The pairs, their numbers and the features' packing.
-    pub(super) pairs: Pairs,
-    pub(super) groups: usize,
-    pub(super) picks: usize,
-    pub(super) scalars: usize,
+    pairs: Pairs,
+    groups: usize,
+    picks: usize,
+    scalars: usize,
     /// Inputs: the groups' sums, the picks, the scalars.
-    pub(super) head: Program,
+    head: Program,
     /// Start of each position's record in `arena` (`len() + 1` entries).
     offsets: Vec<u32>,
     /// Per position: the number of unit and of general features of each group, the picks,
@@ -66,7 +68,7 @@ pub(crate) struct ScalarHead {
 
 /// A position's record, parsed.
 #[derive(Clone, Copy)]
-pub(super) struct Row<'a> {
+pub(crate) struct Row<'a> {
     pub counts: &'a [u16],
     pub picks: &'a [u16],
     pub feats: &'a [u16],
@@ -207,10 +209,15 @@ impl ScalarHead {
         self.values.extend_from_slice(&other.values);
         true
     }
+}
 
-    /// Position `i`'s record.
+/// The sums-scalars-and-head store's side of the head replay: its rows' twin groups, picks
+/// and scalars (no head weights shared by every position).
+impl HeadRows for ScalarHead {
+    type Row<'a> = Row<'a>;
+
     #[inline(always)]
-    pub(super) fn row(&self, i: usize) -> Row<'_> {
+    fn row(&self, i: usize) -> Row<'_> {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         let (counts, rest) = self.arena[a..b].split_at(2 * self.groups);
         let (picks, feats) = rest.split_at(self.picks);
@@ -220,6 +227,65 @@ impl ScalarHead {
             picks,
             feats,
             scalars: &self.values[i * s..(i + 1) * s],
+        }
+    }
+
+    fn pairs(&self) -> &Pairs {
+        &self.pairs
+    }
+
+    fn head(&self) -> &Program {
+        &self.head
+    }
+
+    fn head_params(&self) -> &[u32] {
+        &[]
+    }
+
+    /// None: every input is the row's.
+    fn fixed_inputs(&self, _: &[f64], _: &mut [f64]) {}
+
+    /// Each group's sums, the picked weights of `w`, the scalars.
+    #[inline(always)]
+    fn row_inputs(
+        &self,
+        row: &Row<'_>,
+        w: &[f64],
+        twin: impl Fn(&[u16], &[u16]) -> [f64; 2],
+        x: &mut [f64],
+    ) {
+        let (sums, rest) = x.split_at_mut(2 * self.groups);
+        for (s, (units, general)) in sums.chunks_exact_mut(2).zip(row.groups()) {
+            s.copy_from_slice(&twin(units, general));
+        }
+        let (picks, scalars) = rest.split_at_mut(self.picks);
+        for (x, &p) in picks.iter_mut().zip(row.picks) {
+            *x = w[usize::from(p)];
+        }
+        scalars.copy_from_slice(row.scalars);
+    }
+
+    /// Each group's `[middlegame, endgame]` gradient through `sink` (a group with none is
+    /// skipped), the picks' into `grad`; all times `scale`.
+    #[inline(always)]
+    fn distribute(
+        &self,
+        row: &Row<'_>,
+        gx: &[f64],
+        scale: f64,
+        sink: &mut impl PairSink,
+        grad: &mut [f64],
+    ) {
+        for (g, (units, general)) in gx.chunks_exact(2).zip(row.groups()) {
+            let d = [scale * g[0], scale * g[1]];
+            if d == [0.0; 2] {
+                continue;
+            }
+            distribute_twin(units, general, d, sink, grad);
+        }
+        let picks = &gx[2 * self.groups..2 * self.groups + self.picks];
+        for (&p, &d) in row.picks.iter().zip(picks) {
+            grad[usize::from(p)] += scale * d;
         }
     }
 }

@@ -2,7 +2,9 @@
 
 use tape::Scratch;
 
-use super::{count_reasons, Reason, Store, StoreKind};
+use super::interface::Store;
+use super::kind::StoreKind;
+use super::reason::{count_reasons, Reason};
 
 /// Linear rows in compressed sparse row form; row `i` is terms `offsets[i]..offsets[i + 1]`.
 #[derive(Clone, Debug)]

@@ -1,12 +1,99 @@
-//! The sums-and-head store's replay: value and gradient of one position through the recorded
-//! head, and the pass, in blocks through the hand-written head if the model gives one.
+//! The sums-and-head store's replay: value and gradient through the recorded head (the
+//! replay both head stores share, `store/head_program.rs`), and the pass in blocks through the
+//! hand-written head if the model gives one.
+
+use std::ops::Range;
 
 use tape::Scratch;
 
-use super::{Headed, Row, BLOCK, MAX_HEAD_INPUTS};
-use crate::store::phased::{dot_table, Signed};
+use super::{HeadGradient, Headed, Row, BLOCK, MAX_HEAD_INPUTS};
+use crate::store::head_program::{self, HeadRows, Pass};
+use crate::store::interface::Store;
+use crate::store::kind::StoreKind;
+use crate::store::twin::{Direct, PairRead, PairSink, PassTables};
 use crate::store::unit::unpack_unit;
-use crate::store::{Store, StoreKind};
+
+impl Headed {
+    /// The pass through the hand-written head `fast`, in blocks (see
+    /// [`blocks`](Self::blocks)), with the pass's by-pair views at the width of the store's
+    /// packing. The pairs' share of the gradient is summed by pair (the unit features' by sign
+    /// first) and scattered at the end.
+    fn sweep_fast<F>(
+        &self,
+        fast: HeadGradient,
+        pass: &Pass<'_, F>,
+        range: Range<usize>,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let mut tables = PassTables::new(&self.pairs, pass.w, self.head_params.len());
+        let sum = match tables.narrow() {
+            Some((read, mut sink)) => self.blocks(fast, pass, range, &read, &mut sink, grad),
+            None => {
+                let (read, mut sink) = tables.wide();
+                self.blocks(fast, pass, range, &read, &mut sink, grad)
+            }
+        };
+        if pass.want {
+            tables.finish(&self.pairs, &self.head_params, grad);
+        }
+        sum
+    }
+
+    /// [`sweep_fast`](Self::sweep_fast)'s loop, in blocks: the sums of a block, then its heads
+    /// and losses (independent of one another, so their latency chains overlap), then its
+    /// gradients.
+    // Out of line (called once per chunk) so that profiles name it.
+    #[inline(never)]
+    fn blocks<F>(
+        &self,
+        fast: HeadGradient,
+        pass: &Pass<'_, F>,
+        range: Range<usize>,
+        read: &impl PairRead,
+        sink: &mut impl PairSink,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let Pass { w, want, f } = *pass;
+        let inputs = self.sums + self.head_params.len();
+        let mut sum = 0.0;
+        let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+        for x in &mut x {
+            self.fixed_inputs(w, x);
+        }
+        let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
+        let mut d = [0.0; BLOCK];
+        let mut rows = [Row::default(); BLOCK];
+        let mut start = range.start;
+        while start < range.end {
+            let end = (start + BLOCK).min(range.end);
+            for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
+                *row = self.row(i);
+                self.sums_into(row, read.twin(row.units, row.general), w, x);
+            }
+            for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
+                let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
+                let (l, dl) = f(i, q);
+                sum += l;
+                *d = dl;
+            }
+            if want {
+                for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
+                    if d != 0.0 {
+                        self.distribute(row, gx, d, sink, grad);
+                    }
+                }
+            }
+            start = end;
+        }
+        sum
+    }
+}
 
 impl Store for Headed {
     const KIND: StoreKind = StoreKind::SumsAndHead;
@@ -20,15 +107,11 @@ impl Store for Headed {
     }
 
     fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
-        let x = self.inputs_at(&self.row(i), w);
-        self.head
-            .forward(&x[..self.sums + self.head_params.len()], scratch)
+        head_program::score(self, i, w, scratch)
     }
 
     fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
-        let mut gx = [0.0; MAX_HEAD_INPUTS];
-        self.head.backward(seed, scratch, &mut gx);
-        self.add_direct(&self.row(i), &gx, 1.0, grad);
+        head_program::add_gradient(self, i, seed, scratch, grad);
     }
 
     /// Uses the hand-written head if there is one, else the recorded head with `scratch`.
@@ -58,19 +141,19 @@ impl Store for Headed {
         let q = fast(&x[..self.sums], &x[self.sums..inputs], &mut gx);
         let (l, d) = f(i, q);
         if want && d != 0.0 {
-            self.add_direct(&row, &gx, d, grad);
+            let mut sink = Direct::new(&self.pairs, &self.head_params);
+            self.distribute(&row, &gx, d, &mut sink, grad);
         }
         l
     }
 
-    /// The pairs' share of the gradient is summed by pair (the unit features' by sign first)
-    /// and scattered at the end.
-    // Out of line (called once per chunk) so that profiles name it.
-    #[inline(never)]
+    /// Through the hand-written head in blocks if there is one, else through the recorded
+    /// head.
+    #[inline]
     fn sweep<F>(
         &self,
         w: &[f64],
-        range: std::ops::Range<usize>,
+        range: Range<usize>,
         want: bool,
         f: &F,
         scratch: &mut Scratch,
@@ -79,84 +162,10 @@ impl Store for Headed {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
-        let hw = self.head_weights(w);
-        let hw = &hw[..self.head_params.len()];
-        let inputs = self.sums + hw.len();
-        let mut ghead = [0.0; MAX_HEAD_INPUTS];
-        // The by-pair weights and their negations, indexed by a unit feature; the unit
-        // features' gradient is summed by sign (into `gs`) and folded into `gp` at the end.
-        let packing = self.pairs.packing;
-        let wp = &*self.pairs.gather(w);
-        let mut gp = self.pairs.zeros();
-        let ws = Signed::new(wp);
-        let mut gs = Signed::zeros(wp.len());
-        let mut sum = 0.0;
-        // Adds one position's gradient (its head gradient `gx` times `scale`).
-        let mut add = |row: &Row<'_>, gx: &[f64; MAX_HEAD_INPUTS], scale: f64, grad: &mut [f64]| {
-            let unit = |k: u16, v: [f64; 2], _: &mut [f64]| gs.add(k, v);
-            let pair = |p: usize, [dm, de]: [f64; 2], _: &mut [f64]| {
-                let g = &mut gp[p];
-                g[0] += dm;
-                g[1] += de;
-            };
-            self.distribute(row, gx, scale, grad, &mut ghead, unit, pair);
-        };
-        if let Some(fast) = self.fast {
-            // In blocks: the sums of a block, then its heads and losses (independent of one
-            // another, so their latency chains overlap), then its gradients.
-            let mut x = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
-            for x in &mut x {
-                x[self.sums..inputs].copy_from_slice(hw);
-            }
-            let mut gx = [[0.0; MAX_HEAD_INPUTS]; BLOCK];
-            let mut d = [0.0; BLOCK];
-            let mut rows = [Row::default(); BLOCK];
-            let mut start = range.start;
-            while start < range.end {
-                let end = (start + BLOCK).min(range.end);
-                for ((i, x), row) in (start..end).zip(&mut x).zip(&mut rows) {
-                    *row = self.row(i);
-                    let twin = dot_table(packing, row.units, row.general, |k| ws.get(k), wp);
-                    self.sums_into(row, twin, w, x);
-                }
-                for ((i, x), (gx, d)) in (start..end).zip(&x).zip(gx.iter_mut().zip(&mut d)) {
-                    let q = fast(&x[..self.sums], &x[self.sums..inputs], gx);
-                    let (l, dl) = f(i, q);
-                    sum += l;
-                    *d = dl;
-                }
-                if want {
-                    for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
-                        if d != 0.0 {
-                            add(row, gx, d, grad);
-                        }
-                    }
-                }
-                start = end;
-            }
-        } else {
-            for i in range {
-                let row = self.row(i);
-                let twin = dot_table(packing, row.units, row.general, |k| ws.get(k), wp);
-                let x = self.inputs(&row, twin, w, hw);
-                let q = self.head.forward(&x[..inputs], scratch);
-                let (l, d) = f(i, q);
-                sum += l;
-                if want && d != 0.0 {
-                    let mut gx = [0.0; MAX_HEAD_INPUTS];
-                    self.head.backward(d, scratch, &mut gx[..inputs]);
-                    add(&row, &gx, 1.0, grad);
-                }
-            }
+        match self.fast {
+            Some(fast) => self.sweep_fast(fast, &Pass { w, want, f }, range, grad),
+            None => head_program::sweep(self, w, range, want, f, scratch, grad),
         }
-        if want {
-            gs.fold_into(&mut gp);
-            for (&k, &d) in self.head_params.iter().zip(&ghead) {
-                grad[k as usize] += d;
-            }
-            self.pairs.scatter(&gp, grad);
-        }
-        sum
     }
 
     /// From the row's terms and the head's input gradient (no sweep over every parameter):

@@ -96,3 +96,79 @@ fn jacobian_rows_are_the_gradient_each_parameter_once() {
         assert!((got[j] - g[j]).abs() < 1e-12, "{j}: {} vs {}", got[j], g[j]);
     }
 }
+
+/// `head` of [`store`] by hand: `s0 * h0 + s1 + s2^2` and its derivatives.
+fn head_by_hand(s: &[f64], h: &[f64], grad: &mut [f64]) -> f64 {
+    grad[..4].copy_from_slice(&[h[0], 1.0, 2.0 * s[2], s[0]]);
+    s[0] * h[0] + s[1] + s[2] * s[2]
+}
+
+/// A store as [`store`]'s over `pairs` (middlegame, endgame) pairs (parameters `2p`, `2p + 1`),
+/// then a danger input and the head weight, with the head by hand if `fast`, holding rows that
+/// read the first, a middle and the last pair.
+fn wide_store(pairs: usize, fast: bool) -> (Headed, Vec<f64>) {
+    let n = 2 * pairs + 2;
+    let mut eg_of = vec![None; n];
+    for p in 0..pairs {
+        eg_of[2 * p] = Some(2 * p + 1);
+    }
+    let head = store().head;
+    let fast = fast.then_some(head_by_hand as HeadGradient);
+    let mut h = Headed::new(&eg_of, 3, (0, 1), head, vec![n as u32 - 1], fast).unwrap();
+    let (a, b, c) = (0u32, pairs as u32 / 2, pairs as u32 - 1);
+    for (k, coefs) in [[1.0, -1.0, 3.0], [-2.0, 1.0, 1.0], [5.0, 7.0, -1.0]]
+        .iter()
+        .enumerate()
+    {
+        let twin = |e: u32| -> Vec<(u32, f64)> {
+            [a, b, c]
+                .iter()
+                .zip(coefs)
+                .map(|(&p, &s)| (2 * p + e, s))
+                .collect()
+        };
+        let danger = vec![(n as u32 - 2, k as f64 - 1.0)];
+        assert_eq!(h.try_push(&[twin(0), twin(1), danger]), Ok(()));
+    }
+    let w = (0..n)
+        .map(|i| 0.5 + (i % 7) as f64 - 0.25 * (i % 3) as f64)
+        .collect();
+    (h, w)
+}
+
+/// A pass (at the 9-bit packing's fixed-size tables, or a wider packing's slices) equals the
+/// positions one at a time, through the recorded head and through the head by hand.
+#[test]
+fn passes_equal_the_positions_at_every_pair_width() {
+    for pairs in [2, 600] {
+        for fast in [false, true] {
+            let (h, w) = wide_store(pairs, fast);
+            assert_eq!(h.pairs.packing == Default::default(), pairs <= 512);
+            let mut scratch = Scratch::default();
+            let (mut want, mut each) = (0.0, vec![0.0; w.len()]);
+            for i in 0..h.len() {
+                let q = h.score(i, &w, &mut scratch);
+                want += q * q;
+                h.add_gradient(i, 2.0 * q, &mut scratch, &mut each);
+            }
+            let mut grad = vec![0.0; w.len()];
+            let f = |_: usize, q: f64| (q * q, 2.0 * q);
+            let loss = h.sweep(&w, 0..h.len(), true, &f, &mut scratch, &mut grad);
+            assert!(
+                (loss - want).abs() <= 1e-12 * want,
+                "{pairs} pairs, fast {fast}"
+            );
+            for (j, (a, b)) in grad.iter().zip(&each).enumerate() {
+                let tol = 1e-12 * b.abs().max(1.0);
+                assert!(
+                    (a - b).abs() <= tol,
+                    "{pairs} pairs, fast {fast}, {j}: {a} vs {b}"
+                );
+            }
+            // Every parameter the rows read has a gradient: three pairs (two of them one when
+            // there are two pairs), the danger input and the head weight.
+            let read = if pairs == 2 { 6 } else { 8 };
+            assert_eq!(each.iter().filter(|g| **g != 0.0).count(), read);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 
 use super::{Phased, Unit};
 use crate::store::packing::Packing;
-use crate::store::Reason;
+use crate::store::reason::Reason;
 
 /// A pair's merged (pair, middlegame coefficient, endgame coefficient) in a sparse row.
 type Group = (u32, f64, f64);

@@ -6,7 +6,7 @@ use crate::store::unit::Unit;
 /// One pair's `[middlegame, endgame]` values, 16-byte aligned (one aligned 128-bit load).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
-struct Lane([f64; 2]);
+pub(crate) struct Lane([f64; 2]);
 
 /// Per pair its `[middlegame, endgame]` values, then their negations: a unit feature
 /// `2 p + neg` is the index of its signed values (no multiplication, no conversion).
@@ -74,11 +74,55 @@ impl Signed {
         s[1] += v[1];
     }
 
+    /// The table as a fixed-size array, if it is one of the 9-bit packing's [`NARROW`] pairs
+    /// (read by masked indices: no bounds check).
+    #[inline(always)]
+    pub(crate) fn narrow(&self) -> Option<NarrowSigned<&[Lane; 2 * NARROW]>> {
+        <&[Lane; 2 * NARROW]>::try_from(&*self.0)
+            .ok()
+            .map(NarrowSigned)
+    }
+
+    /// As [`narrow`](Self::narrow), to add into.
+    #[inline(always)]
+    pub(crate) fn narrow_mut(&mut self) -> Option<NarrowSigned<&mut [Lane; 2 * NARROW]>> {
+        <&mut [Lane; 2 * NARROW]>::try_from(&mut *self.0)
+            .ok()
+            .map(NarrowSigned)
+    }
+
     /// `out[p] += self[+p] - self[-p]`: a gradient summed by unit feature, folded by pair.
     pub(crate) fn fold_into(&self, out: &mut PairBuf) {
         for (g, s) in out.iter_mut().zip(self.0.chunks_exact(2)) {
             g[0] += s[0].0[0] - s[1].0[0];
             g[1] += s[0].0[1] - s[1].0[1];
         }
+    }
+}
+
+/// Pair slots of the usual packing (9 bits: up to 512 pairs; 4ku, the chess models).
+pub(crate) const NARROW: usize = 1 << 9;
+
+/// A [`Signed`] table of [`NARROW`] pairs as a fixed-size array (`&` or `&mut`): a unit feature
+/// stored as `u16`, masked to its 10 bits (which every unit feature of a store of at most
+/// [`NARROW`] pairs fits), is in bounds whatever its bits, so its loads and stores need no
+/// check, as before the wider packings.
+pub(crate) struct NarrowSigned<T>(T);
+
+impl NarrowSigned<&[Lane; 2 * NARROW]> {
+    /// Unit feature `x`'s signed values.
+    #[inline(always)]
+    pub(crate) fn get(&self, x: u16) -> [f64; 2] {
+        self.0[usize::from(x) % (2 * NARROW)].0
+    }
+}
+
+impl NarrowSigned<&mut [Lane; 2 * NARROW]> {
+    /// Adds `v` to unit feature `x`'s slot.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
+        let s = &mut self.0[usize::from(x) % (2 * NARROW)].0;
+        s[0] += v[0];
+        s[1] += v[1];
     }
 }

@@ -127,3 +127,54 @@ fn refuses_what_does_not_fit_and_says_why() {
     assert_eq!(h.try_push(&r), Err(Reason::UnusableSplit));
     assert_eq!(h.len(), 0);
 }
+
+/// A pass over a store of more than 512 pairs (a wider packing: the pass's by-pair tables are
+/// slices, not the 9-bit packing's fixed-size arrays) equals the positions one at a time.
+#[test]
+fn a_pass_over_wide_pairs_equals_the_positions() {
+    let pairs = 600;
+    let n = 2 * pairs + 2;
+    let mut eg_of = vec![None; n];
+    for p in 0..pairs {
+        eg_of[2 * p] = Some(2 * p + 1);
+    }
+    let mut h = ScalarHead::new(&eg_of, (2, 1, 1), store().head).unwrap();
+    let last = 2 * (pairs as u32 - 1);
+    let rows = [
+        row(
+            &[(0, 1, 2.0), (last, last + 1, -1.0)],
+            &[(last, last + 1, 3.0)],
+            1200,
+            0.5,
+        ),
+        row(
+            &[(last, last + 1, 1.0)],
+            &[(0, 1, -1.0), (600, 601, -2.0)],
+            1201,
+            -1.25,
+        ),
+    ];
+    for r in &rows {
+        assert_eq!(h.try_push(r), Ok(()));
+    }
+    let w: Vec<f64> = (0..n)
+        .map(|i| 0.5 + (i % 5) as f64 - 0.5 * (i % 2) as f64)
+        .collect();
+    let mut scratch = Scratch::default();
+    let (mut want, mut each) = (0.0, vec![0.0; n]);
+    for (i, r) in rows.iter().enumerate() {
+        let (q, g) = by_hand(r, &w);
+        assert_eq!(h.score(i, &w, &mut scratch), q, "position {i}");
+        want += q * q;
+        for (t, gk) in each.iter_mut().zip(&g) {
+            *t += 2.0 * q * gk;
+        }
+    }
+    let mut grad = vec![0.0; n];
+    let f = |_: usize, q: f64| (q * q, 2.0 * q);
+    let loss = h.sweep(&w, 0..2, true, &f, &mut scratch, &mut grad);
+    assert!((loss - want).abs() <= 1e-12 * want);
+    for (j, (a, b)) in grad.iter().zip(&each).enumerate() {
+        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{j}: {a} vs {b}");
+    }
+}

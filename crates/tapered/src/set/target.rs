@@ -1,0 +1,17 @@
+//! [`Target`]: what a row's model output should be. A leaf: it imports nothing of the crate.
+
+/// A row's targets: what the model's output should be, through the link (`value`), and an
+/// optional second target the objective can blend in (`score`, on the scale of the model's
+/// output); `group` is the id rows are split and clustered by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    /// The target in `0..=1` (through the link's sigmoid).
+    pub value: f64,
+    /// An optional second target on the scale of the model's output (before the link), if the
+    /// data carries one; the objective blends `sigma(score)` into `value`.
+    pub score: Option<f32>,
+    /// The group the row belongs to (any id; `0` for all when unknown). Rows of one group are
+    /// correlated, so the statistics that judge validation losses count a group, not a row, as
+    /// one sample, and splits keep a group whole.
+    pub group: u32,
+}

@@ -1,0 +1,173 @@
+//! The replay both head stores share ([`Headed`](super::Headed) and
+//! [`ScalarHead`](super::ScalarHead)): positions whose evaluation is one recorded head
+//! [`Program`] of inputs made from a row, replayed with `Program::forward` and `backward`.
+//! What differs between the stores (a row's layout, which inputs it makes, where their
+//! gradient goes) is the [`HeadRows`] trait; the value, the gradient and the pass are written
+//! once here, generic over it (monomorphised per store: no dynamic dispatch, no allocation per
+//! position).
+
+use std::ops::Range;
+
+use tape::{Program, Scratch};
+
+use super::pairs::Pairs;
+use super::twin::{twin_at, Direct, PairRead, PairSink, PassTables};
+
+/// Head inputs kept on the stack (more go to the heap, once per call or pass).
+const STACK_INPUTS: usize = 16;
+
+/// A store of rows replayed through one shared head program.
+pub(crate) trait HeadRows {
+    /// A position's record, parsed.
+    type Row<'a>: Copy
+    where
+        Self: 'a;
+
+    /// Position `i`'s record.
+    fn row(&self, i: usize) -> Self::Row<'_>;
+
+    /// The (middlegame, endgame) pairs the rows' twin groups are over.
+    fn pairs(&self) -> &Pairs;
+
+    /// The head; its inputs are what [`fixed_inputs`](Self::fixed_inputs) and
+    /// [`row_inputs`](Self::row_inputs) write.
+    fn head(&self) -> &Program;
+
+    /// The weights the head reads for every position alike ([`PairSink::head`] numbers them).
+    fn head_params(&self) -> &[u32];
+
+    /// Writes the inputs that are the same for every row (the head weights at `w`) into `x`.
+    fn fixed_inputs(&self, w: &[f64], x: &mut [f64]);
+
+    /// Writes a row's own inputs into `x` (leaving the fixed ones as they are), each twin
+    /// group's sums from `twin(units, general)`.
+    fn row_inputs(
+        &self,
+        row: &Self::Row<'_>,
+        w: &[f64],
+        twin: impl Fn(&[u16], &[u16]) -> [f64; 2],
+        x: &mut [f64],
+    );
+
+    /// Adds `scale` times the head's input gradient `gx` into the row's weights: the twin
+    /// groups' and the head weights' through `sink`, the others into `grad`.
+    fn distribute(
+        &self,
+        row: &Self::Row<'_>,
+        gx: &[f64],
+        scale: f64,
+        sink: &mut impl PairSink,
+        grad: &mut [f64],
+    );
+}
+
+/// `f` lent `n` zeros, on the stack if they fit.
+#[inline(always)]
+fn with_zeros<R>(n: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+    if n <= STACK_INPUTS {
+        f(&mut [0.0; STACK_INPUTS][..n])
+    } else {
+        f(&mut vec![0.0; n])
+    }
+}
+
+/// Position `i`'s value at `w`, keeping in `scratch` what [`add_gradient`] needs.
+pub(crate) fn score<S: HeadRows>(s: &S, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
+    with_zeros(s.head().inputs(), |x| {
+        s.fixed_inputs(w, x);
+        let twin = |units: &[u16], general: &[u16]| twin_at(s.pairs(), w, units, general);
+        s.row_inputs(&s.row(i), w, twin, x);
+        s.head().forward(x, scratch)
+    })
+}
+
+/// Adds `seed * dq_i/dw` into `grad`, at the weights of the last [`score`] of position `i`
+/// with this scratch.
+pub(crate) fn add_gradient<S: HeadRows>(
+    s: &S,
+    i: usize,
+    seed: f64,
+    scratch: &mut Scratch,
+    grad: &mut [f64],
+) {
+    with_zeros(s.head().inputs(), |gx| {
+        s.head().backward(seed, scratch, gx);
+        let mut sink = Direct::new(s.pairs(), s.head_params());
+        s.distribute(&s.row(i), gx, 1.0, &mut sink, grad);
+    })
+}
+
+/// Positions `range` in order through the head program, as `Store::sweep` (the twin groups
+/// read from a pass's by-pair tables, at the width of the store's packing; their gradient
+/// summed by pair and scattered at the end).
+pub(crate) fn sweep<S, F>(
+    s: &S,
+    w: &[f64],
+    range: Range<usize>,
+    want: bool,
+    f: &F,
+    scratch: &mut Scratch,
+    grad: &mut [f64],
+) -> f64
+where
+    S: HeadRows,
+    F: Fn(usize, f64) -> (f64, f64),
+{
+    let mut tables = PassTables::new(s.pairs(), w, s.head_params().len());
+    let pass = Pass { w, want, f };
+    let sum = match tables.narrow() {
+        Some((read, mut sink)) => sweep_with(s, &pass, range, &read, &mut sink, scratch, grad),
+        None => {
+            let (read, mut sink) = tables.wide();
+            sweep_with(s, &pass, range, &read, &mut sink, scratch, grad)
+        }
+    };
+    if want {
+        tables.finish(s.pairs(), s.head_params(), grad);
+    }
+    sum
+}
+
+/// What a pass is given: the weights, whether the gradient is wanted, the loss head `f`.
+pub(crate) struct Pass<'a, F> {
+    pub(crate) w: &'a [f64],
+    pub(crate) want: bool,
+    pub(crate) f: &'a F,
+}
+
+/// [`sweep`]'s loop, with the by-pair views of one width.
+// Out of line (called once per chunk) so that profiles name it.
+#[inline(never)]
+fn sweep_with<S, F>(
+    s: &S,
+    pass: &Pass<'_, F>,
+    range: Range<usize>,
+    read: &impl PairRead,
+    sink: &mut impl PairSink,
+    scratch: &mut Scratch,
+    grad: &mut [f64],
+) -> f64
+where
+    S: HeadRows,
+    F: Fn(usize, f64) -> (f64, f64),
+{
+    let Pass { w, want, f } = *pass;
+    let head = s.head();
+    let n = head.inputs();
+    let (mut x, mut gx) = (vec![0.0; n], vec![0.0; n]);
+    s.fixed_inputs(w, &mut x);
+    let twin = |units: &[u16], general: &[u16]| read.twin(units, general);
+    let mut sum = 0.0;
+    for i in range {
+        let row = s.row(i);
+        s.row_inputs(&row, w, twin, &mut x);
+        let (l, d) = f(i, head.forward(&x, scratch));
+        sum += l;
+        if want && d != 0.0 {
+            gx.fill(0.0);
+            head.backward(d, scratch, &mut gx);
+            s.distribute(&row, &gx, 1.0, sink, grad);
+        }
+    }
+    sum
+}

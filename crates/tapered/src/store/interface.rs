@@ -1,0 +1,114 @@
+//! [`Store`]: the trait every store implements (see the documentation of [`crate::store`]).
+//! It names only the leaves [`StoreKind`] and [`Reason`], so the stores that implement it
+//! import nothing above them.
+
+use std::fmt;
+use std::ops::Range;
+
+use tape::Scratch;
+
+use super::kind::StoreKind;
+use super::reason::Reason;
+
+/// One store of positions (see the module documentation). Positions are numbered `0..len()`
+/// within the store; `f(i, q)` closures get those numbers and return the loss and `dL/dq`.
+pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
+    /// Which store this is.
+    const KIND: StoreKind;
+
+    /// Number of positions.
+    fn len(&self) -> usize;
+
+    /// Bytes of heap memory held.
+    fn heap_bytes(&self) -> usize;
+
+    /// Position `i`'s evaluation at `w`, keeping in `scratch` what
+    /// [`add_gradient`](Self::add_gradient) needs.
+    fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64;
+
+    /// Adds `seed * dq_i/dw` into `grad`, at the weights of the last [`score`](Self::score) of
+    /// position `i` with this scratch.
+    fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]);
+
+    /// Position `i` on its own: returns its loss `f(i, q_i).0` and, if `want`, adds
+    /// `dL/dq_i dq_i/dw` into `grad`.
+    #[inline(always)]
+    fn visit<F>(
+        &self,
+        i: usize,
+        w: &[f64],
+        want: bool,
+        f: &F,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let q = self.score(i, w, scratch);
+        let (l, d) = f(i, q);
+        if want && d != 0.0 {
+            self.add_gradient(i, d, scratch, grad);
+        }
+        l
+    }
+
+    /// Positions `range` in order, as [`visit`](Self::visit) does each: the sum of the losses,
+    /// and the gradient added into `grad` (one chunk's buffer of a pass). A store with a faster
+    /// loop overrides it; the result must be the same up to rounding.
+    #[inline]
+    fn sweep<F>(
+        &self,
+        w: &[f64],
+        range: Range<usize>,
+        want: bool,
+        f: &F,
+        scratch: &mut Scratch,
+        grad: &mut [f64],
+    ) -> f64
+    where
+        F: Fn(usize, f64) -> (f64, f64),
+    {
+        let mut sum = 0.0;
+        for i in range {
+            sum += self.visit(i, w, want, f, scratch, grad);
+        }
+        sum
+    }
+
+    /// The positions `keep` (in that order), in a store of the same kind.
+    fn subset(&self, keep: &[usize]) -> Self;
+
+    /// Position `i`'s gradient row, if the store holds it as it is (linear sparse rows);
+    /// otherwise the set makes it with [`jacobian_row`](Self::jacobian_row).
+    fn stored_row(&self, _i: usize) -> Option<(&[u32], &[f64])> {
+        None
+    }
+
+    /// Appends position `i`'s gradient row at `w` to `idx` and `coef` (`dense`: a buffer of
+    /// zeros, one per parameter, left zero). By default one reverse sweep.
+    fn jacobian_row(
+        &self,
+        i: usize,
+        w: &[f64],
+        scratch: &mut Scratch,
+        dense: &mut [f64],
+        idx: &mut Vec<u32>,
+        coef: &mut Vec<f64>,
+    ) {
+        self.score(i, w, scratch);
+        self.add_gradient(i, 1.0, scratch, dense);
+        for (k, d) in dense.iter_mut().enumerate() {
+            if *d != 0.0 {
+                idx.push(k as u32);
+                coef.push(*d);
+                *d = 0.0;
+            }
+        }
+    }
+
+    /// The positions held here because a faster store refused them, counted by reason.
+    fn fallbacks(&self) -> Vec<(Reason, usize)> {
+        Vec::new()
+    }
+}
