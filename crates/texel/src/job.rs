@@ -105,12 +105,8 @@ pub fn tune_as<M: Tunable>(
     let mut cfg = job.config.clone();
     cfg.names = setup.model.names();
     // Continuing a run keeps the earlier log: write this run's beside it, then append.
-    let part = out.join("log-resume.jsonl");
-    cfg.log = Some(if job.append_log {
-        part.clone()
-    } else {
-        log_path.clone()
-    });
+    let part = job.append_log.then(|| out.join("log-resume.jsonl"));
+    cfg.log = Some(part.clone().unwrap_or_else(|| log_path.clone()));
     let l2_path = l2_path_or_default(&mut setup, job.l2_path.as_ref())?;
     let polish = Polish {
         stop: Some(control.interrupt_flag()),
@@ -151,8 +147,8 @@ pub fn tune_as<M: Tunable>(
             setup.valid.clone(),
         ),
     };
-    if job.append_log {
-        append_log(&log_path, &part)?;
+    if let Some(part) = &part {
+        append_log(&log_path, part)?;
     }
     let summary = write_run(
         out,
