@@ -171,6 +171,7 @@ struct Read<'a> {
 }
 
 impl Read<'_> {
+    /// A stream over the trace files from their start.
     fn stream(&self) -> TraceStream<'_> {
         let strict = self.opts.strict;
         TraceStream::open(&self.t.files, &self.traced.manifest, ReadOptions { strict })
@@ -210,6 +211,7 @@ fn one_pass(r: &Read) -> Result<Sets, TexelError> {
     let mut stream = r.stream();
     let mut verified = r.t.verify.then(|| Verified::new(r.t.tolerance));
     let (mut left, mut to_record) = (r.opts.first.unwrap_or(usize::MAX), r.opts.limit);
+    // The bar's length is known only when `first` or `limit` bounds the positions (0 else).
     let known = r.opts.first.into_iter().chain(r.opts.limit).min();
     let pb = crate::setup::bar(&r.opts.progress, known.unwrap_or(0) as u64, "recording");
     let mut side = Side::new(r.start.len());
