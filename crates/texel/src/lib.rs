@@ -53,10 +53,12 @@
 //! `traced/report.rs`) is the third model. Everything else, the setup, `job::tune_as`,
 //! `output::write_run`, `compare`, `judge` and `explain`, is generic over it, so a trace set is
 //! tuned, compared, judged and explained exactly as `psqt` is. `Traced` streams the traces
-//! (`trace::TraceStream`) in two passes, a batch alive at a time (`traced/load.rs`): the first
-//! verifies them against the engine's own evaluations (refusing a set that fails unless told
-//! otherwise, `TraceOptions::verify`) and counts their games; the second splits each batch by game,
-//! as the whole set would be split, and records its two sides (`traced::record_traces`): a linear
+//! (`trace::TraceStream`), a batch alive at a time (`traced/load.rs`), verifying them against the
+//! engine's own evaluations (refusing a set that fails unless told otherwise,
+//! `TraceOptions::verify`). Without a validation fraction every trace is a training one and one
+//! pass reads, verifies and records them; with one, the split by game needs every game first, so
+//! a first pass verifies and counts the games and a second splits each batch by game, as the
+//! whole set would be split, and records its two sides (`traced::record_traces`): a linear
 //! manifest's trace straight from its counts, factors and constant into the compact phased store (a
 //! sparse row if its counts do not fit), without a tape; declared non-linear terms (or an `eval`
 //! formula) on the sums-scalars-and-head store (`traced/headed.rs`: the manifest's head recorded

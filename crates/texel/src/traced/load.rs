@@ -1,16 +1,18 @@
 //! Loading a traced set: the manifest's start weights, the traces read and verified, split by
-//! game and recorded, streamed a batch at a time (two passes over the files).
+//! game and recorded, streamed a batch at a time: one pass over the files when no game is held
+//! out for validation, two when the split needs every game first.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use tapered::{CompiledSet, Progress, SetBuilder};
-use trace::{Manifest, ReadOptions, Trace, TraceStream};
+use tapered::CompiledSet;
+use trace::{Manifest, ReadOptions, ReadReport, Trace, TraceStream};
 
 use super::model::Traced;
-use super::record::{first_failure, record_traces};
+use side::Side;
 use verified::Verified;
 
+mod side;
 mod verified;
 use crate::setup::{Loaded, SetupOptions, TraceOptions};
 use crate::TexelError;
@@ -51,13 +53,14 @@ pub fn read(
     strict: bool,
 ) -> Result<(Vec<Trace>, String), TexelError> {
     let (traces, report) = trace::read_traces(&t.files, m, &ReadOptions { strict })?;
-    let files: Vec<String> = t.files.iter().map(|p| p.display().to_string()).collect();
-    let note = format!(
-        "{}: {} traces kept; {report}",
-        files.join(", "),
-        traces.len()
-    );
+    let note = files_note(t, traces.len(), &report);
     Ok((traces, note))
+}
+
+/// The note on the files of `t` read: traces kept, the read report.
+fn files_note(t: &TraceOptions, kept: usize, report: &ReadReport) -> String {
+    let files: Vec<String> = t.files.iter().map(|p| p.display().to_string()).collect();
+    format!("{}: {kept} traces kept; {report}", files.join(", "))
 }
 
 /// Verifies `traces` against the engine's own evaluations at the manifest's values, at
@@ -98,8 +101,9 @@ fn verdict(m: &Manifest, v: &Verified) -> Result<String, TexelError> {
     ))
 }
 
-/// Traces read, verified, split and recorded at a time (16,384 of 4ku's are about 10 MB).
-const BATCH: usize = 1 << 14;
+/// Traces read, verified, split and recorded at a time (4,096 of Ethereal's are about 4 MB
+/// parsed; 16,384 made a quarter of the peak memory of a 200,000-position fit).
+const BATCH: usize = 1 << 12;
 
 /// [`Tunable::load`](crate::Tunable::load) for [`Traced`].
 pub(super) fn load(
@@ -110,13 +114,12 @@ pub(super) fn load(
     load_in_batches(opts, t, stop, BATCH)
 }
 
-/// Loads in two passes over the files, `batch` traces alive at a time: the first reads and
-/// verifies them and counts their games (a few bytes a game), which is what the split by
-/// game needs ([`data::valid_games`]); the second reads them again, splits each batch, and
-/// records its two sides ([`record_traces`]) into the two sets. The sets are those of reading
-/// every trace first: the same split, the same [`SetupOptions::limit`] (the first positions of
-/// each side, proportionally) and [`SetupOptions::first`] (the first positions read; the files
-/// are read no further).
+/// Loads `batch` traces alive at a time, into the sets of reading every trace first: the
+/// same split, the same [`SetupOptions::limit`] (the first positions of each side,
+/// proportionally) and [`SetupOptions::first`] (the first positions read; the files are read
+/// no further). Without a validation fraction every trace is a training one and the files
+/// are read once ([`one_pass`]); a split by game needs every game first, so the files are
+/// read twice ([`two_passes`]).
 fn load_in_batches(
     opts: &SetupOptions,
     t: &TraceOptions,
@@ -124,22 +127,127 @@ fn load_in_batches(
     batch: usize,
 ) -> Result<Loaded<Traced>, TexelError> {
     let traced = Traced::load(&t.manifest)?;
-    let m = Arc::clone(&traced.manifest);
     let start = match &opts.weights {
-        Some(p) => start_weights(&m, p)?,
-        None => m.initial_weights(),
+        Some(p) => start_weights(&traced.manifest, p)?,
+        None => traced.manifest.initial_weights(),
     };
-    let survey = survey(t, &m, opts, stop, batch)?;
-    let mut notes = vec![survey.note];
-    if survey.kept == 0 {
-        return Err(TexelError::Config(format!(
-            "the traces hold no positions: {}",
-            notes.join("; ")
-        )));
+    let read = Read {
+        traced: &traced,
+        start: &start,
+        t,
+        opts,
+        stop,
+        batch,
+    };
+    let (notes, [train, valid]) = if holds_out(opts) {
+        two_passes(&read)?
+    } else {
+        one_pass(&read)?
+    };
+    Ok(Loaded {
+        model: traced,
+        start,
+        train,
+        valid,
+        resolver: None,
+        notes,
+    })
+}
+
+/// Whether `opts` may hold games out for validation: a validation fraction above 0
+/// ([`data::valid_games`] holds out none otherwise, whatever the games).
+fn holds_out(opts: &SetupOptions) -> bool {
+    opts.valid_fraction.is_finite() && opts.valid_fraction > 0.0
+}
+
+/// What a load reads with.
+struct Read<'a> {
+    traced: &'a Traced,
+    start: &'a [f64],
+    t: &'a TraceOptions,
+    opts: &'a SetupOptions,
+    stop: &'a (dyn Fn() -> bool + Sync),
+    batch: usize,
+}
+
+impl Read<'_> {
+    /// A stream over the trace files from their start.
+    fn stream(&self) -> TraceStream<'_> {
+        let strict = self.opts.strict;
+        TraceStream::open(&self.t.files, &self.traced.manifest, ReadOptions { strict })
     }
-    if let Some(v) = &survey.verified {
-        notes.push(verdict(&m, v)?);
+
+    /// The notes' first lines: the files' note and, if asked for, the verification's verdict;
+    /// an error if no trace was kept or the verification failed.
+    fn opening_notes(
+        &self,
+        kept: usize,
+        note: String,
+        verified: Option<&Verified>,
+    ) -> Result<Vec<String>, TexelError> {
+        let mut notes = vec![note];
+        if kept == 0 {
+            return Err(TexelError::Config(format!(
+                "the traces hold no positions: {}",
+                notes.join("; ")
+            )));
+        }
+        if let Some(v) = verified {
+            notes.push(verdict(&self.traced.manifest, v)?);
+        }
+        Ok(notes)
     }
+}
+
+/// The notes and the two sets.
+type Sets = (Vec<String>, [Arc<CompiledSet>; 2]);
+
+/// Reads, verifies and records in one pass over the files, every trace a training one (no
+/// game held out): the first [`SetupOptions::limit`] traces are recorded, every trace up to
+/// [`SetupOptions::first`] read and verified. Once a batch fails the verification (which
+/// refuses the set), the rest is verified and no longer recorded.
+fn one_pass(r: &Read) -> Result<Sets, TexelError> {
+    let m = &*r.traced.manifest;
+    let mut stream = r.stream();
+    let mut verified = r.t.verify.then(|| Verified::new(r.t.tolerance));
+    let (mut left, mut to_record) = (r.opts.first.unwrap_or(usize::MAX), r.opts.limit);
+    // The bar's length is known only when `first` or `limit` bounds the positions (0 else).
+    let known = r.opts.first.into_iter().chain(r.opts.limit).min();
+    let pb = crate::setup::bar(&r.opts.progress, known.unwrap_or(0) as u64, "recording");
+    let mut side = Side::new(r.start.len());
+    let (mut buf, mut kept) = (Vec::new(), 0);
+    while left > 0 && stream.next_batch(r.batch.min(left), &mut buf)? > 0 {
+        if (r.stop)() {
+            return Err(TexelError::Interrupted);
+        }
+        left -= buf.len();
+        kept += buf.len();
+        if let Some(v) = &mut verified {
+            v.add(m, &buf);
+        }
+        let refused = verified.as_ref().is_some_and(|v| v.report().failed > 0);
+        let n = to_record.map_or(buf.len(), |l| l.min(buf.len()));
+        if !refused && n > 0 {
+            side.record(r.traced, &buf[..n], r.start, &pb);
+            to_record = to_record.map(|l| l - n);
+        }
+    }
+    pb.end();
+    let note = files_note(r.t, kept, stream.report());
+    let mut notes = r.opening_notes(kept, note, verified.as_ref())?;
+    let train = side.finish(&mut notes);
+    let valid = Side::new(r.start.len()).finish(&mut notes);
+    Ok((notes, [train, valid]))
+}
+
+/// Loads in two passes over the files: the first reads and verifies the traces and counts
+/// their games (a few bytes a game), which is what the split by game needs
+/// ([`data::valid_games`]); the second reads them again, splits each batch, and records its
+/// two sides ([`record_traces`](super::record_traces)) into the two sets.
+fn two_passes(r: &Read) -> Result<Sets, TexelError> {
+    let survey = survey(r)?;
+    let mut notes = r.opening_notes(survey.kept, survey.note, survey.verified.as_ref())?;
+    let opts = r.opts;
     let runs = survey.runs;
     let valid_games = data::valid_games(
         runs.iter().map(|r| r.0).collect(),
@@ -157,20 +265,14 @@ fn load_in_batches(
         }
     }
     let pb = crate::setup::bar(&opts.progress, quota[0] + quota[1], "recording");
-    let mut sides = [Side::new(start.len()), Side::new(start.len())];
+    let mut sides = [Side::new(r.start.len()), Side::new(r.start.len())];
     let mut parts: [Vec<Trace>; 2] = Default::default();
     let mut taken = [0u64; 2];
-    let mut stream = TraceStream::open(
-        &t.files,
-        &m,
-        ReadOptions {
-            strict: opts.strict,
-        },
-    );
+    let mut stream = r.stream();
     let mut buf = Vec::new();
     let mut left = survey.kept;
-    while taken != quota && left > 0 && stream.next_batch(batch.min(left), &mut buf)? > 0 {
-        if stop() {
+    while taken != quota && left > 0 && stream.next_batch(r.batch.min(left), &mut buf)? > 0 {
+        if (r.stop)() {
             return Err(TexelError::Interrupted);
         }
         left -= buf.len();
@@ -182,20 +284,13 @@ fn load_in_batches(
             }
         }
         for (side, part) in sides.iter_mut().zip(&mut parts) {
-            side.record(&traced, part, &start, &pb);
+            side.record(r.traced, part, r.start, &pb);
             part.clear();
         }
     }
     pb.end();
-    let [train, valid] = sides.map(|s| s.finish(&mut notes));
-    Ok(Loaded {
-        model: traced,
-        start,
-        train,
-        valid,
-        resolver: None,
-        notes,
-    })
+    let sets = sides.map(|s| s.finish(&mut notes));
+    Ok((notes, sets))
 }
 
 /// What the first pass found.
@@ -211,27 +306,16 @@ struct Survey {
 }
 
 /// The first pass: reads the traces (up to [`SetupOptions::first`]), counts their games and
-/// verifies them (if `t` asks), `batch` at a time.
-fn survey(
-    t: &TraceOptions,
-    m: &Manifest,
-    opts: &SetupOptions,
-    stop: &(dyn Fn() -> bool + Sync),
-    batch: usize,
-) -> Result<Survey, TexelError> {
-    let mut stream = TraceStream::open(
-        &t.files,
-        m,
-        ReadOptions {
-            strict: opts.strict,
-        },
-    );
-    let mut verified = t.verify.then(|| Verified::new(t.tolerance));
+/// verifies them (if asked for), a batch at a time.
+fn survey(r: &Read) -> Result<Survey, TexelError> {
+    let m = &*r.traced.manifest;
+    let mut stream = r.stream();
+    let mut verified = r.t.verify.then(|| Verified::new(r.t.tolerance));
     let (mut runs, mut kept): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
-    let mut left = opts.first.unwrap_or(usize::MAX);
+    let mut left = r.opts.first.unwrap_or(usize::MAX);
     let mut buf = Vec::new();
-    while left > 0 && stream.next_batch(batch.min(left), &mut buf)? > 0 {
-        if stop() {
+    while left > 0 && stream.next_batch(r.batch.min(left), &mut buf)? > 0 {
+        if (r.stop)() {
             return Err(TexelError::Interrupted);
         }
         left -= buf.len();
@@ -246,64 +330,13 @@ fn survey(
             v.add(m, &buf);
         }
     }
-    let files: Vec<String> = t.files.iter().map(|p| p.display().to_string()).collect();
-    let note = format!(
-        "{}: {kept} traces kept; {}",
-        files.join(", "),
-        stream.report()
-    );
+    let note = files_note(r.t, kept, stream.report());
     Ok(Survey {
         runs,
         kept,
         note,
         verified,
     })
-}
-
-/// One side of the split being recorded: its set, and the positions left out because their
-/// evaluation failed (with the first failure).
-struct Side {
-    set: SetBuilder,
-    left_out: usize,
-    why: Option<String>,
-}
-
-impl Side {
-    fn new(params: usize) -> Self {
-        Side {
-            set: SetBuilder::new(params),
-            left_out: 0,
-            why: None,
-        }
-    }
-
-    /// Records `part` (the next traces of this side) and appends them.
-    fn record(&mut self, traced: &Traced, part: &[Trace], start: &[f64], pb: &Progress) {
-        if part.is_empty() {
-            return;
-        }
-        let set = record_traces(traced, part, start, Some(pb));
-        let left_out = part.len() - set.len();
-        if left_out > 0 {
-            self.left_out += left_out;
-            if self.why.is_none() {
-                self.why = first_failure(&traced.manifest, part, start);
-            }
-        }
-        self.set.push(set);
-    }
-
-    /// The set, and a note on the positions left out (if any).
-    fn finish(self, notes: &mut Vec<String>) -> Arc<CompiledSet> {
-        if self.left_out > 0 {
-            notes.push(format!(
-                "{} traced positions left out: their evaluation failed (first: {})",
-                self.left_out,
-                self.why.unwrap_or_default()
-            ));
-        }
-        Arc::new(self.set.finish())
-    }
 }
 
 #[cfg(test)]

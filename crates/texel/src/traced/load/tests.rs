@@ -1,13 +1,15 @@
 //! The streamed load against reading every trace first: the same sets whatever the batch size,
-//! with `first` and `limit`; strict mode, verification across batches, Ctrl-C.
+//! with `first` and `limit`; strict mode, verification across batches, Ctrl-C; without a
+//! validation fraction, one pass over the files giving what two would.
 
 use std::path::{Path, PathBuf};
 
 use tapered::CompiledSet;
 use trace::{read_traces, Manifest, ReadOptions, Trace};
 
-use super::{load_in_batches, record_traces, start_weights, Traced, BATCH};
+use super::{load_in_batches, start_weights, two_passes, Read, Sets, Traced, BATCH};
 use crate::setup::{SetupOptions, TraceOptions};
+use crate::traced::record_traces;
 use crate::TexelError;
 
 /// Material and a 64-square table, tapered; phase 0..=24.
@@ -297,4 +299,143 @@ fn a_stop_between_batches_interrupts_the_load() {
         Err(TexelError::Interrupted)
     ));
     assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 5);
+}
+
+/// [`two_passes`] on `opts`, whatever its validation fraction: the notes and the two sets.
+fn in_two_passes(opts: &SetupOptions, batch: usize) -> Result<Sets, TexelError> {
+    let t = opts.traced.as_ref().unwrap();
+    let traced = Traced::load(&t.manifest).unwrap();
+    let start = traced.manifest.initial_weights();
+    let read = Read {
+        traced: &traced,
+        start: &start,
+        t,
+        opts,
+        stop: &|| false,
+        batch,
+    };
+    two_passes(&read)
+}
+
+/// `options` without a validation fraction: every trace a training one.
+fn no_validation(manifest: &Path, files: &[PathBuf]) -> SetupOptions {
+    SetupOptions {
+        valid_fraction: 0.0,
+        ..options(manifest, files)
+    }
+}
+
+#[test]
+fn without_validation_one_pass_gives_the_sets_and_notes_of_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mpath, tpath) = write_set(dir.path());
+    let files = [tpath.clone(), tpath];
+    let base = no_validation(&mpath, &files);
+    let cases = [
+        base.clone(),
+        SetupOptions {
+            first: Some(1234),
+            ..base.clone()
+        },
+        SetupOptions {
+            limit: Some(777),
+            ..base.clone()
+        },
+        SetupOptions {
+            first: Some(1500),
+            limit: Some(600),
+            ..base.clone()
+        },
+        SetupOptions {
+            first: Some(300),
+            limit: Some(5000),
+            ..base.clone()
+        },
+    ];
+    for (c, opts) in cases.iter().enumerate() {
+        let (train, valid) = whole(opts);
+        assert!(valid.is_empty() && !train.is_empty(), "case {c}");
+        for batch in [1, 3, 64, BATCH] {
+            let what = format!("case {c}, batch {batch}");
+            let t = opts.traced.as_ref().unwrap();
+            let once = load_in_batches(opts, t, &|| false, batch).unwrap();
+            assert_same(&once.train, &train, &once.start, &what);
+            assert!(once.valid.is_empty(), "{what}");
+            let (notes, [train2, valid2]) = in_two_passes(opts, batch).unwrap();
+            assert_eq!(once.notes, notes, "{what}: notes");
+            assert_same(&once.train, &train2, &once.start, &what);
+            assert!(valid2.is_empty(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn without_validation_the_files_are_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mpath, tpath) = write_set(dir.path());
+    let count = |opts: &SetupOptions| {
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let stop = || {
+            asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            false
+        };
+        let t = opts.traced.as_ref().unwrap();
+        load_in_batches(opts, t, &stop, 100).unwrap();
+        asked.load(std::sync::atomic::Ordering::Relaxed)
+    };
+    // The stop is asked once a batch read: 1,000 traces in batches of 100.
+    let files = [tpath];
+    assert_eq!(count(&no_validation(&mpath, &files)), 10);
+    assert_eq!(count(&options(&mpath, &files)), 20);
+}
+
+#[test]
+fn without_validation_malformed_lines_and_mismatches_are_reported_as_in_two_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mpath, tpath) = with_bad_lines(dir.path(), &[300, 700]);
+    let files = [tpath.clone()];
+    let lenient = no_validation(&mpath, &files);
+    let t = lenient.traced.as_ref().unwrap();
+    let once = load_in_batches(&lenient, t, &|| false, 50).unwrap();
+    assert!(
+        once.notes[0].contains("998 traces kept"),
+        "{:?}",
+        once.notes
+    );
+    assert!(once.notes[0].contains(&format!("{}:700: ", tpath.display())));
+    assert_eq!(once.notes, in_two_passes(&lenient, 50).unwrap().0);
+    assert_eq!(once.train.len(), 998);
+    let strict = SetupOptions {
+        strict: true,
+        ..lenient.clone()
+    };
+    match load_in_batches(&strict, t, &|| false, 50) {
+        Err(TexelError::Trace(trace::TraceError::Input { location, .. })) => {
+            assert_eq!(location, format!("{}:300", tpath.display()));
+        }
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("a malformed line passed in strict mode"),
+    }
+    // A mismatch in a later batch: the same refusal as two passes give.
+    let text = std::fs::read_to_string(&tpath).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match l.split_once("; eval ") {
+            Some((head, tail)) if i == 601 => {
+                let (_, rest) = tail.split_once(';').unwrap();
+                format!("{head}; eval 9999;{rest}")
+            }
+            _ => l.to_string(),
+        })
+        .collect();
+    std::fs::write(&tpath, lines.join("\n")).unwrap();
+    let Err(TexelError::Config(msg)) = load_in_batches(&lenient, t, &|| false, 100) else {
+        panic!("a set with a mismatch passed verification");
+    };
+    assert!(msg.contains("1 of 998 positions differ"), "{msg}");
+    let Err(TexelError::Config(two)) = in_two_passes(&lenient, 100) else {
+        panic!("two passes let the mismatch pass");
+    };
+    assert_eq!(msg, two);
 }
