@@ -18,7 +18,7 @@ pub enum ProgressEvent<'a> {
     Begin {
         /// What the task does, in a word or two.
         what: &'a str,
-        /// Its number of steps.
+        /// Its number of steps; 0 when not known beforehand (e.g. traces read in one pass).
         len: u64,
     },
     /// `n` more steps of the current task are done (sent from any thread).

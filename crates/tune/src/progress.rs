@@ -41,9 +41,19 @@ fn draw(bar: &mut Option<ProgressBar>, e: ProgressEvent<'_>) {
             *bar = Some(pb);
         }
         ProgressEvent::Begin { what, len } => {
-            let pb = ProgressBar::new(len);
+            // A length of 0 is an unknown one: a count without a bar.
+            let (pb, template) = match len {
+                0 => (
+                    ProgressBar::new_spinner(),
+                    "{spinner} {prefix} {pos} {elapsed}",
+                ),
+                _ => (
+                    ProgressBar::new(len),
+                    "{spinner} {prefix} [{bar:30}] {pos}/{len} {elapsed}",
+                ),
+            };
             pb.set_style(
-                ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {elapsed}")
+                ProgressStyle::with_template(template)
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             pb.set_prefix(what.to_string());
