@@ -9,7 +9,7 @@
 //! file exists without a calibration was begun by an older gradtune, in weight units; it is
 //! not continued with new perturbations.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use engine::spsa::{Basis, Calibration, Tunable};
 use engine::trace_run::EngineManifest;
@@ -77,36 +77,56 @@ impl Runner<'_> {
                 traces.display()
             )));
         }
-        // The tunables are the manifest's weights less the frozen ones, in order.
-        let weights = start.manifest.weights();
-        let index: Vec<usize> = (0..weights.len()).filter(|&i| !weights[i].frozen).collect();
-        let directions: Vec<Vec<(usize, f64)>> = (basis.directions.iter())
-            .map(|d| d.entries.iter().map(|&(t, a)| (index[t], a)).collect())
-            .collect();
-        let traced = texel::traced::Traced::new(start.manifest.clone());
-        let w = start.manifest.initial_weights();
-        let measured = texel::traced::trace_activity(
-            &traced,
+        let calibration = calibrate_on_traces(
+            basis,
+            tunables,
+            start,
             std::slice::from_ref(&traces),
-            &w,
-            &directions,
-            None,
-            false,
-        );
-        let (activity, positions) = measured.map_err(|e| match e {
-            texel::TexelError::Config(m) => BootstrapError::Options(format!("SPSA: {m}")),
-            e => e.into(),
-        })?;
-        let c = stage.settings.c;
-        let calibration = basis
-            .calibrate(tunables, &activity, c, positions)
-            .map_err(|e| BootstrapError::Options(format!("SPSA calibration: {e}")))?;
+            stage.settings.c,
+        )?;
         let file = CalibrationFile {
             traces: relative.display().to_string(),
             calibration,
         };
         write_json(&path, &file)
     }
+}
+
+/// Sets `basis`'s perturbations so that each coordinate moves a typical position's
+/// evaluation by `c` centipawns, measured on `traces` under the manifest `start` at its values (the
+/// traced engine's SPSA: `tunables` are the manifest's weights less the frozen ones, in
+/// order, as [`engine::spsa::Subject::uci_manifest`] takes them); returns what was set.
+pub fn calibrate_on_traces(
+    basis: &mut Basis,
+    tunables: &[Tunable],
+    start: &EngineManifest,
+    traces: &[PathBuf],
+    c: f64,
+) -> Result<Calibration, BootstrapError> {
+    let manifest = &start.manifest;
+    let weights = manifest.weights();
+    let index: Vec<usize> = (0..weights.len()).filter(|&i| !weights[i].frozen).collect();
+    if index.len() != tunables.len() {
+        return Err(BootstrapError::Options(format!(
+            "SPSA: {} tunables, the manifest {} has {} weights not frozen",
+            tunables.len(),
+            manifest.origin(),
+            index.len()
+        )));
+    }
+    let directions: Vec<Vec<(usize, f64)>> = (basis.directions.iter())
+        .map(|d| d.entries.iter().map(|&(t, a)| (index[t], a)).collect())
+        .collect();
+    let traced = texel::traced::Traced::new(manifest.clone());
+    let w = manifest.initial_weights();
+    let measured = texel::traced::trace_activity(&traced, traces, &w, &directions, None, false);
+    let (activity, positions) = measured.map_err(|e| match e {
+        texel::TexelError::Config(m) => BootstrapError::Options(format!("SPSA: {m}")),
+        e => e.into(),
+    })?;
+    basis
+        .calibrate(tunables, &activity, c, positions)
+        .map_err(|e| BootstrapError::Options(format!("SPSA calibration: {e}")))
 }
 
 /// Reads a stage's calibration file.
