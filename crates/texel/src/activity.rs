@@ -7,6 +7,7 @@
 //! activity is taken at the weights given).
 //!
 //! ```
+//! use tape::Scalar;
 //! use tapered::{CompiledSet, Target};
 //! use texel::activity::Activity;
 //!
