@@ -49,7 +49,10 @@
 //! not done. `external/ladder.rs` writes `ladder.md` and `ladder.svg` with the accepted gates' Elo
 //! added up (`external/chain.rs`: the sum and its interval, the gates' variances added).
 //! `external/spsa.rs` is the optional last stage (`--spsa-iters`): `engine::spsa::run_spsa` over
-//! the engine's manifest as a `Subject::uci_manifest` from the best weights, checkpointed to
+//! the engine's manifest as a `Subject::uci_manifest` from the best weights, its perturbations
+//! in evaluation units by default (`external/calibration.rs`: each coordinate's activity on the
+//! last generation's traces, `texel::traced::trace_activity`, then `Basis::calibrate`, recorded in
+//! `OUT/spsa/calibration.json` before the first iteration and reused on resumption), checkpointed to
 //! `OUT/spsa/progress.json` after every iteration, then gated against them by the same `gate_match`
 //! as a generation's candidate; it is `spsa` in the state, its settings its own
 //! (`LoopOptions::spsa`, not `LoopSettings`), so a finished loop may be given one. The weights are

@@ -80,7 +80,9 @@
 //! --weights-a` sends), each value a `Tunable` with its bounds; a `Basis` is the coordinates SPSA
 //! moves (`basis.rs`: one per tunable, or shapes read from the names: each 64-square table's rank
 //! slope and centre, each numbered series' offset and slope, other parameters alone, and the
-//! scale of every whole-number weight); `run_spsa` (`run.rs`) plays each iteration's pairs
+//! scale of every whole-number weight; `calibration.rs`: each coordinate's perturbation set from
+//! its activity on positions, measured by the caller, so that it moves a typical evaluation by
+//! `c` centipawns); `run_spsa` (`run.rs`) plays each iteration's pairs
 //! between the weights at SPSA's two probes (`approximation.rs`: `Spsa`, `Gains`, `SpsaState`:
 //! Spall's gain schedules, each coordinate's perturbation in its own units, seeded signs, a
 //! serialisable state; it knows no games) through `play_match` and steps

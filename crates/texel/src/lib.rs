@@ -13,6 +13,9 @@
 //! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes.
 //! * [`compare`] and [`plot`]: every method side by side, as markdown, JSON and SVG.
 //! * [`judge`]: how good weights are on any data (`tune eval`): losses, calibration, splits.
+//! * [`activity`]: how much directions in weight space move the evaluations of a set (RMS
+//!   over its positions): what SPSA's perturbations in evaluation units are calibrated by
+//!   ([`traced::trace_activity`] over an engine's traces).
 //! * [`explain`]: the positions that pull a parameter, the odd values, the residuals against
 //!   simple position properties (`tune explain`).
 //!
@@ -95,6 +98,7 @@
 //! rows against fresh recordings for every parameter).
 #![warn(missing_docs)]
 
+pub mod activity;
 pub mod chess;
 pub mod compare;
 pub mod emit;

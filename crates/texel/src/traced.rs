@@ -13,12 +13,14 @@ use crate::setup::{Loaded, SetupOptions, TraceOptions};
 use crate::tunable::{source_file, RunFile, Tunable};
 use crate::TexelError;
 
+mod activity;
 mod headed;
 mod load;
 mod model;
 mod record;
 mod report;
 
+pub use activity::trace_activity;
 pub use load::{check_traces, read, start_weights};
 pub use model::{label, Traced};
 pub use record::record_traces;

@@ -8,7 +8,9 @@ use std::time::Duration;
 use anyhow::Context;
 use bootstrap::external::state::LoopGate;
 use bootstrap::external::state::LoopStep;
-use bootstrap::external::{run_loop, LoopEvent, LoopOptions, LoopSettings, SpsaSettings};
+use bootstrap::external::{
+    run_loop, LoopEvent, LoopOptions, LoopSettings, SpsaSettings, SpsaUnits,
+};
 use bootstrap::gate::Undecided;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -95,10 +97,17 @@ pub struct Args {
     /// SPSA: game pairs per iteration (each opening with both colours).
     #[arg(long, default_value_t = 8)]
     spsa_pairs: usize,
-    /// SPSA: each coordinate's perturbation at the first iteration, centipawns (`tune spsa
-    /// --c`).
-    #[arg(long, default_value_t = 20.0)]
-    spsa_c: f64,
+    /// SPSA: each coordinate's perturbation at the first iteration, centipawns of a typical
+    /// position's evaluation (default 2; with `--spsa-units weight`, centipawns at the weight
+    /// a coordinate moves most, default 20).
+    #[arg(long)]
+    spsa_c: Option<f64>,
+    /// SPSA: what --spsa-c is in: `eval` (each coordinate's perturbation calibrated on the
+    /// last generation's traces to move a typical evaluation by --spsa-c cp) or `weight` (the
+    /// same centipawns at every coordinate's largest weight, whatever its coefficient in a
+    /// position: how stages began before calibration; docs/loop.md).
+    #[arg(long, default_value = "eval", value_parser = ["eval", "weight"])]
+    spsa_units: String,
     /// SPSA coordinates: `tables` (a few shapes per table, and a scale) or `each` (one per
     /// weight), as `tune spsa --basis`.
     #[arg(long, default_value = "tables", value_parser = ["tables", "each"])]
@@ -153,6 +162,10 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         ..LoopSettings::new(&args.engine, &args.manifest)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let units = match args.spsa_units.as_str() {
+        "weight" => SpsaUnits::Weight,
+        _ => SpsaUnits::Eval,
+    };
     Ok(LoopOptions {
         out: args.out.clone(),
         generations: args.generations,
@@ -162,7 +175,8 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         spsa: (args.spsa_iters > 0).then(|| SpsaSettings {
             iterations: args.spsa_iters,
             pairs: args.spsa_pairs,
-            c: args.spsa_c,
+            c: args.spsa_c.unwrap_or(units.default_c()),
+            units,
             basis: args.spsa_basis.clone(),
             only: args.spsa_only.clone(),
         }),

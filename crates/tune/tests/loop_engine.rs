@@ -674,6 +674,7 @@ fn spsa_files(out: &Path) -> Vec<(String, Vec<u8>)> {
         "ladder.md",
         "ladder.svg",
         "best.json",
+        "spsa/calibration.json",
         "spsa/progress.json",
         "spsa/weights.json",
         "spsa/kept.json",
@@ -752,6 +753,34 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
     );
     let mean = results.iter().sum::<f64>() / 3.0;
     assert!((stage["spsa"]["mean_result"].as_f64().unwrap() - mean).abs() < 1e-12);
+    // Perturbations in evaluation units (the default, c = 2): measured on the last
+    // generation's traces, each c_j = 2 / activity (raised to a whole centipawn at the weight
+    // moved most, at most 2 / 0.1 for a coordinate never active), one per coordinate.
+    assert_eq!(stage["settings"]["units"], "eval");
+    let calibration: Value = serde_json::from_str(
+        &std::fs::read_to_string(straight.join("spsa/calibration.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(calibration["c"], 2.0);
+    assert_eq!(calibration["traces"], "gen001/traces.txt");
+    assert_eq!(
+        calibration["positions"].as_u64(),
+        state["generations"][1]["trace"]["positions"].as_u64()
+    );
+    let coordinates = calibration["directions"].as_array().unwrap();
+    assert_eq!(
+        coordinates.len() as u64,
+        stage["spsa"]["coordinates"].as_u64().unwrap()
+    );
+    assert!(
+        coordinates.iter().any(|d| d["name"] == "scale"),
+        "{calibration}"
+    );
+    for d in coordinates {
+        let (a, c) = (d["activity"].as_f64().unwrap(), d["c"].as_f64().unwrap());
+        let target = 2.0 / a.max(0.1);
+        assert!(c >= target - 1e-12 && c <= 20.0 + 1e-12, "{d}");
+    }
     // SPSA's point is a manifest the engine takes.
     let r = run(&[
         "emit",
@@ -795,6 +824,18 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A stage under way without its calibration was begun by an older gradtune in weight
+    // units: refused, not continued with new perturbations.
+    let calibration = split.join("spsa/calibration.json");
+    let aside = split.join("calibration.json.aside");
+    std::fs::rename(&calibration, &aside).unwrap();
+    let r = run_loop(&args);
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("--spsa-units weight"), "{}", r.stderr);
+    std::fs::rename(&aside, &calibration).unwrap();
+    // The recorded calibration is what the resumed stage uses: without the traces it was
+    // measured on, the stage still ends as the straight one.
+    std::fs::remove_file(split.join("gen001/traces.txt")).unwrap();
     let r = run_loop(&args);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     for ((name, x), (_, y)) in spsa_files(&straight).into_iter().zip(spsa_files(&split)) {

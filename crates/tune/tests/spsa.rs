@@ -260,4 +260,62 @@ fn an_engine_is_tuned_through_its_spin_options() {
             assert_eq!(a.init, b.init, "{}", a.name);
         }
     }
+    let per_weight = state(&traced)["settings"]["perturbations"].clone();
+    assert!(
+        per_weight.as_array().unwrap().iter().all(|c| c == 20.0),
+        "{per_weight}"
+    );
+
+    // With its traces, the perturbations in evaluation units: each c_j = 2 / activity, so
+    // no longer the same 20 for all: the king's value never changes an evaluation (one a
+    // side) and gets the ceiling, 2 / 0.1; the pawn's, often a count difference, less.
+    let traces = dir.path().join("traces.txt");
+    let epd = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/quiet-labeled-1k.epd"
+    );
+    let r = run(&[
+        "trace",
+        "--engine",
+        arg(&exe),
+        epd,
+        "-o",
+        arg(&traces),
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let calibrated = dir.path().join("calibrated");
+    args[3] = arg(&calibrated);
+    args.extend_from_slice(&["--trace", arg(&traces)]);
+    let r = run(&args);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("perturbations calibrated on 1000 positions"),
+        "{}",
+        r.stderr
+    );
+    let settings = state(&calibrated)["settings"].clone();
+    let named = |name: &str| {
+        let at = settings["coordinates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|c| c == name);
+        settings["perturbations"][at.unwrap()].as_f64().unwrap()
+    };
+    let (pawn, king) = (named("material_0_mg"), named("material_5_mg"));
+    assert_eq!(king, 20.0, "{settings}");
+    assert!(pawn < 10.0, "{settings}");
+    // A traced engine's coordinates only.
+    let r = run(&[
+        "spsa",
+        "default",
+        "--out",
+        arg(&calibrated),
+        "--trace",
+        arg(&traces),
+    ]);
+    assert_ne!(r.code, Some(0));
 }

@@ -27,6 +27,7 @@
 //! position skipped), every failure counted in the state and reported; a game whose engine
 //! failed twice on one move is forfeited and counted, its positions dropped.
 
+mod calibration;
 mod chain;
 mod events;
 mod gate;
@@ -41,12 +42,13 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+pub use calibration::calibrate_on_traces;
 pub use chain::Chain;
 pub use events::{LoopEvent, LoopOutcome};
 pub use ladder::{ladder_markdown, ladder_svg};
 use runner::Runner;
-pub use settings::SpsaSettings;
 pub use settings::{LoopOptions, LoopSettings, LAMBDA};
+pub use settings::{SpsaSettings, SpsaUnits, SPSA_C_EVAL, SPSA_C_WEIGHT};
 use state::{LoopGeneration, LoopState, LoopStep, SpsaStage, LOOP_STATE_VERSION};
 
 use crate::settings::json_differences;

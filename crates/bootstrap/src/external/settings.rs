@@ -193,13 +193,55 @@ pub struct SpsaSettings {
     pub iterations: u64,
     /// Game pairs per iteration (each opening with both colours).
     pub pairs: usize,
-    /// Each coordinate's perturbation at the first iteration, centipawns (`tune spsa --c`).
+    /// Each coordinate's perturbation at the first iteration, centipawns: of a typical
+    /// position's evaluation ([`SpsaUnits::Eval`]) or at the weight the coordinate moves most
+    /// ([`SpsaUnits::Weight`]).
     pub c: f64,
+    /// What `c` is measured in. Absent from the stage records of older files, which were
+    /// begun in [`SpsaUnits::Weight`] and continue so.
+    #[serde(default = "SpsaUnits::before_calibration")]
+    pub units: SpsaUnits,
     /// `tables` (a few shapes per table, and a scale) or `each` (one coordinate per weight).
     pub basis: String,
     /// Only the coordinates matching one of these globs (all when empty).
     pub only: Vec<String>,
 }
+
+/// What the SPSA stage's `c` is measured in (`--spsa-units`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpsaUnits {
+    /// Centipawns of a typical position's evaluation: each coordinate's perturbation
+    /// calibrated on the last generation's traces (`OUT/spsa/calibration.json`).
+    Eval,
+    /// Centipawns at the weight a coordinate moves most, whatever the weight's coefficient in a
+    /// position (`scale`: [`engine::spsa::SCALE_C`] percent); what stages did before
+    /// calibration.
+    Weight,
+}
+
+impl SpsaUnits {
+    /// The units of a stage recorded before there was a choice: [`SpsaUnits::Weight`].
+    pub fn before_calibration() -> SpsaUnits {
+        SpsaUnits::Weight
+    }
+
+    /// The default `c` in these units: [`SPSA_C_EVAL`] or [`SPSA_C_WEIGHT`].
+    pub fn default_c(self) -> f64 {
+        match self {
+            SpsaUnits::Eval => SPSA_C_EVAL,
+            SpsaUnits::Weight => SPSA_C_WEIGHT,
+        }
+    }
+}
+
+/// The default `--spsa-c` in evaluation units, centipawns: each coordinate moves a typical
+/// position's evaluation by 2 cp, as testing frameworks perturb an evaluation by a few (with
+/// 150 coordinates perturbed at once the two sides still differ by about `2·2·sqrt(150)`,
+/// ~50 cp RMS: docs/loop.md).
+pub const SPSA_C_EVAL: f64 = 2.0;
+/// The default `--spsa-c` in weight units (the stage's only units before calibration).
+pub const SPSA_C_WEIGHT: f64 = 20.0;
 
 impl SpsaSettings {
     /// Checks the ranges.
@@ -245,6 +287,27 @@ mod tests {
         assert_eq!(setup.options, s.uci_options);
         let back: LoopSettings = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn an_spsa_stage_recorded_before_calibration_reads_as_weight_units() {
+        use super::{SpsaSettings, SpsaUnits};
+        let old = r#"{"iterations": 400, "pairs": 8, "c": 20.0, "basis": "tables", "only": []}"#;
+        let s: SpsaSettings = serde_json::from_str(old).unwrap();
+        assert_eq!((s.units, s.c), (SpsaUnits::Weight, 20.0));
+        let new = SpsaSettings {
+            units: SpsaUnits::Eval,
+            c: SpsaUnits::Eval.default_c(),
+            ..s.clone()
+        };
+        let json = serde_json::to_value(&new).unwrap();
+        assert_eq!(json["units"], "eval");
+        let back: SpsaSettings = serde_json::from_value(json).unwrap();
+        assert_eq!(back, new);
+        assert_ne!(
+            back, s,
+            "a stage begun in weight units is not continued in eval units"
+        );
     }
 
     #[test]

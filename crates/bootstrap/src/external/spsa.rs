@@ -3,7 +3,11 @@
 //! uci:ENGINE --manifest OUT/best.json` runs it), then a gate of its result against those
 //! weights, kept only if accepted.
 //!
-//! Its files are under `OUT/spsa/`: `progress.json` (the SPSA state after every iteration, so
+//! Its perturbations are in evaluation units unless the settings say otherwise: calibrated
+//! on the last generation's traces when the stage begins (`calibration.rs`).
+//!
+//! Its files are under `OUT/spsa/`: `calibration.json` (each coordinate's activity and
+//! perturbation, with `--spsa-units eval`), `progress.json` (the SPSA state after every iteration, so
 //! an interrupted stage continues at its next iteration), `weights.json` (the SPSA point, a
 //! manifest with values), `kept.json` and `options.txt` (the weights kept by its gate). Its
 //! record is `spsa` in `OUT/state.json`.
@@ -20,7 +24,7 @@ use engine::trace_run::load_manifest;
 
 use super::events::LoopEvent;
 use super::runner::Runner;
-use super::settings::SpsaSettings;
+use super::settings::{SpsaSettings, SpsaUnits};
 use super::state::{LoopStep, SpsaRecord, SpsaStage};
 use crate::state::write_json;
 use crate::{derive_seed, BootstrapError};
@@ -33,7 +37,7 @@ pub(super) const SALT_SPSA_GATE: u64 = 6;
 /// The stage's directory under `OUT`.
 pub(super) const SPSA_DIR: &str = "spsa";
 /// The SPSA state, written after every iteration.
-const PROGRESS: &str = "progress.json";
+pub(super) const PROGRESS: &str = "progress.json";
 
 impl SpsaSettings {
     /// The coordinates over `tunables`, cut to `only`; none is an error.
@@ -118,7 +122,11 @@ impl Runner<'_> {
         let subject =
             Subject::uci_manifest(&s.engine, s.uci_setup(), &start.manifest, self.opts.timeout)?;
         let tunables = subject.tunables();
-        let plan = self.spsa_plan(stage, sp.basis(&tunables)?)?;
+        let mut basis = sp.basis(&tunables)?;
+        if sp.units == SpsaUnits::Eval {
+            self.calibrate(stage, &mut basis, &tunables, &start)?;
+        }
+        let plan = self.spsa_plan(stage, basis)?;
         let progress = dir.join(PROGRESS);
         let mut state = read_progress(&progress, plan.spsa.dim())?;
         (self.on_event)(LoopEvent::Step {

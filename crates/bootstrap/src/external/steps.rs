@@ -25,7 +25,7 @@ use crate::{derive_seed, generation_dir, BootstrapError, SALT_DATA, SALT_TUNE};
 /// The file of a generation's self-play positions.
 const SELFPLAY: &str = "selfplay.epd";
 /// The file of a generation's traces.
-const TRACES: &str = "traces.txt";
+pub(super) const TRACES: &str = "traces.txt";
 
 /// Writes the UCI options of a weights manifest, `NAME VALUE` a line (what the engine is sent
 /// as `setoption name NAME value VALUE`), atomically.

@@ -87,6 +87,32 @@ pub enum SpsaError {
     /// The comparison's result is not a number in `[-1, 1]`.
     #[error("comparison result {0} is not in [-1, 1]")]
     Result(f64),
+    /// Calibration: another number of activities than of coordinates.
+    #[error("{activities} activities for {coordinates} coordinates")]
+    Activities {
+        /// Activities given.
+        activities: usize,
+        /// Coordinates of the basis.
+        coordinates: usize,
+    },
+    /// Calibration: an activity is not a finite number of zero or more.
+    #[error("coordinate {index}: activity {value} must be a finite number of zero or more")]
+    Activity {
+        /// The coordinate.
+        index: usize,
+        /// Its activity.
+        value: f64,
+    },
+    /// A recorded calibration names other coordinates than the basis.
+    #[error("the calibration's coordinate {index} is `{recorded}`, the basis's `{basis}`")]
+    Calibration {
+        /// The first coordinate that differs.
+        index: usize,
+        /// Its name in the calibration (empty past its end).
+        recorded: String,
+        /// Its name in the basis (empty past its end).
+        basis: String,
+    },
 }
 
 /// The gain schedules: the step `a_k = a / (k + 1 + A)^α` and the perturbation

@@ -17,7 +17,8 @@ pub struct Direction {
     /// amount. The largest amount is 1 in magnitude, so one unit is one centipawn at the
     /// parameter moved most (except for `scale`, where one unit is 1% of every weight).
     pub entries: Vec<(usize, f64)>,
-    /// The perturbation at the first iteration, in the coordinate's units.
+    /// The perturbation at the first iteration, in the coordinate's units (set in evaluation
+    /// units by [`Basis::calibrate`]).
     pub c: f64,
     /// Bounds of the coordinate (a single parameter's own bounds; unbounded otherwise).
     pub bounds: (f64, f64),

@@ -12,14 +12,18 @@
 //!   through its UCI spin options (all it declares, a selection, or a traced engine's
 //!   manifest's weights), each a [`Tunable`].
 //! * [`Basis`]: the coordinates SPSA moves, one per tunable or a few shapes per table.
+//! * [`Calibration`]: each coordinate's perturbation in evaluation units, from its activity on
+//!   positions measured elsewhere ([`Basis::calibrate`]).
 //! * [`run_spsa`]: the iterations, with a checkpoint after each; resumable exactly.
 
 mod approximation;
 mod basis;
+mod calibration;
 mod run;
 mod subject;
 
 pub use approximation::{Gains, Probe, Spsa, SpsaError, SpsaState};
 pub use basis::{Basis, BasisKind, Direction, SCALE_C};
+pub use calibration::{calibrated_c, Calibrated, Calibration, MIN_ACTIVITY, MIN_WHOLE_MOVE};
 pub use run::{comparison, run_spsa, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan};
 pub use subject::{Subject, Tunable};

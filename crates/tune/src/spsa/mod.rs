@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use bootstrap::external::calibrate_on_traces;
 use engine::matches::{run_match, MatchPlan, MatchReport, SprtStop};
 use engine::openings::{read_epd, RandomOpenings};
 use engine::player::UciSetup;
@@ -58,10 +59,16 @@ pub struct Args {
     /// Leave out the `scale` coordinate of the `tables` basis.
     #[arg(long)]
     no_scale: bool,
-    /// Perturbation of each coordinate at the first iteration, centipawns (at the parameter a
-    /// coordinate moves most; `scale` is perturbed by 10%).
-    #[arg(long, default_value_t = 20.0)]
-    c: f64,
+    /// Perturbation of each coordinate at the first iteration, centipawns: with --trace, of a
+    /// typical position's evaluation (default 2); without, at the parameter a coordinate moves
+    /// most (default 20; `scale` is perturbed by 10%).
+    #[arg(long)]
+    c: Option<f64>,
+    /// With `uci:` and --manifest: the engine's traces (repeatable) to calibrate the
+    /// perturbations on, each coordinate's chosen so that it moves a typical position's
+    /// evaluation by --c centipawns (docs/spsa.md, "Perturbations in evaluation units").
+    #[arg(long = "trace", value_name = "FILE")]
+    traces: Vec<PathBuf>,
     /// Step gain `a` (default: a result of 1 moves a coordinate by an eighth of its
     /// perturbation at the first iteration).
     #[arg(long)]
@@ -150,14 +157,14 @@ fn basis(args: &Args, subject: &Subject, tunables: &[Tunable]) -> anyhow::Result
         None if uci => BasisKind::Each,
         None => BasisKind::Tables,
     };
-    if !(args.c.is_finite() && args.c > 0.0) {
-        bail!(
-            "--c must be a positive number of centipawns, not {}",
-            args.c
-        );
+    let c = args
+        .c
+        .unwrap_or(if args.traces.is_empty() { 20.0 } else { 2.0 });
+    if !(c.is_finite() && c > 0.0) {
+        bail!("--c must be a positive number of centipawns, not {c}");
     }
     let scale = kind == BasisKind::Tables && !args.no_scale;
-    let mut basis = Basis::new(kind, tunables, args.c, scale);
+    let mut basis = Basis::new(kind, tunables, c, scale);
     if !args.only.is_empty() {
         basis
             .directions
@@ -167,6 +174,20 @@ fn basis(args: &Args, subject: &Subject, tunables: &[Tunable]) -> anyhow::Result
         bail!(
             "no coordinate to tune: --only {} matches none",
             args.only.join(" ")
+        );
+    }
+    if !args.traces.is_empty() {
+        let Some(path) = args.manifest.as_ref().filter(|_| uci) else {
+            bail!(
+                "--trace calibrates a traced engine's coordinates: give `uci:CMD` and --manifest"
+            );
+        };
+        let start = engine::trace_run::load_manifest(path).context("--manifest")?;
+        let cal = calibrate_on_traces(&mut basis, tunables, &start, &args.traces, c)?;
+        eprintln!(
+            "perturbations calibrated on {} positions: each coordinate moves a typical \
+             evaluation by {c} cp",
+            cal.positions
         );
     }
     let name = if kind == BasisKind::Each {
