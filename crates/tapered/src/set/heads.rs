@@ -135,30 +135,37 @@ impl CompiledSet {
                 })
             })
             .collect();
-        // One store, or more when one fills its 32-bit offsets.
-        let mut compact: Vec<ScalarHead> = Vec::new();
-        let (mut labels, mut fallen) = (Vec::new(), Vec::new());
-        for (local, l, p) in chunks {
-            let appended = compact.last_mut().is_some_and(|last| last.append(&local));
-            if !appended {
-                compact.push(local);
-            }
-            labels.extend(l);
-            fallen.extend(p);
-        }
-        let mut stores: Vec<AnyStore> = compact
-            .into_iter()
-            .map(|mut s| {
-                s.shrink();
-                AnyStore::ScalarHead(s)
-            })
-            .collect();
-        let mut programs = Programs::default();
-        for (l, p, why) in fallen {
-            labels.push(l);
-            programs.push(p, why);
-        }
-        stores.push(AnyStore::Programs(programs));
-        CompiledSet::from_stores(start.len(), stores, labels)
+        merge_heads(start.len(), chunks)
     }
+}
+
+/// The set of [`CompiledSet::record_heads`]'s chunks over `params` parameters: their compact
+/// rows appended into one store (or more, when one fills its 32-bit offsets), then every
+/// program after them.
+fn merge_heads(params: usize, chunks: Vec<HeadChunk>) -> CompiledSet {
+    // One store, or more when one fills its 32-bit offsets.
+    let mut compact: Vec<ScalarHead> = Vec::new();
+    let (mut labels, mut fallen) = (Vec::new(), Vec::new());
+    for (local, l, p) in chunks {
+        let appended = compact.last_mut().is_some_and(|last| last.append(&local));
+        if !appended {
+            compact.push(local);
+        }
+        labels.extend(l);
+        fallen.extend(p);
+    }
+    let mut stores: Vec<AnyStore> = compact
+        .into_iter()
+        .map(|mut s| {
+            s.shrink();
+            AnyStore::ScalarHead(s)
+        })
+        .collect();
+    let mut programs = Programs::default();
+    for (l, p, why) in fallen {
+        labels.push(l);
+        programs.push(p, why);
+    }
+    stores.push(AnyStore::Programs(programs));
+    CompiledSet::from_stores(params, stores, labels)
 }

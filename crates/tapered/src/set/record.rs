@@ -148,29 +148,7 @@ impl CompiledSet {
     {
         let k = spec.sums;
         let hp = &spec.head_params;
-        let headed = (hp.iter().all(|&i| (i as usize) < start.len())
-            && spec.eg_of.len() == start.len())
-        .then(|| {
-            let mut tape = Tape::new();
-            tape.record(|rec| {
-                let x0: Vec<f64> = (0..k)
-                    .map(|_| 0.0)
-                    .chain(hp.iter().map(|&i| start[i as usize]))
-                    .collect();
-                let x = rec.inputs(&x0);
-                let y = head(&x[..k], &x[k..]);
-                let program = rec.compile(y);
-                Headed::new(
-                    &spec.eg_of,
-                    k,
-                    spec.twins,
-                    program,
-                    hp.clone(),
-                    spec.head_gradient,
-                )
-            })
-        })
-        .flatten();
+        let headed = headed_prototype(start, spec, &head);
         // Records one item as a general program.
         let general = |terms: &[Vec<(u32, f64)>], rec: &mut tape::Recording<'_>, w: &[Var]| {
             let s: Vec<Var> = terms.iter().map(|t| Var::dot(w, t)).collect();
@@ -214,34 +192,7 @@ impl CompiledSet {
                 })
             })
             .collect();
-        let mut compact = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
-        let (mut labels, mut fallen) = (Vec::new(), Vec::new());
-        for (local, l, p) in chunks {
-            if compact.append(&local) {
-                labels.extend(l);
-            } else {
-                // Past 2^32 arena entries: the chunk's rows become general programs.
-                let mut tape = Tape::new();
-                tape.record(|rec| {
-                    let w = rec.inputs(start);
-                    let mark = rec.mark();
-                    for (i, l) in l.into_iter().enumerate() {
-                        let p = general(&local.sums_of(i), rec, &w);
-                        fallen.push((l, p, Reason::StoreFull));
-                        rec.rewind(mark);
-                    }
-                })
-            }
-            fallen.extend(p);
-        }
-        compact.shrink();
-        let mut programs = Programs::default();
-        for (l, p, why) in fallen {
-            labels.push(l);
-            programs.push(p, why);
-        }
-        let stores = vec![AnyStore::Headed(compact), AnyStore::Programs(programs)];
-        CompiledSet::from_stores(start.len(), stores, labels)
+        merge_split(start, headed.as_ref(), chunks, general)
     }
 
     /// Moves every linear row that is a tapered sum of (middlegame, endgame) pairs into a
@@ -320,4 +271,77 @@ pub struct SplitSpec {
     /// derivatives by the sums, then by the head weights, into `grad`. Passes use it instead
     /// of replaying the recorded head; it must equal the head's derivative.
     pub head_gradient: Option<HeadGradient>,
+}
+
+/// The sums-and-head store's empty prototype for `spec`, its head recorded at `start`'s head
+/// parameters; `None` when the split does not fit the parameters (every row then a program).
+fn headed_prototype<H>(start: &[f64], spec: &SplitSpec, head: &H) -> Option<Headed>
+where
+    H: Fn(&[Var], &[Var]) -> Var + Sync,
+{
+    let (k, hp) = (spec.sums, &spec.head_params);
+    (hp.iter().all(|&i| (i as usize) < start.len()) && spec.eg_of.len() == start.len())
+        .then(|| {
+            let mut tape = Tape::new();
+            tape.record(|rec| {
+                let x0: Vec<f64> = (0..k)
+                    .map(|_| 0.0)
+                    .chain(hp.iter().map(|&i| start[i as usize]))
+                    .collect();
+                let x = rec.inputs(&x0);
+                let y = head(&x[..k], &x[k..]);
+                let program = rec.compile(y);
+                Headed::new(
+                    &spec.eg_of,
+                    k,
+                    spec.twins,
+                    program,
+                    hp.clone(),
+                    spec.head_gradient,
+                )
+            })
+        })
+        .flatten()
+}
+
+/// The set of [`CompiledSet::record_split`]'s chunks: their compact rows appended into one
+/// store (a chunk past its capacity recorded by `general` as programs, [`Reason::StoreFull`]),
+/// then every program after them.
+fn merge_split<G>(
+    start: &[f64],
+    prototype: Option<&Headed>,
+    chunks: Vec<SplitChunk>,
+    general: G,
+) -> CompiledSet
+where
+    G: Fn(&[Vec<(u32, f64)>], &mut tape::Recording<'_>, &[Var]) -> Program,
+{
+    let mut compact = prototype.map(Headed::empty_like).unwrap_or_default();
+    let (mut labels, mut fallen) = (Vec::new(), Vec::new());
+    for (local, l, p) in chunks {
+        if compact.append(&local) {
+            labels.extend(l);
+        } else {
+            // Past 2^32 arena entries: the chunk's rows become general programs.
+            let mut tape = Tape::new();
+            tape.record(|rec| {
+                let w = rec.inputs(start);
+                let mark = rec.mark();
+                for (i, l) in l.into_iter().enumerate() {
+                    let p = general(&local.sums_of(i), rec, &w);
+                    fallen.push((l, p, Reason::StoreFull));
+                    rec.rewind(mark);
+                }
+            })
+        }
+        fallen.extend(p);
+    }
+    compact.shrink();
+    let mut programs = Programs::default();
+    for (l, p, why) in fallen {
+        labels.push(l);
+        programs.push(p, why);
+    }
+    let stores = vec![AnyStore::Headed(compact), AnyStore::Programs(programs)];
+    CompiledSet::from_stores(start.len(), stores, labels)
 }
