@@ -188,7 +188,8 @@
 //! for the kept weights are measured again on the new sets); `finish` builds the `RunOutcome`.
 //! **When a run stops is decided in one module, `stopping/`** (its doc comment has the table of
 //! every rule, where it is checked and the reason it gives): `Control` and the solver wrappers
-//! `Controlled` and `StallGuard` (`stopping/control.rs`: Ctrl-C, time, passes, a given reason), the
+//! `Controlled` and `StallGuard` (`stopping/control.rs`: Ctrl-C, time, passes, a given reason;
+//! both one `Guarded` wrapper of `stopping/guarded.rs`), the
 //! relative rules `Stopping` (`stopping/rules.rs`), and in `stopping/mod.rs` the `Budget`, what
 //! stops the run after an iteration (`after_iteration`: converged, early stopping, passes,
 //! iterations), the executors' iteration caps (`remaining`, `round_budget`), how a round of
@@ -269,5 +270,7 @@ pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use resolve::{rebind, Recorded, Rerecord, Resolution};
 pub use run::{run, run_resolving, run_stage};
 pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
-pub use stopping::{Budget, Control, Controlled, StallGuard, Stopping, CONVERGED};
+pub use stopping::{
+    Budget, Control, Controlled, Guard, Guarded, Stall, StallGuard, Stopping, CONVERGED,
+};
 pub use validation::{Decision, Difference, Selection, Tracker};

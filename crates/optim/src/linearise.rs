@@ -155,11 +155,8 @@ impl Linearisation<'_> {
 
     fn apply_x(&self, v: &[f64]) -> Vec<f64> {
         let obj = self.obj;
-        let set = &*self.set;
-        let m = obj.dim();
-        let slot = &obj.slot;
-        let body = |_: &mut (), acc: &mut [f64], i: usize| {
-            let (idx, coef) = set.row(i, &self.jacobian);
+        let (m, slot) = (obj.dim(), &obj.slot);
+        let body = |acc: &mut [f64], i: usize, idx: &[u32], coef: &[f64]| {
             let mut jv = 0.0;
             for (&j, &c) in idx.iter().zip(coef) {
                 let s = slot[j as usize];
@@ -177,10 +174,26 @@ impl Linearisation<'_> {
                 }
             }
         };
-        let mut out =
-            chunked_sum(set.len(), m, || (), body, Stop::Never).unwrap_or_else(|| vec![0.0; m]);
+        let mut out = self
+            .sum_rows(m, body, Stop::Never)
+            .unwrap_or_else(|| vec![0.0; m]);
         obj.add_penalty_curvature_times(v, &mut out);
         out
+    }
+
+    /// `each(acc, i, idx, coef)` over every position `i` and its Jacobian row (`idx` the
+    /// parameters, `coef` the derivatives), summed into `len` numbers; in parallel chunks, as
+    /// [`chunked_sum`] (`None` when abandoned).
+    fn sum_rows<B>(&self, len: usize, each: B, stop: Stop<'_>) -> Option<Vec<f64>>
+    where
+        B: Fn(&mut [f64], usize, &[u32], &[f64]) + Sync,
+    {
+        let set = &*self.set;
+        let body = |_: &mut (), acc: &mut [f64], i: usize| {
+            let (idx, coef) = set.row(i, &self.jacobian);
+            each(acc, i, idx, coef);
+        };
+        chunked_sum(set.len(), len, || (), body, stop)
     }
 
     /// `H` as a dense row-major `m x m` matrix (`m` free parameters): each position's outer
@@ -188,11 +201,8 @@ impl Linearisation<'_> {
     /// is asked every few hundred positions by each thread).
     pub fn dense(&self, stop: Stop<'_>) -> Option<Vec<f64>> {
         let obj = self.obj;
-        let set = &*self.set;
-        let m = obj.dim();
-        let slot = &obj.slot;
-        let body = |_: &mut (), acc: &mut [f64], i: usize| {
-            let (idx, coef) = set.row(i, &self.jacobian);
+        let (m, slot) = (obj.dim(), &obj.slot);
+        let body = |acc: &mut [f64], i: usize, idx: &[u32], coef: &[f64]| {
             let c = self.curvature[i];
             if c == 0.0 {
                 return;
@@ -219,7 +229,7 @@ impl Linearisation<'_> {
                 }
             }
         };
-        let mut h = chunked_sum(set.len(), m * m, || (), body, stop)?;
+        let mut h = self.sum_rows(m * m, body, stop)?;
         for a in 0..m {
             for b in a + 1..m {
                 h[b * m + a] = h[a * m + b];
@@ -239,14 +249,10 @@ impl Linearisation<'_> {
     /// The diagonal of `H`; `None` when abandoned (as [`dense`](Self::dense)).
     pub fn diagonal(&self, stop: Stop<'_>) -> Option<Vec<f64>> {
         let obj = self.obj;
-        let set = &*self.set;
-        let m = obj.dim();
-        let slot = &obj.slot;
-        let body = |_: &mut (), acc: &mut [f64], i: usize| {
-            let (idx, coef) = set.row(i, &self.jacobian);
-            add_squares(acc, slot, self.curvature[i], idx, coef);
+        let body = |acc: &mut [f64], i: usize, idx: &[u32], coef: &[f64]| {
+            add_squares(acc, &obj.slot, self.curvature[i], idx, coef);
         };
-        let d = chunked_sum(set.len(), m, || (), body, stop)?;
+        let d = self.sum_rows(obj.dim(), body, stop)?;
         Some(finish_diagonal(
             d,
             &obj.penalty_diagonal(),

@@ -20,6 +20,14 @@ use tapered::{Progress, ProgressEvent};
 
 /// The argmin state of the gradient-based solvers.
 pub type GradState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;
+
+/// The parameter vector `state` holds, taken out of it (our solvers' first step of an
+/// iteration); the error `missing` if it holds none.
+pub(crate) fn take_x(state: &mut GradState, missing: &str) -> Result<Vec<f64>, Error> {
+    state
+        .take_param()
+        .ok_or_else(|| Error::msg(missing.to_string()))
+}
 /// The argmin state of particle swarm.
 pub type SwarmState = PopulationState<Particle<Vec<f64>, f64>, f64>;
 

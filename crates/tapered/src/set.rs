@@ -4,7 +4,7 @@
 //!
 //! This file replays a set: a pass, every score, one position's value, gradient and row, a
 //! subset. Its data, and what it holds, are in `compiled.rs`; the other child modules record
-//! into it (`record.rs`, `linear.rs`, `heads.rs`, `builder.rs`) or make its Jacobian
+//! into it (`record.rs`, `linear.rs`, `heads.rs`, `builder.rs`, through `work.rs`'s taped work items) or make its Jacobian
 //! (`jacobian.rs`). Imports run one way, down: this file names its children; they name the
 //! leaves `compiled.rs` and `target.rs`, each other and the stores, never this file; nothing in
 //! `store` names the set.
@@ -24,6 +24,7 @@ mod jacobian;
 mod linear;
 mod record;
 mod target;
+mod work;
 
 pub use builder::SetBuilder;
 pub use compiled::CompiledSet;

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use data::LoadOptions;
-use engine::label::{label, LabelEvent, LabelInput, LabelSettings};
+use engine::label::{label, LabelEvent, LabelSettings};
 use engine::uci_client::{go_command, EngineSpec};
 use engine::SearchLimits;
 
@@ -83,21 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         jobs,
         fresh: !args.keep_hash,
     };
-    let opts = LoadOptions {
-        stm_results: args.stm_results,
-        ..LoadOptions::default()
-    };
-    let (input, reports) = LabelInput::load(&args.files, &opts)?;
-    for (path, report) in &reports {
-        if report.errors > 0 {
-            eprintln!(
-                "{}: {} records skipped as malformed (first: {})",
-                path.display(),
-                report.errors,
-                report.messages.first().map_or("", String::as_str)
-            );
-        }
-    }
+    let input = crate::positions::load_input(&args.files, args.stm_results)?;
     let stop = crate::datagen::interrupt_flag(
         "stopping the engines; the finished labels are kept for a rerun",
     );

@@ -18,6 +18,7 @@ mod label;
 mod loop_cmd;
 mod matches;
 mod move_limits;
+mod positions;
 mod progress;
 mod selfplay_cmd;
 mod spsa;

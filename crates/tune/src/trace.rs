@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use data::LoadOptions;
-use engine::runner::{PositionInput, RunEvent};
+use engine::runner::RunEvent;
 use engine::trace_run::{
     ask_manifest, load_manifest, trace_positions, write_manifest, EngineManifest, TraceSettings,
 };
@@ -73,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let Some(output) = &args.output else {
         return Ok(());
     };
-    let input = load_input(&args.files, args.stm_results)?;
+    let input = crate::positions::load_input(&args.files, args.stm_results)?;
     let stop = crate::datagen::interrupt_flag(
         "stopping the engines; the finished traces are kept for a rerun",
     );
@@ -126,24 +125,4 @@ fn manifest(args: &Args, settings: &TraceSettings) -> anyhow::Result<EngineManif
         Some(path) => Ok(load_manifest(path)?),
         None => Ok(m),
     }
-}
-
-/// The positions of `files`, reporting skipped records.
-fn load_input(files: &[PathBuf], stm_results: bool) -> anyhow::Result<PositionInput> {
-    let opts = LoadOptions {
-        stm_results,
-        ..LoadOptions::default()
-    };
-    let (input, reports) = PositionInput::load(files, &opts)?;
-    for (path, report) in &reports {
-        if report.errors > 0 {
-            eprintln!(
-                "{}: {} records skipped as malformed (first: {})",
-                path.display(),
-                report.errors,
-                report.messages.first().map_or("", String::as_str)
-            );
-        }
-    }
-    Ok(input)
 }

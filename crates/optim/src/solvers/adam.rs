@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::observer::GradState;
+use crate::observer::{take_x, GradState};
 use crate::problem::MiniBatch;
 
 /// Options of Adam.
@@ -112,9 +112,10 @@ impl<O: MiniBatch> Solver<O, GradState> for Adam {
         problem: &mut Problem<O>,
         mut state: GradState,
     ) -> Result<(GradState, Option<KV>), Error> {
-        let mut x = state
-            .take_param()
-            .ok_or_else(|| Error::msg("Adam needs a starting point (Executor::configure)"))?;
+        let mut x = take_x(
+            &mut state,
+            "Adam needs a starting point (Executor::configure)",
+        )?;
         let n = problem.problem("cost_count", |p| Ok(p.positions()))?;
         if self.order.len() != n {
             self.order = (0..n).collect();

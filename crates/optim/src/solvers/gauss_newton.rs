@@ -6,7 +6,7 @@ use argmin::core::{Error, Problem, Solver, State, TerminationReason, Termination
 use serde::{Deserialize, Serialize};
 
 use crate::linearise::Linearisation;
-use crate::observer::GradState;
+use crate::observer::{take_x, GradState};
 use crate::problem::GaussNewtonModel;
 use crate::stopping::Control;
 use tapered::Stop;
@@ -287,9 +287,10 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
         state: GradState,
     ) -> Result<(GradState, Option<KV>), Error> {
         let mut state = state;
-        let x = state.take_param().ok_or_else(|| {
-            Error::msg("Gauss-Newton needs a starting point (Executor::configure)")
-        })?;
+        let x = take_x(
+            &mut state,
+            "Gauss-Newton needs a starting point (Executor::configure)",
+        )?;
         let (v, g) = problem.problem("cost_count", |p| p.value_and_gradient(&x))?;
         Ok((state.param(x).cost(v).gradient(g), None))
     }
@@ -299,9 +300,7 @@ impl<O: GaussNewtonModel> Solver<O, GradState> for GaussNewton {
         problem: &mut Problem<O>,
         mut state: GradState,
     ) -> Result<(GradState, Option<KV>), Error> {
-        let x = state
-            .take_param()
-            .ok_or_else(|| Error::msg("Gauss-Newton: no parameter vector in state"))?;
+        let x = take_x(&mut state, "Gauss-Newton: no parameter vector in state")?;
         let v = state.get_cost();
         let g = match state.take_gradient() {
             Some(g) => g,

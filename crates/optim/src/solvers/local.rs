@@ -5,7 +5,7 @@ use std::sync::Arc;
 use argmin::core::{CostFunction, Error, Problem, Solver, State, TerminationReason, KV};
 use serde::{Deserialize, Serialize};
 
-use crate::observer::GradState;
+use crate::observer::{take_x, GradState};
 use crate::stopping::Control;
 
 /// Options of local search.
@@ -74,9 +74,7 @@ impl<O: CostFunction<Param = Vec<f64>, Output = f64>> Solver<O, GradState> for L
         problem: &mut Problem<O>,
         mut state: GradState,
     ) -> Result<(GradState, Option<KV>), Error> {
-        let mut x = state
-            .take_param()
-            .ok_or_else(|| Error::msg("local search needs a starting point"))?;
+        let mut x = take_x(&mut state, "local search needs a starting point")?;
         let s = self.opts.step;
         if self.opts.round_start && s > 0.0 {
             for (k, v) in x.iter_mut().enumerate() {
@@ -96,9 +94,7 @@ impl<O: CostFunction<Param = Vec<f64>, Output = f64>> Solver<O, GradState> for L
         problem: &mut Problem<O>,
         mut state: GradState,
     ) -> Result<(GradState, Option<KV>), Error> {
-        let mut x = state
-            .take_param()
-            .ok_or_else(|| Error::msg("local search: no parameter vector in state"))?;
+        let mut x = take_x(&mut state, "local search: no parameter vector in state")?;
         let mut best = state.get_cost();
         let s = self.opts.step;
         let mut improved = false;

@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::guarded::{Guard, Guarded};
 use crate::objective::Objective;
-use argmin::core::{Problem, Solver, State, TerminationReason, TerminationStatus, KV};
+use argmin::core::{TerminationReason, TerminationStatus};
 
 /// Shared stop flags for one run. Solvers check them between iterations (and local search
 /// between trial moves).
@@ -110,111 +111,23 @@ impl Control {
 }
 
 /// A solver that also stops when its [`Control`] says so (argmin checks between iterations).
-#[derive(Clone, Debug)]
-pub struct Controlled<S> {
-    inner: S,
-    control: Arc<Control>,
-}
+pub type Controlled<S> = Guarded<S, Arc<Control>>;
 
-impl<S> Controlled<S> {
+impl<S> Guarded<S, Arc<Control>> {
     /// Wraps `inner`.
     pub fn new(inner: S, control: Arc<Control>) -> Self {
-        Controlled { inner, control }
+        Guarded::with(inner, control)
     }
 }
 
-impl<O, I: State, S: Solver<O, I>> Solver<O, I> for Controlled<S> {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-
-    fn init(
-        &mut self,
-        problem: &mut Problem<O>,
-        state: I,
-    ) -> Result<(I, Option<KV>), argmin::core::Error> {
-        self.inner.init(problem, state)
-    }
-
-    fn next_iter(
-        &mut self,
-        problem: &mut Problem<O>,
-        state: I,
-    ) -> Result<(I, Option<KV>), argmin::core::Error> {
-        self.inner.next_iter(problem, state)
-    }
-
-    fn terminate_internal(&mut self, state: &I) -> TerminationStatus {
-        if let Some(reason) = self.control.should_stop() {
-            return TerminationStatus::Terminated(if self.control.interrupted() {
-                TerminationReason::Interrupt
-            } else {
-                TerminationReason::SolverExit(reason)
-            });
-        }
-        self.inner.terminate_internal(state)
-    }
-}
-
-/// A solver that stops when its best cost has not improved by a relative `tol` for `stall`
-/// iterations (particle swarm uses it to know when to restart).
-#[derive(Clone, Debug)]
-pub struct StallGuard<S> {
-    inner: S,
-    stall: u64,
-    tol: f64,
-    best: f64,
-    since: u64,
-}
-
-impl<S> StallGuard<S> {
-    /// Wraps `inner`.
-    pub fn new(inner: S, stall: u64, tol: f64) -> Self {
-        StallGuard {
-            inner,
-            stall,
-            tol,
-            best: f64::INFINITY,
-            since: 0,
-        }
-    }
-}
-
-impl<O, I: State<Float = f64>, S: Solver<O, I>> Solver<O, I> for StallGuard<S> {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-
-    fn init(
-        &mut self,
-        problem: &mut Problem<O>,
-        state: I,
-    ) -> Result<(I, Option<KV>), argmin::core::Error> {
-        self.inner.init(problem, state)
-    }
-
-    fn next_iter(
-        &mut self,
-        problem: &mut Problem<O>,
-        state: I,
-    ) -> Result<(I, Option<KV>), argmin::core::Error> {
-        let (state, kv) = self.inner.next_iter(problem, state)?;
-        let c = state.get_best_cost();
-        if c < self.best - self.tol * self.best.abs() {
-            self.best = c;
-            self.since = 0;
+/// A run's flags as a [`Guarded`] solver's guard: an interrupt, or any other stop reason.
+impl<I> Guard<I> for Arc<Control> {
+    fn stop(&self) -> Option<TerminationStatus> {
+        let reason = self.should_stop()?;
+        Some(TerminationStatus::Terminated(if self.interrupted() {
+            TerminationReason::Interrupt
         } else {
-            self.since += 1;
-        }
-        Ok((state, kv))
-    }
-
-    fn terminate_internal(&mut self, state: &I) -> TerminationStatus {
-        if self.since >= self.stall {
-            return TerminationStatus::Terminated(TerminationReason::SolverExit(
-                "stalled".to_string(),
-            ));
-        }
-        self.inner.terminate_internal(state)
+            TerminationReason::SolverExit(reason)
+        }))
     }
 }

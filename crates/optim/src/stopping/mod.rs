@@ -20,11 +20,13 @@
 //! gained ([`ended_by_loss_rule`], [`restart_worth`]).
 
 mod control;
+mod guarded;
 mod rules;
 
 use serde::{Deserialize, Serialize};
 
-pub use control::{Control, Controlled, StallGuard};
+pub use control::{Control, Controlled};
+pub use guarded::{Guard, Guarded, Stall, StallGuard};
 pub use rules::{Stopping, CONVERGED};
 
 /// Budgets and stopping rules of a run.

@@ -1,11 +1,11 @@
 //! [`CompiledSet::record_heads`]: positions whose evaluation is one shared head of their sums,
 //! picked weights and scalars, into the sums-scalars-and-head store (see [`crate::store`]).
 
-use rayon::prelude::*;
-use tape::{Program, Tape, Var};
+use tape::{Program, Var};
 
-use super::compiled::{CompiledSet, CHUNK};
+use super::compiled::CompiledSet;
 use super::target::Target;
+use super::work::on_tapes;
 use crate::progress::Progress;
 use crate::store::{AnyStore, HeadRow, Programs, Reason, ScalarHead};
 
@@ -96,45 +96,31 @@ impl CompiledSet {
         let store = (spec.eg_of.len() == start.len())
             .then(|| ScalarHead::new(&spec.eg_of, counts, spec.head.clone()))
             .flatten();
-        let chunks: Vec<HeadChunk> = items
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut tape = Tape::new();
-                tape.record(|rec| {
-                    let w = rec.inputs(start);
-                    let mark = rec.mark();
-                    let mut local = store
-                        .as_ref()
-                        .map(ScalarHead::empty_like)
-                        .unwrap_or_default();
-                    let (mut labels, mut programs) = (Vec::new(), Vec::new());
-                    let mut row = HeadRow::default();
-                    for (j, item) in chunk.iter().enumerate() {
-                        let i = c * CHUNK + j;
-                        if !inputs(i, item, &mut row) {
-                            continue;
-                        }
-                        let pushed = match store {
-                            Some(_) => local.try_push(&row),
-                            None => Err(Reason::UnusableSplit),
-                        };
-                        if let Err(why) = pushed {
-                            if let Some(q) = eval(i, item, &w) {
-                                programs.push((label(i, item), rec.compile(q), why));
-                            }
-                            rec.rewind(mark);
-                        } else {
-                            labels.push(label(i, item));
-                        }
-                    }
-                    if let Some(pb) = progress {
-                        pb.advance(chunk.len() as u64);
-                    }
-                    (local, labels, programs)
-                })
-            })
-            .collect();
+        let init = || {
+            let local = store.as_ref().map(ScalarHead::empty_like);
+            (
+                (local.unwrap_or_default(), Vec::new(), Vec::new()),
+                HeadRow::default(),
+            )
+        };
+        let chunks = on_tapes(start, items, progress, init, |chunk, i, item, rec, w| {
+            let ((local, labels, programs), row): &mut (HeadChunk, _) = chunk;
+            if !inputs(i, item, row) {
+                return;
+            }
+            let pushed = match store {
+                Some(_) => local.try_push(row),
+                None => Err(Reason::UnusableSplit),
+            };
+            if let Err(why) = pushed {
+                if let Some(q) = eval(i, item, w) {
+                    programs.push((label(i, item), rec.compile(q), why));
+                }
+            } else {
+                labels.push(label(i, item));
+            }
+        });
+        let chunks = chunks.into_iter().map(|(chunk, _)| chunk).collect();
         merge_heads(start.len(), chunks)
     }
 }

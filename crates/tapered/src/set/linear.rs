@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::builder::SetBuilder;
 use super::compiled::{CompiledSet, CHUNK};
 use super::target::Target;
-use crate::store::{AnyStore, Phased, Sparse};
+use crate::store::{AnyStore, Phased, Reason, Sparse};
 
 /// Items recorded in parallel before their stores join the set: the transient memory of a
 /// recording is about this many positions' stores.
@@ -39,10 +39,98 @@ struct Buffers {
     counts: Counts,
 }
 
-/// Stores one item: into `phased` if it takes it (returns `Some(true)`), else into `rest`
-/// with the reason (`Some(false)`); `None` to skip the item.
-type Put<'a, T> =
-    dyn Fn(usize, &T, Option<&mut Phased>, &mut Sparse, &mut Buffers) -> Option<bool> + Sync + 'a;
+/// How [`record_with`] reads an item and makes its rows: from sparse terms
+/// ([`FromTerms`]) or integer counts ([`FromCounts`]).
+trait Linear<T>: Sync {
+    /// Reads item `i` into `b`; `false` to skip the item.
+    fn read(&self, i: usize, item: &T, b: &mut Buffers) -> bool;
+
+    /// Puts what [`read`](Self::read) read into the phased store, or says why not.
+    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Reason>;
+
+    /// Writes item `i`'s sparse terms into `b.terms` (after [`read`](Self::read)); returns
+    /// its constant.
+    fn sparse(&self, i: usize, item: &T, b: &mut Buffers) -> f64;
+}
+
+/// [`CompiledSet::record_linear`]'s items: `terms(index, item, out)`.
+struct FromTerms<R>(R);
+
+impl<T, R> Linear<T> for FromTerms<R>
+where
+    R: Fn(usize, &T, &mut Vec<(u32, f64)>) -> bool + Sync,
+{
+    fn read(&self, i: usize, item: &T, b: &mut Buffers) -> bool {
+        b.terms.clear();
+        (self.0)(i, item, &mut b.terms)
+    }
+
+    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Reason> {
+        b.idx.clear();
+        b.coef.clear();
+        b.idx.extend(b.terms.iter().map(|t| t.0));
+        b.coef.extend(b.terms.iter().map(|t| t.1));
+        p.try_push(0.0, &b.idx, &b.coef)
+    }
+
+    /// The terms read, no constant.
+    fn sparse(&self, _: usize, _: &T, _: &mut Buffers) -> f64 {
+        0.0
+    }
+}
+
+/// [`CompiledSet::record_counts`]'s items: `counts(index, item, out)`, and
+/// `terms(index, item, out)` for those the phased store refuses.
+struct FromCounts<C, R> {
+    counts: C,
+    terms: R,
+}
+
+impl<T, C, R> Linear<T> for FromCounts<C, R>
+where
+    C: Fn(usize, &T, &mut Counts) -> bool + Sync,
+    R: Fn(usize, &T, &mut Vec<(u32, f64)>) -> f64 + Sync,
+{
+    fn read(&self, i: usize, item: &T, b: &mut Buffers) -> bool {
+        b.counts.counts.clear();
+        (self.counts)(i, item, &mut b.counts)
+    }
+
+    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Reason> {
+        let c = &b.counts;
+        p.try_push_counts([c.mg, c.eg], c.constant, &c.counts)
+    }
+
+    fn sparse(&self, i: usize, item: &T, b: &mut Buffers) -> f64 {
+        b.terms.clear();
+        (self.terms)(i, item, &mut b.terms)
+    }
+}
+
+/// Stores item `i` as `how` reads it: into `phased` if it takes it (returns `Some(true)`),
+/// else into `rest` with the reason (`Some(false)`); `None` to skip the item.
+fn put<T>(
+    how: &dyn Linear<T>,
+    i: usize,
+    item: &T,
+    phased: Option<&mut Phased>,
+    rest: &mut Sparse,
+    b: &mut Buffers,
+) -> Option<bool> {
+    if !how.read(i, item, b) {
+        return None;
+    }
+    let why = match phased {
+        Some(p) => match how.phased(p, b) {
+            Ok(()) => return Some(true),
+            Err(why) => Some(why),
+        },
+        None => None,
+    };
+    let konst = how.sparse(i, item, b);
+    rest.push(konst, b.terms.iter().copied(), why);
+    Some(false)
+}
 
 impl CompiledSet {
     /// Records linear evaluations given as sparse terms: `terms(index, item, out)` writes the
@@ -86,37 +174,11 @@ impl CompiledSet {
         L: Fn(usize, &T) -> Target + Sync,
         R: Fn(usize, &T, &mut Vec<(u32, f64)>) -> bool + Sync,
     {
-        let template = if eg_of.len() == params {
-            Phased::new(eg_of)
-        } else {
-            None
-        };
-        let put = |i: usize,
-                   item: &T,
-                   phased: Option<&mut Phased>,
-                   rest: &mut Sparse,
-                   b: &mut Buffers| {
-            b.terms.clear();
-            if !terms(i, item, &mut b.terms) {
-                return None;
-            }
-            let why = match phased {
-                Some(p) => {
-                    b.idx.clear();
-                    b.coef.clear();
-                    b.idx.extend(b.terms.iter().map(|t| t.0));
-                    b.coef.extend(b.terms.iter().map(|t| t.1));
-                    match p.try_push(0.0, &b.idx, &b.coef) {
-                        Ok(()) => return Some(true),
-                        Err(why) => Some(why),
-                    }
-                }
-                None => None,
-            };
-            rest.push(0.0, b.terms.iter().copied(), why);
-            Some(false)
-        };
-        record_with(params, items, &label, template.as_ref(), progress, &put)
+        let template = (eg_of.len() == params)
+            .then(|| Phased::new(eg_of))
+            .flatten();
+        let how = FromTerms(terms);
+        record_with(params, items, &label, template.as_ref(), progress, &how)
     }
 
     /// Records linear evaluations given as integer counts with their factors and constant
@@ -178,47 +240,24 @@ impl CompiledSet {
         C: Fn(usize, &T, &mut Counts) -> bool + Sync,
         R: Fn(usize, &T, &mut Vec<(u32, f64)>) -> f64 + Sync,
     {
-        let template = if eg_of.len() == params {
-            Phased::with_singles(eg_of)
-        } else {
-            None
-        };
-        let put = |i: usize,
-                   item: &T,
-                   phased: Option<&mut Phased>,
-                   rest: &mut Sparse,
-                   b: &mut Buffers| {
-            let c = &mut b.counts;
-            c.counts.clear();
-            if !counts(i, item, c) {
-                return None;
-            }
-            let why = match phased {
-                Some(p) => match p.try_push_counts([c.mg, c.eg], c.constant, &c.counts) {
-                    Ok(()) => return Some(true),
-                    Err(why) => Some(why),
-                },
-                None => None,
-            };
-            b.terms.clear();
-            let konst = terms(i, item, &mut b.terms);
-            rest.push(konst, b.terms.iter().copied(), why);
-            Some(false)
-        };
-        record_with(params, items, &label, template.as_ref(), progress, &put)
+        let template = (eg_of.len() == params)
+            .then(|| Phased::with_singles(eg_of))
+            .flatten();
+        let how = FromCounts { counts, terms };
+        record_with(params, items, &label, template.as_ref(), progress, &how)
     }
 }
 
 /// The recording loop of [`CompiledSet::record_linear`] and [`CompiledSet::record_counts`]:
 /// items in groups of [`GROUP`], each in parallel chunks of [`CHUNK`] with their own phased
-/// store (like `template`, if any) and sparse rows, `put` storing each item.
+/// store (like `template`, if any) and sparse rows, each item stored as `how` reads it.
 fn record_with<T, L>(
     params: usize,
     items: &[T],
     label: &L,
     template: Option<&Phased>,
     progress: Option<&Progress>,
-    put: &Put<'_, T>,
+    how: &dyn Linear<T>,
 ) -> CompiledSet
 where
     T: Sync,
@@ -236,7 +275,7 @@ where
                 let mut buffers = Buffers::default();
                 for (j, item) in chunk.iter().enumerate() {
                     let i = g * GROUP + c * CHUNK + j;
-                    match put(i, item, phased.as_mut(), &mut rest, &mut buffers) {
+                    match put(how, i, item, phased.as_mut(), &mut rest, &mut buffers) {
                         Some(true) => labels.push(label(i, item)),
                         Some(false) => rest_labels.push(label(i, item)),
                         None => {}

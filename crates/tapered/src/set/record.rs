@@ -4,11 +4,11 @@
 //! [`crate::store`].
 
 use crate::progress::Progress;
-use rayon::prelude::*;
 use tape::{Program, Scalar, Tape, Var};
 
-use super::compiled::{CompiledSet, CHUNK};
+use super::compiled::CompiledSet;
 use super::target::Target;
+use super::work::on_tapes;
 use crate::store::{AnyStore, HeadGradient, Headed, Phased, Programs, Reason, Sparse, Store};
 
 /// One work item of [`CompiledSet::record_split`]: its compact rows with their labels, and
@@ -42,37 +42,19 @@ impl CompiledSet {
         L: Fn(usize, &T) -> Target + Sync,
         E: Fn(usize, &T, &[Var]) -> Option<Var> + Sync,
     {
-        let chunks: Vec<Vec<(Target, Recorded)>> = items
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut tape = Tape::new();
-                tape.record(|rec| {
-                    let w = rec.inputs(start);
-                    let mark = rec.mark();
-                    let mut out = Vec::with_capacity(chunk.len());
-                    for (j, item) in chunk.iter().enumerate() {
-                        let i = c * CHUNK + j;
-                        if let Some(q) = eval(i, item, &w) {
-                            let program = rec.compile(q);
-                            let linear = program
-                                .linear_terms()
-                                .map(|(k, terms)| (k, terms.collect::<Vec<_>>()));
-                            let recorded = match linear {
-                                Some((k, terms)) => Recorded::Linear(k, terms),
-                                None => Recorded::Program(program),
-                            };
-                            out.push((label(i, item), recorded));
-                        }
-                        rec.rewind(mark);
-                    }
-                    if let Some(pb) = progress {
-                        pb.advance(chunk.len() as u64);
-                    }
-                    out
-                })
-            })
-            .collect();
+        let chunks = on_tapes(start, items, progress, Vec::new, |out, i, item, rec, w| {
+            if let Some(q) = eval(i, item, w) {
+                let program = rec.compile(q);
+                let linear = program
+                    .linear_terms()
+                    .map(|(k, terms)| (k, terms.collect::<Vec<_>>()));
+                let recorded = match linear {
+                    Some((k, terms)) => Recorded::Linear(k, terms),
+                    None => Recorded::Program(program),
+                };
+                out.push((label(i, item), recorded));
+            }
+        });
         let (mut sparse, mut programs) = (Sparse::default(), Programs::default());
         let (mut labels, mut nonlinear) = (Vec::new(), Vec::new());
         for (label, r) in chunks.into_iter().flatten() {
@@ -155,43 +137,25 @@ impl CompiledSet {
             let h: Vec<Var> = hp.iter().map(|&i| w[i as usize]).collect();
             rec.compile(head(&s, &h))
         };
-        let chunks: Vec<SplitChunk> = items
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut tape = Tape::new();
-                tape.record(|rec| {
-                    let w = rec.inputs(start);
-                    let mark = rec.mark();
-                    let mut local = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
-                    let mut labels = Vec::new();
-                    let mut programs = Vec::new();
-                    let mut terms = Vec::new();
-                    for (j, item) in chunk.iter().enumerate() {
-                        let i = c * CHUNK + j;
-                        if !sums(i, item, &mut terms) || terms.len() != k {
-                            continue;
-                        }
-                        let pushed = match headed {
-                            Some(_) => local.try_push(&terms),
-                            None => Err(Reason::UnusableSplit),
-                        };
-                        match pushed {
-                            Ok(()) => labels.push(label(i, item)),
-                            Err(why) => {
-                                let p = general(&terms, rec, &w);
-                                programs.push((label(i, item), p, why));
-                                rec.rewind(mark);
-                            }
-                        }
-                    }
-                    if let Some(pb) = progress {
-                        pb.advance(chunk.len() as u64);
-                    }
-                    (local, labels, programs)
-                })
-            })
-            .collect();
+        let init = || {
+            let local = headed.as_ref().map(Headed::empty_like).unwrap_or_default();
+            ((local, Vec::new(), Vec::new()), Vec::new())
+        };
+        let chunks = on_tapes(start, items, progress, init, |chunk, i, item, rec, w| {
+            let ((local, labels, programs), terms): &mut (SplitChunk, _) = chunk;
+            if !sums(i, item, terms) || terms.len() != k {
+                return;
+            }
+            let pushed = match headed {
+                Some(_) => local.try_push(terms),
+                None => Err(Reason::UnusableSplit),
+            };
+            match pushed {
+                Ok(()) => labels.push(label(i, item)),
+                Err(why) => programs.push((label(i, item), general(terms, rec, w), why)),
+            }
+        });
+        let chunks = chunks.into_iter().map(|(chunk, _)| chunk).collect();
         merge_split(start, headed.as_ref(), chunks, general)
     }
 

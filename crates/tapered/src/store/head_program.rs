@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use tape::{Program, Scratch};
 
+use super::interface::Pass;
 use super::pairs::Pairs;
 use super::twin::{twin_at, Direct, PairRead, PairSink, PassTables};
 
@@ -126,13 +127,6 @@ where
         tables.finish(s.pairs(), s.head_params(), grad);
     }
     sum
-}
-
-/// What a pass is given: the weights, whether the gradient is wanted, the loss head `f`.
-pub(crate) struct Pass<'a, F> {
-    pub(crate) w: &'a [f64],
-    pub(crate) want: bool,
-    pub(crate) f: &'a F,
 }
 
 /// [`sweep`]'s loop, with the by-pair views of one width.

@@ -21,6 +21,7 @@
 
 use tape::Program;
 
+use super::arena::Arena;
 use super::head_program::HeadRows;
 use super::pairs::Pairs;
 use super::reason::Reason;
@@ -52,12 +53,10 @@ pub(crate) struct Headed {
     /// The head's value and gradient by hand, if the model gives it (faster than replaying
     /// `head`; the sweep uses it).
     fast: Option<HeadGradient>,
-    /// Start of each position's record in `arena` (`len() + 1` entries).
-    offsets: Vec<u32>,
     /// Per position: the number of unit and of general pair features, the number of terms of
     /// each other sum, the unit features, the general ones, then each other sum's terms as
     /// (index, coefficient) `u16` couples.
-    arena: Vec<u16>,
+    arena: Arena,
 }
 
 /// A position's record, parsed.
@@ -105,14 +104,13 @@ impl Headed {
             head,
             head_params,
             fast,
-            offsets: vec![0],
-            arena: Vec::new(),
+            arena: Arena::new(),
         })
     }
 
     /// Number of positions.
     pub(crate) fn len(&self) -> usize {
-        self.offsets.len().saturating_sub(1)
+        self.arena.len()
     }
 
     /// Bytes of heap memory held.
@@ -120,26 +118,16 @@ impl Headed {
         self.pairs.heap_bytes()
             + self.head_params.capacity() * 4
             + self.head.heap_bytes()
-            + self.offsets.capacity() * 4
-            + self.arena.capacity() * 2
+            + self.arena.heap_bytes()
     }
 
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
-        self.offsets.shrink_to_fit();
-        self.arena.shrink_to_fit();
+        self.arena.shrink();
     }
 
     /// An empty store with the same head and pairing.
     pub(crate) fn empty_like(&self) -> Headed {
-        Headed {
-            offsets: vec![0],
-            arena: Vec::new(),
-            ..self.clone_meta()
-        }
-    }
-
-    fn clone_meta(&self) -> Headed {
         Headed {
             pairs: self.pairs.clone(),
             sums: self.sums,
@@ -148,8 +136,7 @@ impl Headed {
             head: self.head.clone(),
             head_params: self.head_params.clone(),
             fast: self.fast,
-            offsets: Vec::new(),
-            arena: Vec::new(),
+            arena: Arena::new(),
         }
     }
 
@@ -185,38 +172,24 @@ impl Headed {
         if counts.iter().any(|&c| c > usize::from(u16::MAX)) {
             return Err(Reason::IndexOutOfRange);
         }
-        let start = self.arena.len();
-        self.arena.extend(counts.iter().map(|&c| c as u16));
-        self.pairs.push_features(&pairs, &mut self.arena);
-        self.arena.extend_from_slice(&terms);
-        if self.arena.len() > u32::MAX as usize {
-            self.arena.truncate(start);
-            return Err(Reason::StoreFull);
-        }
-        self.offsets.push(self.arena.len() as u32);
-        Ok(())
+        let pairs_of = &self.pairs;
+        self.arena.push_with(|arena| {
+            arena.extend(counts.iter().map(|&c| c as u16));
+            pairs_of.push_features(&pairs, arena);
+            arena.extend_from_slice(&terms);
+        })
     }
 
     /// Appends position `i` of `other` (a store made by [`empty_like`](Self::empty_like) of
     /// the same store, or that store).
     pub(crate) fn push_from(&mut self, other: &Headed, i: usize) {
-        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
-        self.arena.extend_from_slice(&other.arena[a..b]);
-        self.offsets.push(self.arena.len() as u32);
+        self.arena.push_from(&other.arena, i);
     }
 
     /// Appends every position of `other` (made by [`empty_like`](Self::empty_like) of this
     /// store); `false` (and nothing appended) if the arena would outgrow 32-bit offsets.
     pub(crate) fn append(&mut self, other: &Headed) -> bool {
-        let base = self.arena.len();
-        if base + other.arena.len() > u32::MAX as usize {
-            return false;
-        }
-        self.arena.extend_from_slice(&other.arena);
-        // (An empty default store, as for an unusable split, has no offsets at all.)
-        let ends = other.offsets.iter().skip(1);
-        self.offsets.extend(ends.map(|&o| o + base as u32));
-        true
+        self.arena.append(&other.arena)
     }
 
     /// Position `i`'s sums as term lists again (pairs merged, in pair order).
@@ -274,9 +247,7 @@ impl HeadRows for Headed {
 
     #[inline(always)]
     fn row(&self, i: usize) -> Row<'_> {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        let rec = &self.arena[a..b];
-        let (counts, rest) = rec.split_at(self.sums);
+        let (counts, rest) = self.arena.record(i).split_at(self.sums);
         let (units, rest) = rest.split_at(usize::from(counts[0]));
         let (general, terms) = rest.split_at(usize::from(counts[1]));
         Row {

@@ -45,12 +45,7 @@ pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
     where
         F: Fn(usize, f64) -> (f64, f64),
     {
-        let q = self.score(i, w, scratch);
-        let (l, d) = f(i, q);
-        if want && d != 0.0 {
-            self.add_gradient(i, d, scratch, grad);
-        }
-        l
+        Pass { w, want, f }.visit(self, i, scratch, grad)
     }
 
     /// Positions `range` in order, as [`visit`](Self::visit) does each: the sum of the losses,
@@ -111,4 +106,33 @@ pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
     fn fallbacks(&self) -> Vec<(Reason, usize)> {
         Vec::new()
     }
+}
+
+/// What a pass is given: the weights, whether the gradient is wanted, the loss head `f`.
+pub(crate) struct Pass<'a, F> {
+    pub(crate) w: &'a [f64],
+    pub(crate) want: bool,
+    pub(crate) f: &'a F,
+}
+
+impl<F: Fn(usize, f64) -> (f64, f64)> Pass<'_, F> {
+    /// [`Store::visit`] through [`Store::score`] and [`Store::add_gradient`]: position `i`'s
+    /// loss `f(i, q_i).0`, and if `want`, `dL/dq_i dq_i/dw` added into `g`.
+    #[inline(always)]
+    pub(crate) fn visit<S: Store>(&self, s: &S, i: usize, sc: &mut Scratch, g: &mut [f64]) -> f64 {
+        let (l, d) = (self.f)(i, s.score(i, self.w, sc));
+        if self.want && d != 0.0 {
+            s.add_gradient(i, d, sc, g);
+        }
+        l
+    }
+}
+
+/// The positions `keep` (in that order) of a store, copied one at a time by `push(out, i)`
+/// into `empty` (made like that store): [`Store::subset`] of the compact stores.
+pub(crate) fn copy_positions<S>(mut empty: S, keep: &[usize], push: impl Fn(&mut S, usize)) -> S {
+    for &i in keep {
+        push(&mut empty, i);
+    }
+    empty
 }

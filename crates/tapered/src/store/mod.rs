@@ -61,10 +61,11 @@
 //!
 //! Imports run one way, down: this file (the list of stores, [`AnyStore`] and
 //! [`each_store!`]) names the stores; each store names the leaves it shares with the others
-//! (`interface.rs`: the [`Store`] trait; `kind.rs`, `reason.rs`, `pairs.rs`, `packing.rs`,
+//! (`interface.rs`: the [`Store`] trait; `arena.rs`, `kind.rs`, `reason.rs`, `pairs.rs`, `packing.rs`,
 //! `unit.rs`, `phased.rs`'s `dot`) and never this file; `layout.rs` (the report) names only
 //! the leaves.
 
+mod arena;
 mod head_program;
 mod headed;
 mod interface;

@@ -20,7 +20,7 @@
 
 use tape::Scratch;
 
-use super::interface::Store;
+use super::interface::{copy_positions, Store};
 use super::kind::StoreKind;
 use super::packing::Packing;
 use super::pairs::{PairBuf, Pairs};
@@ -417,11 +417,7 @@ impl Store for Phased {
     }
 
     fn subset(&self, keep: &[usize]) -> Phased {
-        let mut out = self.empty_like();
-        for &i in keep {
-            out.push_from(self, i);
-        }
-        out
+        copy_positions(self.empty_like(), keep, |out, i| out.push_from(self, i))
     }
 
     fn jacobian_row(

@@ -30,6 +30,7 @@
 
 use tape::Program;
 
+use super::arena::Arena;
 use super::head_program::HeadRows;
 use super::pairs::Pairs;
 use super::reason::Reason;
@@ -57,11 +58,9 @@ pub(crate) struct ScalarHead {
     scalars: usize,
     /// Inputs: the groups' sums, the picks, the scalars.
     head: Program,
-    /// Start of each position's record in `arena` (`len() + 1` entries).
-    offsets: Vec<u32>,
     /// Per position: the number of unit and of general features of each group, the picks,
     /// then each group's unit and general features.
-    arena: Vec<u16>,
+    arena: Arena,
     /// Per position, its `scalars` values.
     values: Vec<f64>,
 }
@@ -108,30 +107,27 @@ impl ScalarHead {
             picks,
             scalars,
             head,
-            offsets: vec![0],
-            arena: Vec::new(),
+            arena: Arena::new(),
             values: Vec::new(),
         })
     }
 
     /// Number of positions.
     pub(crate) fn len(&self) -> usize {
-        self.offsets.len().saturating_sub(1)
+        self.arena.len()
     }
 
     /// Bytes of heap memory held.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.pairs.heap_bytes()
             + self.head.heap_bytes()
-            + self.offsets.capacity() * 4
-            + self.arena.capacity() * 2
+            + self.arena.heap_bytes()
             + self.values.capacity() * 8
     }
 
     /// Releases spare capacity.
     pub(crate) fn shrink(&mut self) {
-        self.offsets.shrink_to_fit();
-        self.arena.shrink_to_fit();
+        self.arena.shrink();
         self.values.shrink_to_fit();
     }
 
@@ -143,8 +139,7 @@ impl ScalarHead {
             picks: self.picks,
             scalars: self.scalars,
             head: self.head.clone(),
-            offsets: vec![0],
-            arena: Vec::new(),
+            arena: Arena::new(),
             values: Vec::new(),
         }
     }
@@ -166,31 +161,26 @@ impl ScalarHead {
             merged.push(self.pairs.merge_twins(&g[0], &g[1])?);
         }
         let is_unit = |c: f64| c == 1.0 || c == -1.0;
-        let start = self.arena.len();
-        for pairs in &merged {
-            let units = pairs.iter().filter(|x| is_unit(x.1)).count();
-            // At most one feature a pair: fewer than `MAX_PAIRS`, so within `u16`.
-            self.arena.push(units as u16);
-            self.arena.push((pairs.len() - units) as u16);
-        }
-        self.arena.extend(row.picks.iter().map(|&p| p as u16));
-        for pairs in &merged {
-            self.pairs.push_features(pairs, &mut self.arena);
-        }
-        if self.arena.len() > u32::MAX as usize {
-            self.arena.truncate(start);
-            return Err(Reason::StoreFull);
-        }
-        self.offsets.push(self.arena.len() as u32);
+        let pairs_of = &self.pairs;
+        self.arena.push_with(|arena| {
+            for pairs in &merged {
+                let units = pairs.iter().filter(|x| is_unit(x.1)).count();
+                // At most one feature a pair: fewer than `MAX_PAIRS`, so within `u16`.
+                arena.push(units as u16);
+                arena.push((pairs.len() - units) as u16);
+            }
+            arena.extend(row.picks.iter().map(|&p| p as u16));
+            for pairs in &merged {
+                pairs_of.push_features(pairs, arena);
+            }
+        })?;
         self.values.extend_from_slice(&row.scalars);
         Ok(())
     }
 
     /// Appends position `i` of `other` (a store with the same head and pairing).
     pub(crate) fn push_from(&mut self, other: &ScalarHead, i: usize) {
-        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
-        self.arena.extend_from_slice(&other.arena[a..b]);
-        self.offsets.push(self.arena.len() as u32);
+        self.arena.push_from(&other.arena, i);
         let s = other.scalars;
         self.values
             .extend_from_slice(&other.values[i * s..(i + 1) * s]);
@@ -199,13 +189,9 @@ impl ScalarHead {
     /// Appends every position of `other` (made by [`empty_like`](Self::empty_like) of this
     /// store); `false` (and nothing appended) if the arena would outgrow 32-bit offsets.
     pub(crate) fn append(&mut self, other: &ScalarHead) -> bool {
-        let base = self.arena.len();
-        if base + other.arena.len() > u32::MAX as usize {
+        if !self.arena.append(&other.arena) {
             return false;
         }
-        self.arena.extend_from_slice(&other.arena);
-        let ends = other.offsets.iter().skip(1);
-        self.offsets.extend(ends.map(|&o| o + base as u32));
         self.values.extend_from_slice(&other.values);
         true
     }
@@ -218,8 +204,7 @@ impl HeadRows for ScalarHead {
 
     #[inline(always)]
     fn row(&self, i: usize) -> Row<'_> {
-        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
-        let (counts, rest) = self.arena[a..b].split_at(2 * self.groups);
+        let (counts, rest) = self.arena.record(i).split_at(2 * self.groups);
         let (picks, feats) = rest.split_at(self.picks);
         let s = self.scalars;
         Row {

@@ -78,35 +78,10 @@ pub fn oddness(model: &Model, w: &[f64], touched: &[usize]) -> Vec<Option<Oddnes
                 members.push((i, nb.iter().sum::<f64>() / nb.len() as f64));
             }
         }
-        let devs: Vec<f64> = members.iter().map(|&(i, m)| w[i] - m).collect();
-        // Scale only: the differences from the neighbours are not centred.
-        let n = devs.len().max(1) as f64;
-        let sd = (devs.iter().map(|d| d * d).sum::<f64>() / n).sqrt();
-        if devs.len() < 2 || sd <= 1e-9 {
-            continue;
-        }
-        for (&(i, m), d) in members.iter().zip(&devs) {
-            out[i] = Some(Oddness {
-                against: "neighbours".to_string(),
-                reference: m,
-                z: d / sd,
-            });
-        }
+        against_neighbours(&members, w, &mut out);
     }
     for members in families.values() {
-        let changes: Vec<f64> = members.iter().map(|&i| w[i] - params[i].init).collect();
-        if members.len() < 4 {
-            continue;
-        }
-        if let Some(z) = standardise(&changes) {
-            for (&i, z) in members.iter().zip(z) {
-                out[i] = Some(Oddness {
-                    against: "start".to_string(),
-                    reference: params[i].init,
-                    z,
-                });
-            }
-        }
+        against_start(members, w, |i| params[i].init, &mut out);
     }
     out
 }
@@ -152,33 +127,51 @@ pub fn oddness_by_pairs(
         }
     }
     for members in tables.values() {
-        let devs: Vec<f64> = members.iter().map(|&(i, m)| w[i] - m).collect();
-        let sd = (devs.iter().map(|d| d * d).sum::<f64>() / devs.len().max(1) as f64).sqrt();
-        if devs.len() < 2 || sd <= 1e-9 {
-            continue;
-        }
-        for (&(i, m), d) in members.iter().zip(&devs) {
+        against_neighbours(members, w, &mut out);
+    }
+    for members in families.values() {
+        against_start(members, w, |i| specs[i].init, &mut out);
+    }
+    out
+}
+
+/// Each `(i, m)` of a table against `m`, the mean of its neighbours, in units of the table's
+/// root-mean-square difference (scale only: the differences are not centred); none for fewer
+/// than two members or no spread.
+fn against_neighbours(members: &[(usize, f64)], w: &[f64], out: &mut [Option<Oddness>]) {
+    let devs: Vec<f64> = members.iter().map(|&(i, m)| w[i] - m).collect();
+    let sd = (devs.iter().map(|d| d * d).sum::<f64>() / devs.len().max(1) as f64).sqrt();
+    if devs.len() < 2 || sd <= 1e-9 {
+        return;
+    }
+    for (&(i, m), d) in members.iter().zip(&devs) {
+        out[i] = Some(Oddness {
+            against: "neighbours".to_string(),
+            reference: m,
+            z: d / sd,
+        });
+    }
+}
+
+/// Each member of a family of four or more against its start value `init(i)`, standardised
+/// over the family's changes.
+fn against_start(
+    members: &[usize],
+    w: &[f64],
+    init: impl Fn(usize) -> f64,
+    out: &mut [Option<Oddness>],
+) {
+    if members.len() < 4 {
+        return;
+    }
+    let changes: Vec<f64> = members.iter().map(|&i| w[i] - init(i)).collect();
+    if let Some(z) = standardise(&changes) {
+        for (&i, z) in members.iter().zip(z) {
             out[i] = Some(Oddness {
-                against: "neighbours".to_string(),
-                reference: m,
-                z: d / sd,
+                against: "start".to_string(),
+                reference: init(i),
+                z,
             });
         }
     }
-    for members in families.values() {
-        if members.len() < 4 {
-            continue;
-        }
-        let changes: Vec<f64> = members.iter().map(|&i| w[i] - specs[i].init).collect();
-        if let Some(z) = standardise(&changes) {
-            for (&i, z) in members.iter().zip(z) {
-                out[i] = Some(Oddness {
-                    against: "start".to_string(),
-                    reference: specs[i].init,
-                    z,
-                });
-            }
-        }
-    }
-    out
 }

@@ -7,8 +7,8 @@ use std::ops::Range;
 use tape::Scratch;
 
 use super::{HeadGradient, Headed, Row, BLOCK, MAX_HEAD_INPUTS};
-use crate::store::head_program::{self, HeadRows, Pass};
-use crate::store::interface::Store;
+use crate::store::head_program::{self, HeadRows};
+use crate::store::interface::{copy_positions, Pass, Store};
 use crate::store::kind::StoreKind;
 use crate::store::twin::{Direct, PairRead, PairSink, PassTables};
 use crate::store::unit::unpack_unit;
@@ -128,11 +128,7 @@ impl Store for Headed {
         F: Fn(usize, f64) -> (f64, f64),
     {
         let Some(fast) = self.fast else {
-            let (l, d) = f(i, self.score(i, w, scratch));
-            if want && d != 0.0 {
-                self.add_gradient(i, d, scratch, grad);
-            }
-            return l;
+            return Pass { w, want, f }.visit(self, i, scratch, grad);
         };
         let row = self.row(i);
         let x = self.inputs_at(&row, w);
@@ -235,10 +231,6 @@ impl Store for Headed {
     }
 
     fn subset(&self, keep: &[usize]) -> Headed {
-        let mut out = self.empty_like();
-        for &i in keep {
-            out.push_from(self, i);
-        }
-        out
+        copy_positions(self.empty_like(), keep, |out, i| out.push_from(self, i))
     }
 }

@@ -7,7 +7,7 @@ use tape::Scratch;
 
 use super::ScalarHead;
 use crate::store::head_program;
-use crate::store::interface::Store;
+use crate::store::interface::{copy_positions, Store};
 use crate::store::kind::StoreKind;
 
 impl Store for ScalarHead {
@@ -48,10 +48,6 @@ impl Store for ScalarHead {
     }
 
     fn subset(&self, keep: &[usize]) -> ScalarHead {
-        let mut out = self.empty_like();
-        for &i in keep {
-            out.push_from(self, i);
-        }
-        out
+        copy_positions(self.empty_like(), keep, |out, i| out.push_from(self, i))
     }
 }
