@@ -5,7 +5,7 @@
 # two phases (labels half the result, then mostly 4ku's search score), then the loop's best
 # against the shipped weights in 1,000 games at 5,000 nodes.
 #
-#   experiments/scripts/4ku-from-zero.sh [OUT=4ku-zero] [TUNE=target/release/tune] [GENERATIONS=3]
+#   experiments/scripts/4ku-from-zero.sh [OUT=4ku-zero] [TUNE=target/release/tune] [GENERATIONS=5]
 #
 # TRACES (default /work/data4ku/4ku-1m.trace.zst) are made as engines/4ku/README.md says.
 # Resumable: the fit is kept once written, `tune loop` continues its directory, and the match is
@@ -14,7 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-4ku-zero}
 tune=${2:-$here/target/release/tune}
-generations=${3:-3}
+generations=${3:-5}
 traces=${TRACES:-/work/data4ku/4ku-1m.trace.zst}
 mkdir -p "$out"
 log() { echo "$(date -u +%FT%TZ) $*" | tee -a "$out/times.log"; }
@@ -58,7 +58,7 @@ log "loop, phase 2: $generations generations at lambda 0.1"
     --gate-nodes 5000 --sprt 0,10 --lambda 0.1 --threads 2 --trace-jobs 2 --seed 2
 log "loop done"
 
-file=$out/best-vs-shipped-5000n.txt
+file=$out/final-vs-shipped-5000n.txt
 if [ ! -f "$file" ]; then
     "$tune" match "uci:$engine" "uci:$engine" --weights-a "$out/loop2/best.json" \
         --weights-b "$shipped" --openings 500 --nodes 5000 --threads 2 --seed 301 >"$file.tmp" 2>&1
