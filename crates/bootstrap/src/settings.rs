@@ -231,15 +231,8 @@ impl Settings {
         if self.gate_openings == 0 || self.gate_batch == 0 || self.ladder_openings == 0 {
             return bad("--gate-openings, --gate-batch and --ladder-openings must be at least 1");
         }
-        if !(0.0..0.5).contains(&self.alpha)
-            || self.alpha == 0.0
-            || !(0.0..0.5).contains(&self.beta)
-            || self.beta == 0.0
-        {
-            return bad("the SPRT's alpha and beta must be in (0, 0.5)");
-        }
-        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
-            return bad("--sprt ELO0,ELO1 needs ELO0 < ELO1");
+        if let Err(e) = self.sprt().check() {
+            return bad(&e);
         }
         if !(0.0..1.0).contains(&self.valid_fraction) {
             return bad("--valid-fraction must be in [0, 1)");

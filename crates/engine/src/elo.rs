@@ -160,6 +160,34 @@ pub enum SprtVerdict {
 }
 
 impl Sprt {
+    /// Checks the test's parameters, as every command that runs an SPRT does (`tune match`,
+    /// `tune loop`, `tune bootstrap`): `alpha` and `beta` in (0, 0.5) (0 would make a bound
+    /// infinite, so the test could never stop that way), `elo0 < elo1`, both finite. The
+    /// message names the options as the command line spells them.
+    ///
+    /// ```
+    /// use engine::elo::Sprt;
+    /// assert!(Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 }.check().is_ok());
+    /// assert!(Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.0, beta: 0.05 }.check().is_err());
+    /// assert!(Sprt { elo0: 5.0, elo1: 5.0, alpha: 0.05, beta: 0.05 }.check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let rate = |p: f64| p > 0.0 && p < 0.5;
+        if !rate(self.alpha) || !rate(self.beta) {
+            return Err(format!(
+                "--alpha and --beta must be in (0, 0.5), not {} and {}",
+                self.alpha, self.beta
+            ));
+        }
+        if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
+            return Err(format!(
+                "--sprt ELO0,ELO1 needs finite ELO0 < ELO1, not {},{}",
+                self.elo0, self.elo1
+            ));
+        }
+        Ok(())
+    }
+
     /// Lower and upper LLR bounds: `ln(β / (1 − α))` and `ln((1 − β) / α)`.
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -195,6 +223,36 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sprt_check_rejects_rates_outside_the_open_interval_and_unordered_elo() {
+        let ok = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert_eq!(ok.check(), Ok(()));
+        for (alpha, beta) in [
+            (0.0, 0.05),
+            (0.05, 0.0),
+            (0.5, 0.05),
+            (f64::NAN, 0.05),
+            (0.05, -0.1),
+        ] {
+            let e = Sprt { alpha, beta, ..ok }.check().unwrap_err();
+            assert!(e.contains("--alpha and --beta"), "{e}");
+        }
+        for (elo0, elo1) in [
+            (5.0, 5.0),
+            (5.0, 0.0),
+            (f64::NAN, 5.0),
+            (0.0, f64::INFINITY),
+        ] {
+            let e = Sprt { elo0, elo1, ..ok }.check().unwrap_err();
+            assert!(e.contains("ELO0 < ELO1"), "{e}");
+        }
+    }
 
     #[test]
     fn even_score_is_zero_elo() {

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use tape::Scratch;
 
 use crate::stop::Stop;
-use crate::store::{each_store, Store};
+use crate::store::{each_store, Pass, Store};
 
 mod builder;
 mod compiled;
@@ -227,8 +227,9 @@ impl CompiledSet {
                     None => {
                         for (s, r) in self.pieces(a..b) {
                             let f = |i: usize, q: f64| f(s.start + i, q);
+                            let pass = Pass { w, want, f: &f };
                             sum += each_store!(&s.store, st => Store::sweep(st,
-                                w, r, want, &f, &mut scratch, &mut g,
+                                &pass, r, &mut scratch, &mut g,
                             ));
                         }
                     }
@@ -236,8 +237,9 @@ impl CompiledSet {
                         for &i in &order[a..b] {
                             let (s, k) = self.locate(i);
                             let f = |_: usize, q: f64| f(i, q);
+                            let pass = Pass { w, want, f: &f };
                             sum += each_store!(&s.store, st => Store::visit(st,
-                                k, w, want, &f, &mut scratch, &mut g,
+                                &pass, k, &mut scratch, &mut g,
                             ));
                         }
                     }

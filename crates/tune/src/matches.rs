@@ -275,15 +275,14 @@ fn sprt(args: &Args) -> anyhow::Result<Option<Sprt>> {
         return Ok(None);
     };
     let (elo0, elo1) = parse_sprt(text)?;
-    if !(0.0..0.5).contains(&args.alpha) || !(0.0..0.5).contains(&args.beta) {
-        anyhow::bail!("--alpha and --beta must be in (0, 0.5)");
-    }
-    Ok(Some(Sprt {
+    let sprt = Sprt {
         elo0,
         elo1,
         alpha: args.alpha,
         beta: args.beta,
-    }))
+    };
+    sprt.check().map_err(anyhow::Error::msg)?;
+    Ok(Some(sprt))
 }
 
 /// The first `--openings` of `--epd`, else as many random ones.

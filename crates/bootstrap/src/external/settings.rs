@@ -156,11 +156,8 @@ impl LoopSettings {
         if self.l2.is_some_and(|l| !(l.is_finite() && l >= 0.0)) {
             return bad("--l2 must be `auto` or a number >= 0");
         }
-        if !(0.0..0.5).contains(&self.alpha) || !(0.0..0.5).contains(&self.beta) {
-            return bad("--alpha and --beta must be in (0, 0.5)");
-        }
-        if self.elo1 <= self.elo0 {
-            return bad("--sprt ELO0,ELO1 needs ELO0 < ELO1");
+        if let Err(e) = self.sprt().check() {
+            return bad(&e);
         }
         Ok(())
     }

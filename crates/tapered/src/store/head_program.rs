@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use tape::{Program, Scratch};
 
-use super::interface::Pass;
+use super::interface::{Loss, Pass};
 use super::pairs::Pairs;
 use super::twin::{twin_at, Direct, PairRead, PairSink, PassTables};
 
@@ -101,29 +101,22 @@ pub(crate) fn add_gradient<S: HeadRows>(
 /// Positions `range` in order through the head program, as `Store::sweep` (the twin groups
 /// read from a pass's by-pair tables, at the width of the store's packing; their gradient
 /// summed by pair and scattered at the end).
-pub(crate) fn sweep<S, F>(
+pub(crate) fn sweep<S: HeadRows, F: Loss>(
     s: &S,
-    w: &[f64],
+    pass: &Pass<'_, F>,
     range: Range<usize>,
-    want: bool,
-    f: &F,
     scratch: &mut Scratch,
     grad: &mut [f64],
-) -> f64
-where
-    S: HeadRows,
-    F: Fn(usize, f64) -> (f64, f64),
-{
-    let mut tables = PassTables::new(s.pairs(), w, s.head_params().len());
-    let pass = Pass { w, want, f };
+) -> f64 {
+    let mut tables = PassTables::new(s.pairs(), pass.w, s.head_params().len());
     let sum = match tables.narrow() {
-        Some((read, mut sink)) => sweep_with(s, &pass, range, &read, &mut sink, scratch, grad),
+        Some((read, mut sink)) => sweep_with(s, pass, range, &read, &mut sink, scratch, grad),
         None => {
             let (read, mut sink) = tables.wide();
-            sweep_with(s, &pass, range, &read, &mut sink, scratch, grad)
+            sweep_with(s, pass, range, &read, &mut sink, scratch, grad)
         }
     };
-    if want {
+    if pass.want {
         tables.finish(s.pairs(), s.head_params(), grad);
     }
     sum
@@ -132,7 +125,7 @@ where
 /// [`sweep`]'s loop, with the by-pair views of one width.
 // Out of line (called once per chunk) so that profiles name it.
 #[inline(never)]
-fn sweep_with<S, F>(
+fn sweep_with<S: HeadRows, F: Loss>(
     s: &S,
     pass: &Pass<'_, F>,
     range: Range<usize>,
@@ -140,11 +133,7 @@ fn sweep_with<S, F>(
     sink: &mut impl PairSink,
     scratch: &mut Scratch,
     grad: &mut [f64],
-) -> f64
-where
-    S: HeadRows,
-    F: Fn(usize, f64) -> (f64, f64),
-{
+) -> f64 {
     let Pass { w, want, f } = *pass;
     let head = s.head();
     let n = head.inputs();

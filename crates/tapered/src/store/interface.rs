@@ -30,43 +30,27 @@ pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
     /// position `i` with this scratch.
     fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]);
 
-    /// Position `i` on its own: returns its loss `f(i, q_i).0` and, if `want`, adds
-    /// `dL/dq_i dq_i/dw` into `grad`.
+    /// Position `i` on its own: returns its loss `f(i, q_i).0` and, if the pass wants the
+    /// gradient, adds `dL/dq_i dq_i/dw` into `g`.
     #[inline(always)]
-    fn visit<F>(
-        &self,
-        i: usize,
-        w: &[f64],
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
-        Pass { w, want, f }.visit(self, i, scratch, grad)
+    fn visit<F: Loss>(&self, pass: &Pass<'_, F>, i: usize, sc: &mut Scratch, g: &mut [f64]) -> f64 {
+        pass.visit(self, i, sc, g)
     }
 
     /// Positions `range` in order, as [`visit`](Self::visit) does each: the sum of the losses,
-    /// and the gradient added into `grad` (one chunk's buffer of a pass). A store with a faster
+    /// and the gradient added into `g` (one chunk's buffer of a pass). A store with a faster
     /// loop overrides it; the result must be the same up to rounding.
     #[inline]
-    fn sweep<F>(
+    fn sweep<F: Loss>(
         &self,
-        w: &[f64],
+        pass: &Pass<'_, F>,
         range: Range<usize>,
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
+        sc: &mut Scratch,
+        g: &mut [f64],
+    ) -> f64 {
         let mut sum = 0.0;
         for i in range {
-            sum += self.visit(i, w, want, f, scratch, grad);
+            sum += self.visit(pass, i, sc, g);
         }
         sum
     }
@@ -108,6 +92,11 @@ pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
     }
 }
 
+/// A pass's loss head: `f(i, q)` is position `i`'s loss at evaluation `q` and `dL/dq`.
+pub(crate) trait Loss: Fn(usize, f64) -> (f64, f64) {}
+
+impl<F: Fn(usize, f64) -> (f64, f64)> Loss for F {}
+
 /// What a pass is given: the weights, whether the gradient is wanted, the loss head `f`.
 pub(crate) struct Pass<'a, F> {
     pub(crate) w: &'a [f64],
@@ -115,7 +104,7 @@ pub(crate) struct Pass<'a, F> {
     pub(crate) f: &'a F,
 }
 
-impl<F: Fn(usize, f64) -> (f64, f64)> Pass<'_, F> {
+impl<F: Loss> Pass<'_, F> {
     /// [`Store::visit`] through [`Store::score`] and [`Store::add_gradient`]: position `i`'s
     /// loss `f(i, q_i).0`, and if `want`, `dL/dq_i dq_i/dw` added into `g`.
     #[inline(always)]

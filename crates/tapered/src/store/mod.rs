@@ -83,7 +83,7 @@ mod unit;
 
 pub use headed::HeadGradient;
 pub(crate) use headed::Headed;
-pub(crate) use interface::Store;
+pub(crate) use interface::{Pass, Store};
 pub use kind::StoreKind;
 pub use layout::{Fallback, Layout, StoreSize};
 #[cfg(test)]

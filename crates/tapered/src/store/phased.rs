@@ -20,7 +20,7 @@
 
 use tape::Scratch;
 
-use super::interface::{copy_positions, Store};
+use super::interface::{copy_positions, Loss, Pass, Store};
 use super::kind::StoreKind;
 use super::packing::Packing;
 use super::pairs::{PairBuf, Pairs};
@@ -301,7 +301,7 @@ impl Phased {
         gp: &mut PairBuf,
     ) -> f64
     where
-        F: Fn(usize, f64) -> (f64, f64),
+        F: Loss,
     {
         let packing = self.pairs.packing;
         // Exactly `slots` long, so that a general feature's pair number (masked to below
@@ -396,22 +396,24 @@ impl Store for Phased {
     }
 
     #[inline]
-    fn sweep<F>(
+    fn sweep<F: Loss>(
         &self,
-        w: &[f64],
+        pass: &Pass<'_, F>,
         range: std::ops::Range<usize>,
-        want: bool,
-        f: &F,
         _: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
+        g: &mut [f64],
+    ) -> f64 {
         let mut gp = self.pairs.zeros();
-        let sum = Phased::sweep(self, &self.gather(w), range, want, f, &mut gp);
-        if want {
-            self.scatter(&gp, grad);
+        let sum = Phased::sweep(
+            self,
+            &self.gather(pass.w),
+            range,
+            pass.want,
+            pass.f,
+            &mut gp,
+        );
+        if pass.want {
+            self.scatter(&gp, g);
         }
         sum
     }

@@ -8,7 +8,7 @@ use tape::Scratch;
 
 use super::{HeadGradient, Headed, Row, BLOCK, MAX_HEAD_INPUTS};
 use crate::store::head_program::{self, HeadRows};
-use crate::store::interface::{copy_positions, Pass, Store};
+use crate::store::interface::{copy_positions, Loss, Pass, Store};
 use crate::store::kind::StoreKind;
 use crate::store::twin::{Direct, PairRead, PairSink, PassTables};
 use crate::store::unit::unpack_unit;
@@ -18,16 +18,13 @@ impl Headed {
     /// [`blocks`](Self::blocks)), with the pass's by-pair views at the width of the store's
     /// packing. The pairs' share of the gradient is summed by pair (the unit features' by sign
     /// first) and scattered at the end.
-    fn sweep_fast<F>(
+    fn sweep_fast<F: Loss>(
         &self,
         fast: HeadGradient,
         pass: &Pass<'_, F>,
         range: Range<usize>,
         grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
+    ) -> f64 {
         let mut tables = PassTables::new(&self.pairs, pass.w, self.head_params.len());
         let sum = match tables.narrow() {
             Some((read, mut sink)) => self.blocks(fast, pass, range, &read, &mut sink, grad),
@@ -47,7 +44,7 @@ impl Headed {
     /// gradients.
     // Out of line (called once per chunk) so that profiles name it.
     #[inline(never)]
-    fn blocks<F>(
+    fn blocks<F: Loss>(
         &self,
         fast: HeadGradient,
         pass: &Pass<'_, F>,
@@ -55,10 +52,7 @@ impl Headed {
         read: &impl PairRead,
         sink: &mut impl PairSink,
         grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
+    ) -> f64 {
         let Pass { w, want, f } = *pass;
         let inputs = self.sums + self.head_params.len();
         let mut sum = 0.0;
@@ -115,21 +109,11 @@ impl Store for Headed {
     }
 
     /// Uses the hand-written head if there is one, else the recorded head with `scratch`.
-    fn visit<F>(
-        &self,
-        i: usize,
-        w: &[f64],
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
+    fn visit<F: Loss>(&self, pass: &Pass<'_, F>, i: usize, sc: &mut Scratch, g: &mut [f64]) -> f64 {
         let Some(fast) = self.fast else {
-            return Pass { w, want, f }.visit(self, i, scratch, grad);
+            return pass.visit(self, i, sc, g);
         };
+        let Pass { w, want, f } = *pass;
         let row = self.row(i);
         let x = self.inputs_at(&row, w);
         let mut gx = [0.0; MAX_HEAD_INPUTS];
@@ -138,7 +122,7 @@ impl Store for Headed {
         let (l, d) = f(i, q);
         if want && d != 0.0 {
             let mut sink = Direct::new(&self.pairs, &self.head_params);
-            self.distribute(&row, &gx, d, &mut sink, grad);
+            self.distribute(&row, &gx, d, &mut sink, g);
         }
         l
     }
@@ -146,21 +130,16 @@ impl Store for Headed {
     /// Through the hand-written head in blocks if there is one, else through the recorded
     /// head.
     #[inline]
-    fn sweep<F>(
+    fn sweep<F: Loss>(
         &self,
-        w: &[f64],
+        pass: &Pass<'_, F>,
         range: Range<usize>,
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
+        sc: &mut Scratch,
+        g: &mut [f64],
+    ) -> f64 {
         match self.fast {
-            Some(fast) => self.sweep_fast(fast, &Pass { w, want, f }, range, grad),
-            None => head_program::sweep(self, w, range, want, f, scratch, grad),
+            Some(fast) => self.sweep_fast(fast, pass, range, g),
+            None => head_program::sweep(self, pass, range, sc, g),
         }
     }
 

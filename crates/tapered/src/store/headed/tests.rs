@@ -1,7 +1,7 @@
 //! Tests of the sums-and-head store.
 
 use super::*;
-use crate::store::Store;
+use crate::store::{Pass, Store};
 use tape::{Scratch, Tape};
 
 /// head(s0, s1, s2; h0) = s0 * h0 + s1 + s2^2: sums 0 and 1 are the twins.
@@ -153,7 +153,12 @@ fn passes_equal_the_positions_at_every_pair_width() {
             }
             let mut grad = vec![0.0; w.len()];
             let f = |_: usize, q: f64| (q * q, 2.0 * q);
-            let loss = h.sweep(&w, 0..h.len(), true, &f, &mut scratch, &mut grad);
+            let pass = Pass {
+                w: &w,
+                want: true,
+                f: &f,
+            };
+            let loss = h.sweep(&pass, 0..h.len(), &mut scratch, &mut grad);
             assert!(
                 (loss - want).abs() <= 1e-12 * want,
                 "{pairs} pairs, fast {fast}"

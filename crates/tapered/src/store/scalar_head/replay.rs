@@ -7,7 +7,7 @@ use tape::Scratch;
 
 use super::ScalarHead;
 use crate::store::head_program;
-use crate::store::interface::{copy_positions, Store};
+use crate::store::interface::{copy_positions, Loss, Pass, Store};
 use crate::store::kind::StoreKind;
 
 impl Store for ScalarHead {
@@ -32,19 +32,14 @@ impl Store for ScalarHead {
     /// The groups' gradient is summed by pair (the unit features' by sign first) and
     /// scattered at the end.
     #[inline]
-    fn sweep<F>(
+    fn sweep<F: Loss>(
         &self,
-        w: &[f64],
+        pass: &Pass<'_, F>,
         range: Range<usize>,
-        want: bool,
-        f: &F,
-        scratch: &mut Scratch,
-        grad: &mut [f64],
-    ) -> f64
-    where
-        F: Fn(usize, f64) -> (f64, f64),
-    {
-        head_program::sweep(self, w, range, want, f, scratch, grad)
+        sc: &mut Scratch,
+        g: &mut [f64],
+    ) -> f64 {
+        head_program::sweep(self, pass, range, sc, g)
     }
 
     fn subset(&self, keep: &[usize]) -> ScalarHead {

@@ -1,7 +1,7 @@
 //! Tests of the sums-scalars-and-head store.
 
 use super::*;
-use crate::store::Store;
+use crate::store::{Pass, Store};
 use tape::{Scalar, Scratch, Tape};
 
 /// head(a_mg, a_eg, b_mg, b_eg; p; c) = c * a_mg + a_eg * p - max(b_mg, 0)^2 + sign(b_eg) * c.
@@ -86,11 +86,14 @@ fn replays_groups_picks_and_scalars() {
     }
     // The pass: loss q^2, so dL/dq = 2q.
     let mut grad = vec![0.0; 6];
+    let f = |_: usize, q: f64| (q * q, 2.0 * q);
     let loss = h.sweep(
-        &w,
+        &Pass {
+            w: &w,
+            want: true,
+            f: &f,
+        },
         0..3,
-        true,
-        &|_, q| (q * q, 2.0 * q),
         &mut scratch,
         &mut grad,
     );
@@ -172,7 +175,16 @@ fn a_pass_over_wide_pairs_equals_the_positions() {
     }
     let mut grad = vec![0.0; n];
     let f = |_: usize, q: f64| (q * q, 2.0 * q);
-    let loss = h.sweep(&w, 0..2, true, &f, &mut scratch, &mut grad);
+    let loss = h.sweep(
+        &Pass {
+            w: &w,
+            want: true,
+            f: &f,
+        },
+        0..2,
+        &mut scratch,
+        &mut grad,
+    );
     assert!((loss - want).abs() <= 1e-12 * want);
     for (j, (a, b)) in grad.iter().zip(&each).enumerate() {
         assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{j}: {a} vs {b}");
