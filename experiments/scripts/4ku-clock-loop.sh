@@ -13,12 +13,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-4ku-clock}
 tune=${2:-$here/target/release/tune}
-mkdir -p "$out"
-engine=$out/4ku/4ku-gradtune
-[ -x "$engine" ] || "$here/engines/4ku/build.sh" "$here/../shared/engines/4ku-917a087.tar.zst" \
-    "$out/4ku" >/dev/null
-echo "$(date -u +%FT%TZ) loop on a clock" | tee -a "$out/times.log"
-"$tune" loop --engine "$engine" --manifest "$here/engines/4ku/manifest.json" --out "$out/loop" \
+source "$here/experiments/scripts/lib-4ku.sh"
+log "loop on a clock"
+"$tune" loop --engine "$engine" --manifest "$shipped" --out "$out/loop" \
     --generations 1 --games 400 --tc 1+0.01 --window 1 --lambda 0.1 \
     --gate-openings 100 --sprt 0,10 --threads 2 --trace-jobs 2 --seed 7
-echo "$(date -u +%FT%TZ) loop done" | tee -a "$out/times.log"
+log "loop done"

@@ -14,13 +14,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-4ku-deep}
 tune=${2:-$here/target/release/tune}
 games=${GAMES:-4000}
-mkdir -p "$out"
-log() { echo "$(date -u +%FT%TZ) $*" | tee -a "$out/times.log"; }
-
-engine=$out/4ku/4ku-gradtune
-[ -x "$engine" ] || "$here/engines/4ku/build.sh" "$here/../shared/engines/4ku-917a087.tar.zst" \
-    "$out/4ku" >/dev/null
-shipped=$here/engines/4ku/manifest.json
+source "$here/experiments/scripts/lib-4ku.sh"
 start=$here/experiments/4ku-loop/gen003-weights.json
 
 log "loop: 1 generation, $games games at 10,000 nodes, window 1, lambda 0.1"

@@ -16,13 +16,7 @@ out=${1:-4ku-zero}
 tune=${2:-$here/target/release/tune}
 generations=${3:-5}
 traces=${TRACES:-/work/data4ku/4ku-1m.trace.zst}
-mkdir -p "$out"
-log() { echo "$(date -u +%FT%TZ) $*" | tee -a "$out/times.log"; }
-
-engine=$out/4ku/4ku-gradtune
-[ -x "$engine" ] || "$here/engines/4ku/build.sh" "$here/../shared/engines/4ku-917a087.tar.zst" \
-    "$out/4ku" >/dev/null
-shipped=$here/engines/4ku/manifest.json
+source "$here/experiments/scripts/lib-4ku.sh"
 
 # Every weight 0: texel-tuner's start.
 if [ ! -f "$out/zero.json" ]; then

@@ -14,13 +14,7 @@ out=${1:-4ku-loop}
 tune=${2:-$here/target/release/tune}
 generations=${3:-4}
 lambda=${LAMBDA:-0.1}
-snapshot=$here/../shared/engines/4ku-917a087.tar.zst
-mkdir -p "$out"
-log() { echo "$(date -u +%FT%TZ) $*" | tee -a "$out/times.log"; }
-
-engine=$out/4ku/4ku-gradtune
-[ -x "$engine" ] || "$here/engines/4ku/build.sh" "$snapshot" "$out/4ku" >/dev/null
-shipped=$here/engines/4ku/manifest.json
+source "$here/experiments/scripts/lib-4ku.sh"
 
 log "loop: $generations generations, lambda $lambda"
 "$tune" loop --engine "$engine" --manifest "$shipped" --out "$out/loop" \
