@@ -60,10 +60,7 @@ impl Runner<'_> {
 pub(crate) fn lbfgs_config(max_iters: u64) -> RunConfig {
     RunConfig {
         method: optim::Method::Lbfgs,
-        budget: Budget {
-            max_iters: Some(max_iters),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(max_iters),
         stopping: optim::Stopping::default(),
         solvers: SolverOptions::default(),
         // The same rule as every tuning command: the latest iterate within the noise.

@@ -6,6 +6,8 @@
 
 #[path = "common/clock_engine.rs"]
 mod clock_engine;
+#[path = "../../data/tests/common/tools.rs"]
+mod tools;
 
 use std::path::Path;
 use std::time::Duration;

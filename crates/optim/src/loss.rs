@@ -131,6 +131,21 @@ fn softplus(z: f64) -> f64 {
 }
 
 impl Link {
+    /// Texel's link: the logistic sigmoid `1 / (1 + 10^(-K q / 400))` and the mean squared error.
+    ///
+    /// ```
+    /// use optim::{Link, LossKind, Sigmoid};
+    ///
+    /// assert_eq!(Link::texel(1.2), Link { sigmoid: Sigmoid::Logistic, k: 1.2, loss: LossKind::Mse });
+    /// ```
+    pub fn texel(k: f64) -> Link {
+        Link {
+            sigmoid: Sigmoid::Logistic,
+            k,
+            loss: LossKind::Mse,
+        }
+    }
+
     /// The logit slope: the expectation, read as a probability, is `logistic(a q)`.
     #[inline(always)]
     fn slope(&self) -> f64 {

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+use optim::{Link, Objective, ObjectiveConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tape::Scalar;
@@ -46,11 +46,7 @@ fn set(n: usize, copies: usize) -> Arc<CompiledSet> {
 }
 
 fn objective(set: Arc<CompiledSet>, smooth: f64) -> Objective {
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let cfg = ObjectiveConfig {
         l2: 1e-4,
         smooth,

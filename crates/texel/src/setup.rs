@@ -134,14 +134,9 @@ fn load_resolver(
         )));
     }
     let (mut train_s, mut valid_s) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
-    if let Some(limit) = opts.limit {
-        let total = train_s.len() + valid_s.len();
-        if limit < total {
-            let f = limit as f64 / total as f64;
-            train_s.truncate((train_s.len() as f64 * f).round() as usize);
-            valid_s.truncate((valid_s.len() as f64 * f).round() as usize);
-        }
-    }
+    let [t, v] = opts.quotas([train_s.len() as u64, valid_s.len() as u64]);
+    train_s.truncate(t as usize);
+    valid_s.truncate(v as usize);
     notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
     let total = (train_s.len() + valid_s.len()) as u64;
     // Search each root (one step), then record its leaf (another).

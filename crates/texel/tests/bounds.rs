@@ -10,8 +10,7 @@ use std::sync::Arc;
 use eval::{Model, ModelKind};
 use optim::{
     fit_k, free_indices, projected_gradient, run, Budget, Control, Coords, FitProblem,
-    GaussNewtonModel, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome,
-    Selection, Sigmoid,
+    GaussNewtonModel, Link, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome, Selection,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -48,11 +47,7 @@ fn objectives(
         (0..set.len()).partition(|i| i % 10 != 0);
     let train: Arc<CompiledSet> = Arc::new(set.subset(&train_idx));
     let valid: Arc<CompiledSet> = Arc::new(set.subset(&valid_idx));
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let (k, _) = fit_k(&train, &w, link);
     let specs = param_specs(&model);
     let freeze: Vec<String> = freeze.iter().map(|s| s.to_string()).collect();
@@ -199,10 +194,7 @@ fn the_gauss_newton_matrix_build_answers_a_stop() {
 fn run_full(method: Method, train: &Arc<Objective>, valid: Option<&Arc<Objective>>) -> RunOutcome {
     let cfg = RunConfig {
         method,
-        budget: Budget {
-            max_iters: Some(1000),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(1000),
         selection: Selection::Lowest,
         ..RunConfig::default()
     };
@@ -331,10 +323,7 @@ fn every_method_stays_inside_the_bounds() {
     for method in [Method::Adam, Method::Local, Method::Pso, Method::Hybrid] {
         let cfg = RunConfig {
             method,
-            budget: Budget {
-                max_iters: Some(3),
-                ..Budget::default()
-            },
+            budget: Budget::iterations(3),
             selection: Selection::Lowest,
             ..RunConfig::default()
         };

@@ -265,10 +265,7 @@ fn a_traced_run_writes_the_unrounded_optimum_and_the_polished_integers() {
         setup: options(&m, &t),
         config: RunConfig {
             method: Method::Lbfgs,
-            budget: Budget {
-                max_iters: Some(200),
-                ..Budget::default()
-            },
+            budget: Budget::iterations(200),
             ..RunConfig::default()
         },
         resolve_every: 0,

@@ -5,7 +5,7 @@ mod common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::{Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, Sigmoid};
+use optim::{Budget, Control, Link, Method, Objective, ObjectiveConfig};
 use tapered::Target;
 use texel::chess::{record_positions, Leaf};
 use texel::compare::{compare, CompareConfig};
@@ -14,11 +14,7 @@ use texel::compare::{compare, CompareConfig};
 fn compare_writes_table_json_and_plots() {
     let model = Model::new(ModelKind::Psqt);
     let start = model.default_weights();
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let mut truth = start.clone();
     let knight = model.index_of("material.knight.mg").unwrap();
     truth[knight] = 340.0;

@@ -4,6 +4,9 @@
 //! the places the layout promises (material by piece, the piece-square tables by piece and
 //! square, mobility by count, pawn terms by relative rank, the scalars).
 
+#[path = "../../data/tests/common/tools.rs"]
+mod tools;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -21,18 +24,6 @@ fn random_weights(model: &Model, seed: u64) -> Vec<f64> {
         None => p.init + rng.gen_range(-60.0..60.0),
     };
     model.params().iter().map(one).collect()
-}
-
-/// Whether `tool` runs here; if not, says so (the test is skipped).
-fn have(tool: &str, why: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("skipped: no `{tool}` on this machine ({why})");
-    }
-    ok
 }
 
 /// Runs `cmd` in `dir`, failing the test with its output unless it succeeds; returns stdout.
@@ -188,7 +179,7 @@ fn round_trip(
 
 #[test]
 fn the_c_header_compiles_and_holds_the_json_values() {
-    if !have("cc", "the C emission test compiles the header") {
+    if !tools::have("cc", "the C emission test compiles the header") {
         return;
     }
     round_trip(Language::C, "weights.h", 11, |sub, probes| {
@@ -220,7 +211,7 @@ fn the_c_header_compiles_and_holds_the_json_values() {
 
 #[test]
 fn the_rust_constants_compile_and_hold_the_json_values() {
-    if !have("rustc", "the Rust emission test compiles the constants") {
+    if !tools::have("rustc", "the Rust emission test compiles the constants") {
         return;
     }
     round_trip(Language::Rust, "weights.rs", 4, |sub, probes| {

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use data::Sample;
 use eval::{Model, ModelKind};
-use optim::{Link, LossKind, Sigmoid};
+use optim::Link;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::fen::Fen;
@@ -18,11 +18,7 @@ use texel::explain::{explain, Coefficients, ExplainOptions};
 const K: f64 = 1.0;
 
 fn link() -> Link {
-    Link {
-        sigmoid: Sigmoid::Logistic,
-        k: K,
-        loss: LossKind::Mse,
-    }
+    Link::texel(K)
 }
 
 /// The wrong parameter, and by how much.

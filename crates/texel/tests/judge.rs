@@ -74,11 +74,7 @@ fn losses_match_the_objectives_data_loss() {
         }
         // The fitted K is optim's fit_k on the recorded set.
         let set = record_samples(&model, &s, &w, Leaf::Static, None);
-        let link = Link {
-            sigmoid: Sigmoid::Logistic,
-            k: 1.0,
-            loss: LossKind::Mse,
-        };
+        let link = Link::texel(1.0);
         let (k, _) = fit_k(&set, &w, link);
         assert!(
             (j.fitted.k - k).abs() < 1e-6 * k,

@@ -36,8 +36,8 @@ use std::sync::Arc;
 
 use eval::{Model, ModelKind};
 use optim::{
-    run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
-    RunOutcome, Sigmoid, SolverOptions,
+    run, Budget, Control, Link, Method, Objective, ObjectiveConfig, RunConfig, RunOutcome,
+    SolverOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -70,11 +70,7 @@ const ATTACK: [(&str, f64); 4] = [
 ];
 
 fn link() -> Link {
-    Link {
-        sigmoid: Sigmoid::Logistic,
-        k: K,
-        loss: LossKind::Mse,
-    }
+    Link::texel(K)
 }
 
 /// The true weights of `kind`.
@@ -183,10 +179,7 @@ fn tune(
     solvers.adam.lr = 2.0;
     let cfg = RunConfig {
         method,
-        budget: Budget {
-            max_iters: Some(max_iters),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(max_iters),
         // Recovery is a claim about the optimum: run to each method's own convergence, not to
         // the default relative rules, which stop once the loss gains less than 1e-5 of itself
         // in 5 iterations (the queen's values then stay 11-13 cp short on these positions).

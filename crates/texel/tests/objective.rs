@@ -24,11 +24,7 @@ fn real_objective(
     let w = model.default_weights();
     let positions = common::quiet_1k();
     let set = Arc::new(record_positions(&model, &positions, &w, Leaf::Static, None));
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let (k, _) = fit_k(&set, &w, link);
     let obj = Objective::new(set, cfg(Link { k, ..link }), w, None).unwrap();
     (model, Arc::new(obj))
@@ -114,11 +110,7 @@ fn gradient_matches_central_differences() {
 fn k_fit_finds_the_minimum() {
     let model = Model::new(ModelKind::Psqt);
     let w = model.default_weights();
-    let truth = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 0.87,
-        loss: LossKind::Mse,
-    };
+    let truth = Link::texel(0.87);
     let positions: Vec<_> = common::random_positions(2000, 5)
         .into_iter()
         .map(|p| {
@@ -176,10 +168,7 @@ fn every_optimiser_lowers_the_loss_on_a_real_set() {
             solvers.hybrid.gn_iters = 2;
             let cfg = RunConfig {
                 method,
-                budget: Budget {
-                    max_iters: Some(iters),
-                    ..Budget::default()
-                },
+                budget: Budget::iterations(iters),
                 solvers,
                 ..RunConfig::default()
             };
@@ -203,11 +192,7 @@ fn every_optimiser_lowers_the_loss_on_a_real_set() {
 fn best_weights_are_chosen_by_validation_and_patience_stops() {
     let model = Model::new(ModelKind::Psqt);
     let start = model.default_weights();
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let pawn = model.index_of("material.pawn.mg").unwrap();
     let label_with = |pawn_value: f64, positions: &[shakmaty::Chess]| -> Vec<_> {
         let mut w = start.clone();
@@ -318,11 +303,7 @@ fn bounds_are_the_solvers_business() {
     let w = model.default_weights();
     let positions = common::quiet_1k();
     let set = Arc::new(record_positions(&model, &positions, &w, Leaf::Static, None));
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let bounds: Vec<_> = model.params().iter().map(|p| p.bounds).collect();
     let i = model.index_of("phase.knight").unwrap();
     let (lo, _) = bounds[i].expect("phase weights are bounded");
@@ -365,11 +346,7 @@ fn regularisation_is_invariant_under_repeated_data() {
     let w = model.default_weights();
     let once = common::quiet_1k();
     let thrice: Vec<_> = (0..3).flat_map(|_| once.iter().cloned()).collect();
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let cfg = ObjectiveConfig {
         l1: 0.0,
         l2: 1e-6,
@@ -390,10 +367,7 @@ fn regularisation_is_invariant_under_repeated_data() {
     }
     let cfg = RunConfig {
         method: Method::Lbfgs,
-        budget: Budget {
-            max_iters: Some(300),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(300),
         ..RunConfig::default()
     };
     let (ra, rb) = (
@@ -418,11 +392,7 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
     let w = model.default_weights();
     let all = common::quiet_1k();
     let (train_p, valid_p) = all.split_at(800);
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let set = |p: &[(shakmaty::Chess, Target)]| {
         Arc::new(record_positions(&model, p, &w, Leaf::Static, None))
     };
@@ -432,10 +402,7 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
     let valid = Arc::new(train.with_set(set(valid_p)).unwrap());
     let cfg = RunConfig {
         method: Method::Lbfgs,
-        budget: Budget {
-            max_iters: Some(100),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(100),
         ..RunConfig::default()
     };
     let grid = [1e-3, 1e-5, 1e-7, 0.0];
@@ -468,19 +435,12 @@ fn runs_are_bit_for_bit_reproducible() {
     let model = Model::new(ModelKind::Psqt);
     let w = model.default_weights();
     let many: Vec<_> = (0..12).flat_map(|_| common::quiet_1k()).collect();
-    let link = Link {
-        sigmoid: Sigmoid::Logistic,
-        k: 1.0,
-        loss: LossKind::Mse,
-    };
+    let link = Link::texel(1.0);
     let set = Arc::new(record_positions(&model, &many, &w, Leaf::Static, None));
     let obj = Arc::new(Objective::new(set, ObjectiveConfig::new(link), w.clone(), None).unwrap());
     let cfg = RunConfig {
         method: Method::Lbfgs,
-        budget: Budget {
-            max_iters: Some(30),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(30),
         ..RunConfig::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -112,6 +112,12 @@ fn compare(a: &CompiledSet, b: &CompiledSet, w: &[f64], tol: f64) {
             (x - y).abs() <= tol * scale.abs().max(1e-300)
         }
     };
+    let same_gradient = |ga: &[f64], gb: &[f64], what: &str| {
+        let gmax = gb.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (j, (&a, &b)) in ga.iter().zip(gb).enumerate() {
+            assert!(close(a, b, gmax), "{what} d/dw{j}: {a} against {b}");
+        }
+    };
     let by_label = |s: &CompiledSet| {
         let mut at = vec![0; s.len()];
         for (i, t) in s.targets().iter().enumerate() {
@@ -130,15 +136,7 @@ fn compare(a: &CompiledSet, b: &CompiledSet, w: &[f64], tol: f64) {
         // Relative to the size of the evaluation's terms (a value may cancel to near zero).
         let size = qb.abs() + gb.iter().zip(w).map(|(g, w)| (g * w).abs()).sum::<f64>();
         assert!(close(qa, qb, size), "position {p}: {qa} against {qb}");
-        let gmax = gb.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        for j in 0..n {
-            assert!(
-                close(ga[j], gb[j], gmax),
-                "position {p} d/dw{j}: {} against {}",
-                ga[j],
-                gb[j]
-            );
-        }
+        same_gradient(&ga, &gb, &format!("position {p}"));
     }
     // A pass: loss sum_i s_i q_i (exact in dyadic arithmetic), s_i small integers.
     let go = AtomicBool::new(false);
@@ -151,15 +149,7 @@ fn compare(a: &CompiledSet, b: &CompiledSet, w: &[f64], tol: f64) {
     };
     let ((la, ga), (lb, gb)) = (pass(a), pass(b));
     assert!(close(la, lb, lb), "pass loss {la} against {lb}");
-    let gmax = gb.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    for j in 0..n {
-        assert!(
-            close(ga[j], gb[j], gmax),
-            "pass d/dw{j}: {} against {}",
-            ga[j],
-            gb[j]
-        );
-    }
+    same_gradient(&ga, &gb, "pass");
 }
 
 #[test]

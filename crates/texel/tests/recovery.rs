@@ -19,8 +19,7 @@ use std::sync::{Arc, OnceLock};
 
 use eval::{Model, ModelKind};
 use optim::{
-    run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig, Sigmoid,
-    SolverOptions,
+    run, Budget, Control, Link, Method, Objective, ObjectiveConfig, RunConfig, SolverOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -58,11 +57,7 @@ const PST_SHIFT: [(&str, f64); 6] = [
 ];
 
 fn link() -> Link {
-    Link {
-        sigmoid: Sigmoid::Logistic,
-        k: K,
-        loss: LossKind::Mse,
-    }
+    Link::texel(K)
 }
 
 struct Case {
@@ -133,10 +128,7 @@ fn soft_objective(n: usize, free: &[usize]) -> Arc<Objective> {
 fn tune(obj: Arc<Objective>, method: Method, solvers: SolverOptions, iters: u64) -> Vec<f64> {
     let cfg = RunConfig {
         method,
-        budget: Budget {
-            max_iters: Some(iters),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(iters),
         solvers,
         ..RunConfig::default()
     };

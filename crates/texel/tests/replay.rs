@@ -17,7 +17,7 @@ use tapered::Stop;
 use tapered::{CompiledSet, Fallback, Reason, SplitSpec, StoreKind, Target};
 use texel::chess::{phase_pairs, record_positions, Leaf};
 
-use common::{close, fresh};
+use common::{assert_gradients_close, close, fresh};
 
 /// The quiet 1k positions and the first positions of the TCEC fixture's games.
 fn positions() -> Vec<Chess> {
@@ -97,15 +97,7 @@ fn check_at(kind: ModelKind, model: &Model, set: &CompiledSet, pos: &[Chess], w:
         );
         let mut rg = vec![0.0; n];
         set.add_gradient(i, 1.0, &mut scratch, &mut rg);
-        let gmax = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        for j in 0..n {
-            assert!(
-                close(rg[j], g[j], gmax),
-                "{kind} position {p} d/dw{j}: replay {}, fresh {}",
-                rg[j],
-                g[j]
-            );
-        }
+        assert_gradients_close(&rg, &g, &format!("{kind} position {p}"));
         want_sum += seed(p) * q;
         for j in 0..n {
             want_grad[j] += seed(p) * g[j];

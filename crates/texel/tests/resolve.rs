@@ -9,16 +9,36 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
-use optim::{run_resolving, Budget, Control, Method, Rerecord, RunConfig};
+use optim::{run_resolving, Budget, Control, Method, OptimError, Rerecord, ResolvedRun, RunConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
 use tapered::Stop;
 use texel::chess::{record_samples, Leaf};
-use texel::setup::{prepare, SetupOptions};
+use texel::setup::{prepare, Setup, SetupOptions};
 use texel::Resolver;
 
-use common::{close, fresh};
+use common::{assert_gradients_close, close, fresh};
+
+/// [`run_resolving`] from the setup's start, on its sets, with its resolver, re-resolving every
+/// `every` iterations.
+fn resolving(
+    setup: &mut Setup,
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    every: u64,
+) -> Result<ResolvedRun, OptimError> {
+    let mut resolver = setup.resolver.take().expect("a resolver");
+    run_resolving(
+        setup.train.clone(),
+        setup.valid.clone(),
+        &setup.start,
+        cfg,
+        control,
+        &mut resolver,
+        every,
+    )
+}
 
 /// The first `n` positions of the shared TCEC games (many with captures pending).
 fn tcec(n: usize) -> Vec<data::Sample> {
@@ -98,15 +118,7 @@ fn check_replay(
             )
             .unwrap();
         assert!(close(s, v, v.abs()), "{kind} position {p}: pass value {s}");
-        let gmax = g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        for j in 0..w.len() {
-            assert!(
-                close(rg[j], g[j], gmax),
-                "{kind} position {p} d/dw{j}: replay {}, fresh {}",
-                rg[j],
-                g[j]
-            );
-        }
+        assert_gradients_close(&rg, &g, &format!("{kind} position {p}"));
     }
 }
 
@@ -235,24 +247,11 @@ fn run_resolves_every_n_iterations() {
         let k = setup.train.config().link.k;
         let cfg = RunConfig {
             method: Method::Lbfgs,
-            budget: Budget {
-                max_iters: Some(12),
-                ..Budget::default()
-            },
+            budget: Budget::iterations(12),
             log,
             ..RunConfig::default()
         };
-        let mut resolver = setup.resolver.take().expect("a resolver");
-        let r = run_resolving(
-            setup.train.clone(),
-            setup.valid.clone(),
-            &setup.start,
-            &cfg,
-            Arc::new(Control::new()),
-            &mut resolver,
-            3,
-        )
-        .expect("run");
+        let r = resolving(&mut setup, &cfg, Arc::new(Control::new()), 3).expect("run");
         // Same K, free parameters and anchor on the final leaves.
         assert_eq!(r.train.config().link.k, k);
         assert_eq!(r.train.base(), setup.start.as_slice());
@@ -325,23 +324,11 @@ fn interrupted_run_keeps_the_best_weights() {
     let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
     let control = Arc::new(Control::new());
     control.interrupt();
-    let mut resolver = setup.resolver.take().expect("a resolver");
-    let r = run_resolving(
-        setup.train.clone(),
-        setup.valid.clone(),
-        &setup.start,
-        &RunConfig {
-            budget: Budget {
-                max_iters: Some(10),
-                ..Budget::default()
-            },
-            ..RunConfig::default()
-        },
-        control,
-        &mut resolver,
-        2,
-    )
-    .expect("run");
+    let cfg = RunConfig {
+        budget: Budget::iterations(10),
+        ..RunConfig::default()
+    };
+    let r = resolving(&mut setup, &cfg, control, 2).expect("run");
     assert!(r.outcome.interrupted);
     assert!(r.outcome.resolutions.is_empty());
     assert_eq!(r.outcome.weights, setup.start);
@@ -383,17 +370,7 @@ fn patience_counts_across_rounds() {
         },
         ..RunConfig::default()
     };
-    let mut resolver = setup.resolver.take().expect("a resolver");
-    let r = run_resolving(
-        setup.train.clone(),
-        setup.valid.clone(),
-        &setup.start,
-        &cfg,
-        Arc::new(Control::new()),
-        &mut resolver,
-        2,
-    )
-    .expect("run");
+    let r = resolving(&mut setup, &cfg, Arc::new(Control::new()), 2).expect("run");
     let out = &r.outcome;
     eprintln!(
         "{} iterations (best {}), {} re-resolutions: {}",
@@ -415,14 +392,10 @@ fn patience_counts_across_rounds() {
 #[test]
 fn resolving_needs_a_budget() {
     let mut setup = prepare(&options(epd()), Stop::Never).expect("prepare");
-    let mut resolver = setup.resolver.take().expect("a resolver");
-    let e = run_resolving(
-        setup.train.clone(),
-        setup.valid.clone(),
-        &setup.start,
+    let e = resolving(
+        &mut setup,
         &RunConfig::default(),
         Arc::new(Control::new()),
-        &mut resolver,
         2,
     )
     .expect_err("no budget");

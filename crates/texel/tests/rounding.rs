@@ -33,10 +33,7 @@ fn rounding_full_weights_costs_at_most_1e5_of_training_loss() {
         },
         config: RunConfig {
             method: Method::Lbfgs,
-            budget: Budget {
-                max_iters: Some(200),
-                ..Budget::default()
-            },
+            budget: Budget::iterations(200),
             ..RunConfig::default()
         },
         resolve_every: 0,

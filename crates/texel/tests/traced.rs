@@ -40,10 +40,7 @@ fn run(setup: SetupOptions, method: Method, iters: u64, out: &std::path::Path) -
         setup,
         config: RunConfig {
             method,
-            budget: Budget {
-                max_iters: Some(iters),
-                ..Budget::default()
-            },
+            budget: Budget::iterations(iters),
             ..RunConfig::default()
         },
         resolve_every: 0,
@@ -174,17 +171,7 @@ fn traces_that_fail_verification_are_refused_unless_told_otherwise() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), Kind::Linear, 400, 4, None);
     // Every black-to-move position's engine evaluation negated: a sign-convention mix-up.
-    let text = std::fs::read_to_string(&f.traces).unwrap();
-    let wrong: String = text
-        .lines()
-        .map(|l| match l.split_once("; eval ") {
-            Some((head, e)) if l.contains(" b ") && e.trim() != "0" => {
-                format!("{head}; eval {}\n", -e.trim().parse::<f64>().unwrap())
-            }
-            _ => format!("{l}\n"),
-        })
-        .collect();
-    std::fs::write(&f.traces, wrong).unwrap();
+    fixture::negate_black(&f.traces);
     let Err(e) = prepare_as::<Traced>(&options(&f), tapered::Stop::Never) else {
         panic!("a set failing verification was accepted");
     };

@@ -7,6 +7,9 @@
 //! 1e-12 relative, through single positions and through a whole pass; finite differences
 //! agree. With Ethereal's truncating divisions (`trunc`) the store holds the real divisions.
 
+#[path = "../../data/tests/common/tools.rs"]
+mod tools;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -131,24 +134,11 @@ fn check(m: &Manifest, traces: &[Trace], set: &CompiledSet, w: &[f64]) {
 
 /// The C fixture compiled into `dir`, or `None` (with a message) without a C compiler.
 fn compile_fixture(dir: &Path) -> Option<PathBuf> {
-    let cc = Command::new("cc").arg("--version").output();
-    if !cc.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipping: this test needs a C compiler (`cc`), and there is none");
+    if !tools::have("cc", "this test compiles the C fixture") {
         return None;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/trace-engine");
     let exe = dir.join("fixture");
-    let out = Command::new("cc")
-        .args(["-O1", "-std=c99", "-o"])
-        .arg(&exe)
-        .arg(root.join("fixture.c"))
-        .output()
-        .expect("cc runs");
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "cc failed to compile fixture.c: {said}"
-    );
+    tools::cc_fixture(&exe, &["-O1"]);
     Some(exe)
 }
 

@@ -4,6 +4,9 @@
 //! Rust constants compiled and read back with `rustc`; user templates render or fail naming
 //! their file and line.
 
+#[path = "../../data/tests/common/tools.rs"]
+mod tools;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -74,18 +77,6 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-/// Whether `tool` runs here; if not, says so (the test is skipped).
-fn have(tool: &str, why: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        println!("skipped: no `{tool}` on this machine ({why})");
-    }
-    ok
-}
-
 /// Runs `cmd`, failing the test with its output unless it succeeds; returns its stdout.
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap();
@@ -138,7 +129,7 @@ fn c_reader(header: &str, tables: &[Table]) -> String {
 /// Renders C or C++, compiles the header alone (`-c`) and a reader program, and checks that
 /// the program prints the rounded weights.
 fn c_family_round_trip(lang: Language, compiler: &str, std: &str, ext: &str) {
-    if !have(compiler, "the C/C++ emission tests compile the header") {
+    if !tools::have(compiler, "the C/C++ emission tests compile the header") {
         return;
     }
     let (m, w) = manifest();
@@ -178,7 +169,7 @@ fn cpp_header_compiles_and_reads_back_the_rounded_weights() {
 
 #[test]
 fn rust_constants_compile_and_read_back_the_rounded_weights() {
-    if !have("rustc", "the Rust emission test compiles the constants") {
+    if !tools::have("rustc", "the Rust emission test compiles the constants") {
         return;
     }
     let (m, w) = manifest();
@@ -422,7 +413,7 @@ fn no_built_in_output_defines_a_macro() {
 /// function as 4ku's is; the engine's code after the include still uses its own `S`.
 #[test]
 fn cpp_header_compiles_after_an_engine_function_s() {
-    if !have("c++", "the C++ emission test compiles the header") {
+    if !tools::have("c++", "the C++ emission test compiles the header") {
         return;
     }
     let (m, w) = manifest();

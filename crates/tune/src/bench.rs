@@ -171,10 +171,7 @@ fn lbfgs_to_convergence(
     eprintln!("{name}: L-BFGS to convergence");
     let cfg = RunConfig {
         method: Method::Lbfgs,
-        budget: Budget {
-            max_iters: Some(5000),
-            ..Budget::default()
-        },
+        budget: Budget::iterations(5000),
         ..RunConfig::default()
     };
     let o = optim::run(train.clone(), valid, start, &cfg, Arc::new(Control::new()))?;

@@ -17,15 +17,23 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{arg, compile_fixture, run, signal, tune, wait_for_sigint_handler};
+use common::{arg, compile_fixture, run, signal, tools, tune, wait_for_sigint_handler};
 use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
-/// The fixture compiled into `dir` and its manifest (`dir/m.json`), or `None` without `cc`.
-fn fixture_and_manifest(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let exe = compile_fixture(dir)?;
-    let manifest = dir.join("m.json");
+/// A temporary folder with the fixture compiled into it and its manifest (`m.json`), or
+/// `None` without `cc`.
+struct Fixture {
+    dir: tempfile::TempDir,
+    exe: PathBuf,
+    manifest: PathBuf,
+}
+
+fn fixture() -> Option<Fixture> {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile_fixture(dir.path())?;
+    let manifest = dir.path().join("m.json");
     let r = run(&[
         "trace",
         "--engine",
@@ -34,7 +42,7 @@ fn fixture_and_manifest(dir: &Path) -> Option<(PathBuf, PathBuf)> {
         arg(&manifest),
     ]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    Some((exe, manifest))
+    Some(Fixture { dir, exe, manifest })
 }
 
 /// `tune selfplay` of `engine` with the manifest's weights, `games` games at 300 nodes, plus
@@ -63,8 +71,7 @@ fn selfplay(engine: &str, manifest: &Path, out: &Path, games: &str, extra: &[&st
 
 #[test]
 fn two_shards_merged_are_one_run_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
         return;
     };
     let (whole, p0, p1, merged) = (
@@ -208,6 +215,13 @@ fn run_loop(args: &[String]) -> common::Ran {
     run(&args)
 }
 
+/// [`run_loop`], asserting that it succeeded.
+fn run_loop_ok(args: &[String]) -> common::Ran {
+    let r = run_loop(args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    r
+}
+
 /// The files of a loop that must not depend on how it was run.
 fn loop_files(out: &Path) -> Vec<(String, Vec<u8>)> {
     let mut names = vec![
@@ -248,14 +262,12 @@ fn assert_same_loop(a: &Path, b: &Path) {
 
 #[test]
 fn a_resumed_loop_equals_an_uninterrupted_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
         return;
     };
     let engine = exe.display().to_string();
     let straight = dir.path().join("straight");
-    let r = run_loop(&loop_args(&engine, &manifest, &straight, 2));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&loop_args(&engine, &manifest, &straight, 2));
     let state: Value =
         serde_json::from_str(&std::fs::read_to_string(straight.join("state.json")).unwrap())
             .unwrap();
@@ -299,8 +311,7 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
     // time controls wrote it (no `time_losses` in self-play: read as 0, no `clock`: fixed
     // nodes), so a loop directory of that binary continues with this one.
     let split = dir.path().join("split");
-    let r = run_loop(&loop_args(&engine, &manifest, &split, 1));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&loop_args(&engine, &manifest, &split, 1));
     let state_path = split.join("state.json");
     let mut old: Value =
         serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
@@ -308,8 +319,7 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
     let sp = old["generations"][1]["selfplay"].as_object_mut().unwrap();
     assert_eq!(sp.remove("time_losses"), Some(Value::from(0)));
     std::fs::write(&state_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
-    let r = run_loop(&loop_args(&engine, &manifest, &split, 2));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run_loop_ok(&loop_args(&engine, &manifest, &split, 2));
     assert!(r.stderr.contains("continuing"), "{}", r.stderr);
     assert_same_loop(&straight, &split);
 
@@ -334,8 +344,7 @@ fn a_resumed_loop_equals_an_uninterrupted_one() {
     let out = child.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{said}");
-    let r = run_loop(&args);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&args);
     assert_same_loop(&straight, &stopped);
 
     // Other settings on the same directory are refused, naming them.
@@ -362,13 +371,7 @@ fn assert_whole(v: &Value, file: &Path, name: &Value) {
 /// `go`, crashes (exit 3) or hangs (`mode`), in every process it runs in; `None` without
 /// python3.
 fn misbehaving_player(dir: &Path, exe: &Path, mode: &str, n: u32) -> Option<String> {
-    let probe = std::process::Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    if !probe.is_ok_and(|s| s.success()) {
-        eprintln!("skipping: this test needs python3, and there is none");
+    if !tools::have("python3", "the misbehaving player is a python3 script") {
         return None;
     }
     let script = dir.join("crash_after.py");
@@ -409,16 +412,14 @@ child.wait()
 
 #[test]
 fn a_crashing_engine_inside_the_loop_is_restarted_and_counted() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
         return;
     };
     let Some(engine) = misbehaving_player(dir.path(), &exe, "crash", 40) else {
         return;
     };
     let out = dir.path().join("crashy");
-    let r = run_loop(&loop_args(&engine, &manifest, &out, 1));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run_loop_ok(&loop_args(&engine, &manifest, &out, 1));
     assert!(r.stderr.contains("engine failures"), "{}", r.stderr);
     assert!(r.stderr.contains("exited"), "{}", r.stderr);
     let state: Value =
@@ -439,8 +440,7 @@ fn a_crashing_engine_inside_the_loop_is_restarted_and_counted() {
     // A restarted engine plays on as the fixture: the games are those of a loop whose engine
     // never failed (the fixture keeps nothing between moves).
     let clean = dir.path().join("clean");
-    let r = run_loop(&loop_args(&exe.display().to_string(), &manifest, &clean, 1));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&loop_args(&exe.display().to_string(), &manifest, &clean, 1));
     let epd = |d: &Path| std::fs::read(d.join("gen001/selfplay.epd")).unwrap();
     assert!(
         epd(&out) == epd(&clean),
@@ -450,8 +450,7 @@ fn a_crashing_engine_inside_the_loop_is_restarted_and_counted() {
 
 #[test]
 fn a_hanging_engine_in_self_play_is_timed_out_restarted_and_reported() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
         return;
     };
     let Some(engine) = misbehaving_player(dir.path(), &exe, "hang", 15) else {
@@ -573,8 +572,7 @@ fn selfplay_on_a_clock_plays_an_engine_that_reads_only_its_clock_and_counts_loss
 
 #[test]
 fn a_loop_generation_on_a_clock_plays_self_play_and_gate_on_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
         return;
     };
     let out = dir.path().join("timed");
@@ -585,8 +583,7 @@ fn a_loop_generation_on_a_clock_plays_self_play_and_gate_on_it() {
         args.drain(at..at + 2);
     }
     args.extend(["--tc", "0.5+0.01", "--time-margin", "200"].map(String::from));
-    let r = run_loop(&args);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&args);
     let state: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
     assert_eq!(
@@ -691,8 +688,7 @@ fn spsa_files(out: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((exe, manifest)) = fixture_and_manifest(dir.path()) else {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
         return;
     };
     let engine = exe.display().to_string();
@@ -704,8 +700,7 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
     };
     // Straight through: one generation, then the stage.
     let straight = dir.path().join("straight");
-    let r = run_loop(&with_spsa(&straight, 1));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run_loop_ok(&with_spsa(&straight, 1));
     assert!(r.stderr.contains("spsa stage: gate"), "{}", r.stderr);
     let state: Value =
         serde_json::from_str(&std::fs::read_to_string(straight.join("state.json")).unwrap())
@@ -798,8 +793,7 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
     // A finished loop given the stage afterwards, stopped by Ctrl-C during the stage, then
     // the same command again: the files of the straight run.
     let split = dir.path().join("split");
-    let r = run_loop(&loop_args(&engine, &manifest, &split, 1));
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&loop_args(&engine, &manifest, &split, 1));
     let args = with_spsa(&split, 1);
     let child = tune()
         .args(&args)
@@ -836,8 +830,7 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
     // The recorded calibration is what the resumed stage uses: without the traces it was
     // measured on, the stage still ends as the straight one.
     std::fs::remove_file(split.join("gen001/traces.txt")).unwrap();
-    let r = run_loop(&args);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    run_loop_ok(&args);
     for ((name, x), (_, y)) in spsa_files(&straight).into_iter().zip(spsa_files(&split)) {
         assert!(
             x == y,
@@ -845,8 +838,7 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
         );
     }
     // Run again when finished: nothing more is played.
-    let r = run_loop(&args);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run_loop_ok(&args);
     assert!(r.stderr.contains("continuing"), "{}", r.stderr);
     assert_eq!(spsa_files(&straight), spsa_files(&split));
 

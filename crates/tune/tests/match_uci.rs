@@ -6,7 +6,7 @@
 mod clock;
 mod common;
 
-use common::{gradtune_uci, run};
+use common::{gradtune_uci, run, tools};
 
 /// The tally lines of a `tune match` report (the first line has the players and the time).
 fn tally(stdout: &str) -> Vec<&str> {

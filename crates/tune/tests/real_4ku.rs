@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
 
-use common::{arg, run, shared};
+use common::{arg, run, shared, splice, tools};
 
 /// A file of the shared engines folder (`../shared/engines` beside the checkout, or beside
 /// `$GRADTUNE_SHARED_DATA`). Panics, naming the path, when it is missing.
@@ -42,13 +42,7 @@ fn engine() -> Option<&'static Path> {
     static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let probe = Command::new("g++")
-                .arg("--version")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-            if !probe.is_ok_and(|s| s.success()) {
-                eprintln!("skipping: this test needs a C++ compiler (`g++`), and there is none");
+            if !tools::have("g++", "this test builds 4ku") {
                 return None;
             }
             let snapshot = shared_engine("4ku-917a087.tar.zst");
@@ -464,15 +458,13 @@ fn emitted_weights_drop_into_4kus_source_in_place() {
     // emitted text (derived `max_material` included), as an author pastes it.
     let src = unpack_snapshot(dir.path());
     let text = std::fs::read_to_string(&src).unwrap();
-    let start = text
-        .find("const i32 max_material[]")
-        .expect("4ku declares max_material");
-    let last = text
-        .find("const i32 king_shield[]")
-        .expect("4ku declares king_shield");
-    let end = last + text[last..].find('\n').unwrap() + 1;
     let block = std::fs::read_to_string(&emitted).unwrap();
-    let spliced = format!("{}{block}\n{}", &text[..start], &text[end..]);
+    let spliced = splice(
+        &text,
+        "const i32 max_material[]",
+        "const i32 king_shield[]",
+        &block,
+    );
     let with = dir.path().join("4ku/src/emitted.cpp");
     std::fs::write(&with, spliced).unwrap();
     let rebuilt = build_4ku(&with, &dir.path().join("4ku-emitted"));

@@ -16,12 +16,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{arg, run, shared};
+use common::{arg, read_all, run, shared, splice, tools};
 use serde_json::Value;
-use trace::{read_traces, verify, Manifest, ReadOptions, Trace, VerifyOptions};
+use trace::{verify, Manifest, Trace, VerifyOptions};
 
 /// The pinned snapshot's file name in `../shared/engines`.
 const SNAPSHOT: &str = "Ethereal-0e47e9b.tar.zst";
@@ -49,16 +49,9 @@ fn snapshot() -> PathBuf {
     path
 }
 
-/// The first of `programs` that does not run with `--version`, if any.
-fn missing(programs: &[&'static str]) -> Option<&'static str> {
-    programs.iter().copied().find(|p| {
-        !Command::new(p)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+/// Whether every one of `programs` runs (each missing one is named: the test is skipped).
+fn have_all(programs: &[&str], why: &str) -> bool {
+    programs.iter().all(|p| tools::have(p, why))
 }
 
 /// A folder kept for the whole test process (the built engine and the positions).
@@ -72,8 +65,7 @@ fn engine() -> Option<&'static Path> {
     static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
     EXE.get_or_init(|| {
         let snapshot = snapshot();
-        if let Some(tool) = missing(&["cc", "make", "patch"]) {
-            eprintln!("skipping: this test builds Ethereal with `{tool}`, and there is none");
+        if !have_all(&["cc", "make", "patch"], "this test builds Ethereal") {
             return None;
         }
         let out = Command::new("sh")
@@ -135,9 +127,7 @@ fn trace(engine: &str, input: &Path, out: &Path, m: &Manifest) -> Vec<Trace> {
         "--strict",
     ]);
     assert_eq!(ran.code, Some(0), "tune trace failed: {}", ran.stderr);
-    let (traces, report) = read_traces(&[out.to_path_buf()], m, &ReadOptions::default()).unwrap();
-    assert_eq!(report.skipped, 0, "{report:?}");
-    traces
+    read_all(out, m)
 }
 
 /// Checks `traces` against the engine's evaluations at `w`: every position rebuilt exactly
@@ -320,8 +310,7 @@ fn bench_of_snapshot(dir: &Path, edit: impl FnOnce(String) -> String) -> u64 {
 #[test]
 #[ignore = "needs ../shared/engines: emitted weights replace Ethereal's own in its source"]
 fn emitted_weights_drop_into_ethereals_source_in_place() {
-    if let Some(tool) = missing(&["cc", "make"]) {
-        eprintln!("skipping: this test builds Ethereal with `{tool}`, and there is none");
+    if !have_all(&["cc", "make"], "this test builds Ethereal") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -343,14 +332,12 @@ fn emitted_weights_drop_into_ethereals_source_in_place() {
     // The block from `PawnValue` to `ComplexityAdjustment`, replaced by the emitted text, as
     // an author pastes it.
     let got = bench_of_snapshot(&spliced, |text| {
-        let start = text
-            .find("const int PawnValue")
-            .expect("Ethereal declares PawnValue");
-        let last = text
-            .find("const int ComplexityAdjustment")
-            .expect("and ComplexityAdjustment");
-        let end = last + text[last..].find('\n').unwrap() + 1;
-        format!("{}{block}\n{}", &text[..start], &text[end..])
+        splice(
+            &text,
+            "const int PawnValue",
+            "const int ComplexityAdjustment",
+            &block,
+        )
     });
     // The shipped weights, emitted and compiled in Ethereal's own layout, search the same tree.
     assert_eq!(got, want);

@@ -8,32 +8,21 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{arg, compile_fixture, default_data, run, Ran};
+use common::{arg, compile_fixture, default_data, engine_evals, read_all, run, tools, Ran};
 use data::{load, LoadOptions, Sample};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
-use trace::{read_traces, Manifest, ReadOptions, Trace};
+use trace::Manifest;
 
 /// The fixtures' folder.
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/trace-engine")
 }
 
-/// Whether `program --version` runs.
-fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// The misbehaving engine's command line in `mode`, or `None` (with a message) where there
 /// is no python3.
 fn misbehave(mode: &str) -> Option<String> {
-    if !have("python3") {
-        eprintln!("skipping: this test needs python3, and there is none");
+    if !tools::have("python3", "the misbehaving engine is a python3 script") {
         return None;
     }
     let script = fixtures().join("misbehave.py");
@@ -66,33 +55,12 @@ fn trace_cmd(input: &Path, engine: &str, out: &Path, jobs: &str, extra: &[&str])
     run(&args)
 }
 
-/// The traces of `path`, checked to be all well formed.
-fn read_all(path: &Path, m: &Manifest) -> Vec<Trace> {
-    let (traces, report) = read_traces(&[path.to_path_buf()], m, &ReadOptions::default()).unwrap();
-    assert_eq!(report.skipped, 0, "{report}");
-    traces
-}
-
 /// The engine's answers to `eval` for each sample, from one process.
-fn engine_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for s in samples {
-        let fen = Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal);
-        writeln!(stdin, "position fen {fen}\neval").unwrap();
-    }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.strip_prefix("eval ").unwrap().parse().unwrap())
-        .collect()
+fn fixture_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
+    let fens = samples
+        .iter()
+        .map(|s| Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal).to_string());
+    engine_evals(exe, fens)
 }
 
 /// Every trace of the C fixture parses; rebuilt from the manifest at its own values it is the
@@ -122,7 +90,7 @@ fn the_c_fixture_traces_rebuild_its_own_evaluation() {
     let m = Manifest::load(&mpath).unwrap();
     let traces = read_all(&out, &m);
     assert_eq!(traces.len(), 300);
-    let evals = engine_evals(&exe, &samples);
+    let evals = fixture_evals(&exe, &samples);
     let w = m.initial_weights();
     let ks = m.trace_index("ks_attack", &[0]).unwrap()..m.trace_index("ks_weight", &[0]).unwrap();
     let mut with_king_danger = 0;
@@ -430,15 +398,8 @@ fn other_weights_compiled_in_are_what_its_manifest_says() {
     let header = dir.path().join("tuned.h");
     std::fs::write(&header, weights_header(&m0, &w)).unwrap();
     let tuned = dir.path().join("tuned");
-    let status = Command::new("cc")
-        .args(["-O1", "-std=c99"])
-        .arg(format!("-DWEIGHTS=\"{}\"", header.display()))
-        .arg("-o")
-        .arg(&tuned)
-        .arg(fixtures().join("fixture.c"))
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let weights = format!("-DWEIGHTS=\"{}\"", header.display());
+    tools::cc_fixture(&tuned, &["-O1", &weights]);
     let m1 = trace_manifest(&tuned);
     assert_eq!(m1.initial_weights(), w);
 
@@ -457,8 +418,8 @@ fn other_weights_compiled_in_are_what_its_manifest_says() {
             t.fen()
         );
     }
-    let before = engine_evals(&exe, &samples);
-    let after = engine_evals(&tuned, &samples);
+    let before = fixture_evals(&exe, &samples);
+    let after = fixture_evals(&tuned, &samples);
     let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
     assert!(changed >= 90, "{changed} of 100 evaluations changed");
 }

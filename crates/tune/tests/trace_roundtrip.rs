@@ -8,43 +8,15 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-use common::{arg, default_data, run};
+use common::{arg, default_data, engine_evals, have_cc, read_all, run, tools};
 use data::{load, LoadOptions};
-use trace::{read_traces, write_text, Manifest, ReadOptions, Trace};
-
-/// The fixtures' folder.
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/trace-engine")
-}
-
-/// Whether `cc --version` runs.
-fn have_cc() -> bool {
-    Command::new("cc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
+use trace::{write_text, Manifest, Trace};
 
 /// The C fixture compiled to `exe` with `cc -O1 -std=c99` and `extra` flags.
 fn compile(exe: &Path, extra: &[&str]) {
-    let status = Command::new("cc")
-        .args(["-O1", "-std=c99"])
-        .args(extra)
-        .arg("-o")
-        .arg(exe)
-        .arg(fixtures().join("fixture.c"))
-        .status()
-        .expect("cc runs");
-    assert!(
-        status.success(),
-        "cc failed to compile fixture.c with {extra:?}"
-    );
+    tools::cc_fixture(exe, &[&["-O1"], extra].concat());
 }
 
 /// `n` positions spread over the embedded dataset, written to `dir/in.epd`.
@@ -55,6 +27,19 @@ fn positions(dir: &Path, n: usize) -> PathBuf {
     let path = dir.join("in.epd");
     data::write_epd(&path, &samples).unwrap();
     path
+}
+
+/// A temporary folder with `n` positions (`in.epd`) and the fixture compiled as it is
+/// (`fixture`), or `None` without a C compiler.
+fn setup(n: usize) -> Option<(tempfile::TempDir, PathBuf, PathBuf)> {
+    if !have_cc() {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = positions(dir.path(), n);
+    let exe = dir.path().join("fixture");
+    compile(&exe, &[]);
+    Some((dir, input, exe))
 }
 
 /// `tune trace INPUT --engine EXE -o OUT --jobs 2 --manifest-out MANIFEST`, checked to
@@ -74,8 +59,7 @@ fn trace_with(exe: &Path, input: &Path, out: &Path, manifest: &Path) -> (Manifes
     ]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let m = Manifest::load(manifest).unwrap();
-    let (traces, report) = read_traces(&[out.to_path_buf()], &m, &ReadOptions::default()).unwrap();
-    assert_eq!(report.skipped, 0, "{report}");
+    let traces = read_all(out, &m);
     (m, traces)
 }
 
@@ -99,24 +83,8 @@ fn assert_verifies(traces: &Path, manifest: &Path, n: usize) {
 }
 
 /// The engine's answers to `eval` (White's view) for each trace's position, from one process.
-fn engine_evals(exe: &Path, traces: &[Trace]) -> Vec<f64> {
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for t in traces {
-        writeln!(stdin, "position fen {}\neval", t.fen()).unwrap();
-    }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let evals: Vec<f64> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.strip_prefix("eval ").unwrap().parse().unwrap())
-        .collect();
+fn fixture_evals(exe: &Path, traces: &[Trace]) -> Vec<f64> {
+    let evals: Vec<f64> = engine_evals(exe, traces.iter().map(|t| t.fen().to_string()));
     assert_eq!(evals.len(), traces.len());
     evals
 }
@@ -141,16 +109,11 @@ fn assert_rebuilds(m: &Manifest, traces: &[Trace], w: &[f64], evals: &[f64], wha
 /// engine's traces against the tuned manifest passes; the tuning changed the weights.
 #[test]
 fn trace_verify_tune_emit_compile_and_the_engine_agrees() {
-    if !have_cc() {
-        eprintln!("skipping: this test needs a C compiler (`cc`), and there is none");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
     let n = 3000;
-    let input = positions(d, n);
-    let exe = d.join("fixture");
-    compile(&exe, &[]);
+    let Some((dir, input, exe)) = setup(n) else {
+        return;
+    };
+    let d = dir.path();
 
     let (traces_txt, mpath) = (d.join("traces.txt"), d.join("fixture.json"));
     let (m, traces) = trace_with(&exe, &input, &traces_txt, &mpath);
@@ -209,7 +172,7 @@ fn trace_verify_tune_emit_compile_and_the_engine_agrees() {
             (b.board, &b.coeffs, &b.features, b.phase)
         );
     }
-    let evals = engine_evals(&exe2, &traces);
+    let evals = fixture_evals(&exe2, &traces);
     let old_evals: Vec<f64> = traces.iter().map(|t| f64::from(t.eval.unwrap())).collect();
     assert_ne!(evals, old_evals, "the tuned engine evaluates differently");
     assert_rebuilds(&tuned, &traces, &w1, &evals, "old traces");
@@ -267,16 +230,11 @@ fn determined(m: &Manifest, traces: &[Trace], w: &[f64]) -> Vec<bool> {
 /// attackers never occur) and `mobility_queen[26]`; 144 of the 150 free weights are checked.
 #[test]
 fn labels_from_known_weights_give_them_back() {
-    if !have_cc() {
-        eprintln!("skipping: this test needs a C compiler (`cc`), and there is none");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
     let n = 3000;
-    let input = positions(d, n);
-    let exe = d.join("fixture");
-    compile(&exe, &[]);
+    let Some((dir, input, exe)) = setup(n) else {
+        return;
+    };
+    let d = dir.path();
     let (m, mut traces) = trace_with(&exe, &input, &d.join("traces.txt"), &d.join("fixture.json"));
 
     // The manifest with material and the tables frozen, the rest not rounded (`weights.json`

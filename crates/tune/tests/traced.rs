@@ -21,23 +21,15 @@ fn on(f: &Fixture, args: &[&str]) -> Ran {
     run(&all)
 }
 
-fn ok(r: &Ran, what: &str) {
-    assert_eq!(r.code, Some(0), "{what}:\n{}\n{}", r.stdout, r.stderr);
+/// `method` on the fixture for two iterations into `out`, quietly, with `extra` arguments.
+fn two_iters(f: &Fixture, method: &str, out: &Path, extra: &[&str]) -> Ran {
+    let mut args = vec![method, "--out", arg(out), "--quiet", "--max-iters", "2"];
+    args.extend_from_slice(extra);
+    on(f, &args)
 }
 
-/// Negates the engine's evaluation of every black-to-move trace (a side-to-move mix-up).
-fn negate_black(traces: &Path) {
-    let text = std::fs::read_to_string(traces).unwrap();
-    let wrong: String = text
-        .lines()
-        .map(|l| match l.split_once("; eval ") {
-            Some((head, e)) if l.contains(" b ") && e.trim() != "0" => {
-                format!("{head}; eval {}\n", -e.trim().parse::<f64>().unwrap())
-            }
-            _ => format!("{l}\n"),
-        })
-        .collect();
-    std::fs::write(traces, wrong).unwrap();
+fn ok(r: &Ran, what: &str) {
+    assert_eq!(r.code, Some(0), "{what}:\n{}\n{}", r.stdout, r.stderr);
 }
 
 #[test]
@@ -57,7 +49,7 @@ fn verify_passes_and_fails_and_tuning_refuses_failing_traces() {
     // At the true weights the engine's evaluations (made at the start values) differ.
     let r = on(&f, &["verify", "--weights", arg(&f.truth_manifest)]);
     assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
-    negate_black(&f.traces);
+    fixture::negate_black(&f.traces);
     let r = on(&f, &["verify"]);
     assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
     assert!(
@@ -66,10 +58,7 @@ fn verify_passes_and_fails_and_tuning_refuses_failing_traces() {
         r.stderr
     );
     let out = dir.path().join("refused");
-    let r = on(
-        &f,
-        &["lbfgs", "--out", arg(&out), "--quiet", "--max-iters", "2"],
-    );
+    let r = two_iters(&f, "lbfgs", &out, &[]);
     assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("fail verification"), "{}", r.stderr);
     assert!(
@@ -79,18 +68,7 @@ fn verify_passes_and_fails_and_tuning_refuses_failing_traces() {
     );
     assert!(r.stderr.contains("--no-verify-traces"), "{}", r.stderr);
     assert!(!out.join("weights.json").exists(), "nothing tuned");
-    let r = on(
-        &f,
-        &[
-            "lbfgs",
-            "--out",
-            arg(&out),
-            "--quiet",
-            "--max-iters",
-            "2",
-            "--no-verify-traces",
-        ],
-    );
+    let r = two_iters(&f, "lbfgs", &out, &["--no-verify-traces"]);
     ok(&r, "tuned anyway");
     assert!(out.join("weights.json").is_file());
 }
@@ -101,10 +79,7 @@ fn every_optimiser_tunes_a_trace_set() {
     let f = write(dir.path(), Kind::NonLinear, 400, 12, None);
     for m in optim::Method::ALL {
         let out = dir.path().join(m.name());
-        let r = on(
-            &f,
-            &[m.name(), "--out", arg(&out), "--quiet", "--max-iters", "2"],
-        );
+        let r = two_iters(&f, m.name(), &out, &[]);
         ok(&r, m.name());
         assert!(
             r.stdout.contains("traced (synthetic-ks)"),
@@ -125,18 +100,7 @@ fn every_optimiser_tunes_a_trace_set() {
     }
     // A run continues from its weights.json.
     let out = dir.path().join(optim::Method::Lbfgs.name());
-    let r = on(
-        &f,
-        &[
-            "lbfgs",
-            "--out",
-            arg(&out),
-            "--quiet",
-            "--max-iters",
-            "2",
-            "--resume",
-        ],
-    );
+    let r = two_iters(&f, "lbfgs", &out, &["--resume"]);
     ok(&r, "resume");
 }
 

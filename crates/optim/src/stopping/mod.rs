@@ -43,6 +43,23 @@ pub struct Budget {
     pub patience: Option<usize>,
 }
 
+impl Budget {
+    /// At most `n` iterations, and no other limit.
+    ///
+    /// ```
+    /// use optim::Budget;
+    ///
+    /// assert_eq!(Budget::iterations(50).max_iters, Some(50));
+    /// assert_eq!(Budget::iterations(50).patience, None);
+    /// ```
+    pub fn iterations(n: u64) -> Budget {
+        Budget {
+            max_iters: Some(n),
+            ..Budget::default()
+        }
+    }
+}
+
 /// The reason given when the iterations of the run (or of a round) run out.
 pub(crate) const ITERATIONS_SPENT: &str = "iteration budget reached";
 

@@ -37,15 +37,24 @@ fn eval(k: usize, w: &[Var]) -> Var {
     }
 }
 
-fn mixed() -> CompiledSet {
-    let items: Vec<usize> = (0..40).collect();
-    let mut set = CompiledSet::record(
-        &[1.0; 5],
-        &items,
+/// Items `0..` recorded from `start` with `eval`, each labelled by [`label`].
+fn record_items(
+    start: &[f64],
+    items: &[usize],
+    eval: impl Fn(usize, &[Var]) -> Var + Sync,
+) -> CompiledSet {
+    CompiledSet::record(
+        start,
+        items,
         |i, _| label(i),
         |_, &k, w| Some(eval(k, w)),
         None,
-    );
+    )
+}
+
+fn mixed() -> CompiledSet {
+    let items: Vec<usize> = (0..40).collect();
+    let mut set = record_items(&[1.0; 5], &items, eval);
     set.compact_phased(&[Some(1), None, Some(3), None, None]);
     set
 }
@@ -206,13 +215,7 @@ fn compacts_rows_with_a_constant_and_an_endgame_scale() {
         Var::dot(w, &terms) + (k as f64 - 10.5)
     };
     let start = [1.0; 5];
-    let mut set = CompiledSet::record(
-        &start,
-        &items,
-        |i, _| label(i),
-        |_, &k, w| Some(eval(k, w)),
-        None,
-    );
+    let mut set = record_items(&start, &items, eval);
     let sparse = set.clone();
     set.compact_phased(&[Some(1), None, Some(3), None, None]);
     assert_eq!(set.phased_len(), 24, "{:?}", set.layout());
@@ -242,13 +245,7 @@ fn wide_pairs(n: usize, coefs: &[f64]) -> (usize, Vec<Fallback>) {
         Var::dot(w, &terms) + 0.25
     };
     let start = vec![1.0; 2 * n];
-    let mut set = CompiledSet::record(
-        &start,
-        &items,
-        |i, _| label(i),
-        |_, &k, w| Some(eval(k, w)),
-        None,
-    );
+    let mut set = record_items(&start, &items, eval);
     let sparse = set.clone();
     let eg_of: Vec<Option<usize>> = (0..2 * n).map(|i| (i % 2 == 0).then_some(i + 1)).collect();
     set.compact_phased(&eg_of);

@@ -91,6 +91,21 @@ impl TraceOptions {
     }
 }
 
+impl SetupOptions {
+    /// How many of `[train, valid]` positions [`limit`](Self::limit) keeps: all of them, or
+    /// both sides cut in proportion so that together they are about `limit`.
+    pub(crate) fn quotas(&self, [train, valid]: [u64; 2]) -> [u64; 2] {
+        let total = train + valid;
+        match self.limit.map(|l| l as u64) {
+            Some(limit) if limit < total => {
+                let f = limit as f64 / total as f64;
+                [train, valid].map(|n| (n as f64 * f).round() as u64)
+            }
+            _ => [train, valid],
+        }
+    }
+}
+
 impl Default for SetupOptions {
     fn default() -> Self {
         SetupOptions {

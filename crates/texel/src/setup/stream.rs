@@ -78,13 +78,7 @@ pub(crate) fn stream(
         .map(|r| r.1)
         .sum();
     drop(runs);
-    let mut quota = [total - valid_total, valid_total];
-    if let Some(limit) = opts.limit.map(|l| l as u64) {
-        if limit < total {
-            let f = limit as f64 / total as f64;
-            quota = quota.map(|n| (n as f64 * f).round() as u64);
-        }
-    }
+    let quota = opts.quotas([total - valid_total, valid_total]);
     // Pass 2: split each batch, record both sides.
     let pb = progress(quota[0] + quota[1]);
     let mut rec = Recorder {

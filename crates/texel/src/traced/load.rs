@@ -257,13 +257,7 @@ fn two_passes(r: &Read) -> Result<Sets, TexelError> {
     let is_valid = |g: u32| valid_games.binary_search(&g).is_ok();
     let valid_total: u64 = runs.iter().filter(|r| is_valid(r.0)).map(|r| r.1).sum();
     let total = survey.kept as u64;
-    let mut quota = [total - valid_total, valid_total];
-    if let Some(limit) = opts.limit.map(|l| l as u64) {
-        if limit < total {
-            let f = limit as f64 / total as f64;
-            quota = quota.map(|n| (n as f64 * f).round() as u64);
-        }
-    }
+    let quota = opts.quotas([total - valid_total, valid_total]);
     let pb = crate::setup::bar(&opts.progress, quota[0] + quota[1], "recording");
     let mut sides = [Side::new(r.start.len()), Side::new(r.start.len())];
     let mut parts: [Vec<Trace>; 2] = Default::default();

@@ -136,3 +136,12 @@ pub fn fresh(model: &eval::Model, pos: &Chess, w: &[f64]) -> (f64, Vec<f64>) {
 pub fn close(a: f64, b: f64, scale: f64) -> bool {
     (a - b).abs() <= 1e-9 * scale.max(1.0)
 }
+
+/// Every component of `got` is [`close`] to `want`'s, relative to the largest of `want`.
+pub fn assert_gradients_close(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: gradient lengths");
+    let scale = want.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    for (j, (&a, &b)) in got.iter().zip(want).enumerate() {
+        assert!(close(a, b, scale), "{what} d/dw{j}: {a} against {b}");
+    }
+}

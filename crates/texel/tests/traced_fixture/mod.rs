@@ -199,3 +199,18 @@ pub fn weights_of(path: &Path) -> Vec<f64> {
         .unwrap_or_else(|e| panic!("{}: not a valid manifest: {e}", path.display()))
         .initial_weights()
 }
+
+/// Negates the engine's evaluation of every black-to-move trace (a side-to-move mix-up).
+pub fn negate_black(traces: &Path) {
+    let text = std::fs::read_to_string(traces).unwrap();
+    let wrong: String = text
+        .lines()
+        .map(|l| match l.split_once("; eval ") {
+            Some((head, e)) if l.contains(" b ") && e.trim() != "0" => {
+                format!("{head}; eval {}\n", -e.trim().parse::<f64>().unwrap())
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(traces, wrong).unwrap();
+}

@@ -8,6 +8,8 @@ use std::process::{Command, Stdio};
 // data folder (tests ignored by default); as the data crate's tests find them.
 #[path = "../../../data/tests/common/mod.rs"]
 mod data_common;
+#[path = "../../../data/tests/common/tools.rs"]
+pub mod tools;
 #[allow(unused_imports)] // not every test file reads the fixtures or the shared data
 pub use data_common::{fixture, shared};
 
@@ -102,34 +104,73 @@ pub fn gradtune_uci() -> PathBuf {
     path
 }
 
+/// Whether `cc --version` runs; where it does not, says that the test is skipped.
+pub fn have_cc() -> bool {
+    tools::have("cc", "this test needs a C compiler")
+}
+
+/// The UCI engine `exe`'s answers to `eval` at each position (a FEN), from one process: the
+/// number after `eval `, as `T`.
+pub fn engine_evals<T: std::str::FromStr>(
+    exe: &Path,
+    fens: impl IntoIterator<Item = String>,
+) -> Vec<T>
+where
+    T::Err: std::fmt::Debug,
+{
+    use std::io::Write as _;
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for fen in fens {
+        writeln!(stdin, "position fen {fen}\neval").unwrap();
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.strip_prefix("eval ").unwrap().parse().unwrap())
+        .collect()
+}
+
 /// The C fixture compiled into `dir` with `cc -O2 -std=c99 -Wall -Wextra -pedantic` (which
 /// must print no warning), or `None` (with a message) where there is no C compiler.
 pub fn compile_fixture(dir: &Path) -> Option<PathBuf> {
-    let probe = Command::new("cc")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    if !probe.is_ok_and(|s| s.success()) {
-        eprintln!("skipping: this test needs a C compiler (`cc`), and there is none");
+    if !have_cc() {
         return None;
     }
-    let source = fixture("trace-engine/fixture.c");
     let exe = dir.join("fixture");
-    let out = Command::new("cc")
-        .args(["-O2", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-o"])
-        .arg(&exe)
-        .arg(&source)
-        .output()
-        .expect("cc runs");
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "cc failed to compile fixture.c: {said}"
-    );
+    let said = tools::cc_fixture(&exe, &["-O2", "-Wall", "-Wextra", "-pedantic"]);
     assert!(
         said.trim().is_empty(),
         "fixture.c compiles with warnings: {said}"
     );
     Some(exe)
+}
+
+/// `text` with the lines from the one that starts with `first` to the end of the one that
+/// starts with `last` replaced by `block` (and a newline), as an author pastes emitted weights
+/// over their own.
+pub fn splice(text: &str, first: &str, last: &str, block: &str) -> String {
+    let start = text
+        .find(first)
+        .unwrap_or_else(|| panic!("the source has no `{first}`"));
+    let at = text
+        .find(last)
+        .unwrap_or_else(|| panic!("the source has no `{last}`"));
+    let end = at + text[at..].find('\n').unwrap() + 1;
+    format!("{}{block}\n{}", &text[..start], &text[end..])
+}
+
+/// The traces of `path` read against `m`, checked to be all well formed.
+pub fn read_all(path: &Path, m: &trace::Manifest) -> Vec<trace::Trace> {
+    let options = trace::ReadOptions::default();
+    let (traces, report) = trace::read_traces(&[path.to_path_buf()], m, &options).unwrap();
+    assert_eq!(report.skipped, 0, "{report}");
+    traces
 }

@@ -124,14 +124,9 @@ fn whole(opts: &SetupOptions) -> (CompiledSet, CompiledSet) {
     let (mut valid, mut train): (Vec<Trace>, Vec<Trace>) = traces
         .into_iter()
         .partition(|t| valid_games.binary_search(&t.game).is_ok());
-    if let Some(limit) = opts.limit {
-        let total = train.len() + valid.len();
-        if limit < total {
-            let f = limit as f64 / total as f64;
-            train.truncate((train.len() as f64 * f).round() as usize);
-            valid.truncate((valid.len() as f64 * f).round() as usize);
-        }
-    }
+    let [t, v] = opts.quotas([train.len() as u64, valid.len() as u64]);
+    train.truncate(t as usize);
+    valid.truncate(v as usize);
     (
         record_traces(&traced, &train, &start, None),
         record_traces(&traced, &valid, &start, None),
