@@ -151,3 +151,23 @@ pub struct Loaded<M> {
     /// Messages for the user (data reports, skipped records).
     pub notes: Vec<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SetupOptions;
+
+    #[test]
+    fn quotas_cut_both_sides_in_proportion_to_the_limit() {
+        let with = |limit| SetupOptions {
+            limit,
+            ..SetupOptions::default()
+        };
+        assert_eq!(with(None).quotas([900, 100]), [900, 100]);
+        assert_eq!(with(Some(1000)).quotas([900, 100]), [900, 100]);
+        assert_eq!(with(Some(5000)).quotas([900, 100]), [900, 100]);
+        assert_eq!(with(Some(500)).quotas([900, 100]), [450, 50]);
+        // Each side rounded on its own: 299.7 and 33.3.
+        assert_eq!(with(Some(333)).quotas([900, 100]), [300, 33]);
+        assert_eq!(with(Some(0)).quotas([900, 100]), [0, 0]);
+    }
+}
