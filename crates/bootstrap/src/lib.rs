@@ -523,11 +523,11 @@ impl Runner<'_> {
         let plan = MatchPlan {
             openings: self.openings(derive_seed(s.seed, generation, SALT_GATE), s.gate_openings),
             options: s.play(s.gate_nodes),
-            sprt: Some(s.sprt()),
+            sprt: Some(s.sprt),
             sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
         };
         let report = self.play(candidate, best, &plan, Stage::Gate)?;
-        let (keep, reason) = gate::decide(&s.sprt(), gate::Undecided::Ahead, &report.result.pairs);
+        let (keep, reason) = gate::decide(&s.sprt, gate::Undecided::Ahead, &report.result.pairs);
         let record = GateRecord {
             result: report.record(&format!("gen {}", prev.best)),
             keep,

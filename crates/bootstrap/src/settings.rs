@@ -37,6 +37,14 @@ fn result_only() -> f64 {
     1.0
 }
 
+/// The gates' SPRT by default: H0 0 Elo against H1 10 Elo at 5% error rates each way.
+pub const GATE_SPRT: Sprt = Sprt {
+    elo0: 0.0,
+    elo1: 10.0,
+    alpha: 0.05,
+    beta: 0.05,
+};
+
 /// Everything that decides what a bootstrap computes (written to `state.json`; a
 /// continuation must use the same).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,14 +91,10 @@ pub struct Settings {
     pub freeze: Vec<String>,
     /// Fraction of the games held out for validation in each tuning run.
     pub valid_fraction: f64,
-    /// The gate's SPRT: H0 Elo.
-    pub elo0: f64,
-    /// The gate's SPRT: H1 Elo.
-    pub elo1: f64,
-    /// The gate's SPRT: false-positive rate.
-    pub alpha: f64,
-    /// The gate's SPRT: false-negative rate.
-    pub beta: f64,
+    /// The gate's SPRT (in the file as `elo0`, `elo1`, `alpha` and `beta` beside the other
+    /// settings, as before it was one value).
+    #[serde(flatten)]
+    pub sprt: Sprt,
     /// The gate plays at most this many openings (each with both colours).
     pub gate_openings: usize,
     /// The gate judges the SPRT after every this many openings.
@@ -161,10 +165,7 @@ impl Default for Settings {
             pool: 0,
             freeze: Vec::new(),
             valid_fraction: 0.1,
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
+            sprt: GATE_SPRT,
             gate_openings: 200,
             gate_batch: 10,
             gate_nodes: 5000,
@@ -189,16 +190,6 @@ impl Settings {
     /// ```
     pub fn play(&self, nodes: u64) -> PlayOptions {
         play_options(self.clock.as_ref(), nodes)
-    }
-
-    /// The gate's SPRT.
-    pub fn sprt(&self) -> Sprt {
-        Sprt {
-            elo0: self.elo0,
-            elo1: self.elo1,
-            alpha: self.alpha,
-            beta: self.beta,
-        }
     }
 
     /// Checks every option's range.
@@ -231,7 +222,7 @@ impl Settings {
         if self.gate_openings == 0 || self.gate_batch == 0 || self.ladder_openings == 0 {
             return bad("--gate-openings, --gate-batch and --ladder-openings must be at least 1");
         }
-        if let Err(e) = self.sprt().check() {
+        if let Err(e) = self.sprt.check() {
             return bad(&e);
         }
         if !(0.0..1.0).contains(&self.valid_fraction) {

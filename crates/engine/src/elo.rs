@@ -4,6 +4,8 @@
 //! All use the logistic Elo model: an Elo difference `e` gives the expected score
 //! `1 / (1 + 10^(-e / 400))`, so `e = -400 log10(1 / s - 1)`.
 
+use serde::{Deserialize, Serialize};
+
 /// The 97.5% quantile of the standard normal distribution (two-sided 95% interval).
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -136,7 +138,7 @@ pub fn pentanomial(pairs: &[u64; 5]) -> Option<EloEstimate> {
 /// // No games' worth of evidence either way: keep playing.
 /// assert_eq!(sprt.verdict(0.0), SprtVerdict::Continue);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     /// Elo under the null hypothesis.
     pub elo0: f64,

@@ -142,10 +142,12 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         gate_openings: args.gate_openings,
         gate_nodes: args.gate_nodes,
         gate_batch: args.gate_batch,
-        elo0,
-        elo1,
-        alpha: args.alpha,
-        beta: args.beta,
+        sprt: engine::elo::Sprt {
+            elo0,
+            elo1,
+            alpha: args.alpha,
+            beta: args.beta,
+        },
         clock: args.play.clock(),
         uci_options: args
             .uci_options

@@ -50,7 +50,7 @@ impl Runner<'_> {
             }
             .openings(s.gate_openings, &MaterialEvaluator),
             options: s.gate_options().stop(Arc::clone(self.stop)),
-            sprt: Some(s.sprt()),
+            sprt: Some(s.sprt),
             sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
         };
         (self.on_event)(LoopEvent::Step {
@@ -83,7 +83,7 @@ impl Runner<'_> {
         (weights, options): (&Path, &Path),
     ) -> Result<GateRecord, BootstrapError> {
         let (keep, reason) = decide(
-            &self.opts.settings.sprt(),
+            &self.opts.settings.sprt,
             self.opts.settings.undecided,
             &report.result.pairs,
         );

@@ -11,7 +11,7 @@ use engine::player::UciSetup;
 use serde::{Deserialize, Serialize};
 
 use crate::gate::Undecided;
-use crate::settings::{play_options, ClockSettings};
+use crate::settings::{play_options, ClockSettings, GATE_SPRT};
 use crate::BootstrapError;
 
 /// The default label blend of `tune loop` (`lambda * result + (1 - lambda) * sigma(score)`):
@@ -54,14 +54,10 @@ pub struct LoopSettings {
     pub gate_nodes: u64,
     /// The gate's SPRT is judged after each batch of this many openings.
     pub gate_batch: usize,
-    /// The gate's SPRT: H0 Elo.
-    pub elo0: f64,
-    /// H1 Elo.
-    pub elo1: f64,
-    /// False-positive rate.
-    pub alpha: f64,
-    /// False-negative rate.
-    pub beta: f64,
+    /// The gate's SPRT (in the file as `elo0`, `elo1`, `alpha` and `beta` beside the other
+    /// settings, as before it was one value).
+    #[serde(flatten)]
+    pub sprt: Sprt,
     /// A clock for the games of self-play and the gate instead of `nodes` and `gate_nodes`
     /// (then unused); `None`, absent from the file (and from the files of loops written before
     /// time controls): fixed nodes. Games on a clock are not reproducible.
@@ -99,10 +95,7 @@ impl LoopSettings {
             gate_openings: 200,
             gate_nodes: 5_000,
             gate_batch: 20,
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
+            sprt: GATE_SPRT,
             clock: None,
             uci_options: Vec::new(),
             undecided: Undecided::Ahead,
@@ -128,16 +121,6 @@ impl LoopSettings {
         play_options(self.clock.as_ref(), self.gate_nodes)
     }
 
-    /// The gate's SPRT.
-    pub fn sprt(&self) -> Sprt {
-        Sprt {
-            elo0: self.elo0,
-            elo1: self.elo1,
-            alpha: self.alpha,
-            beta: self.beta,
-        }
-    }
-
     /// Checks every option's range.
     pub fn validate(&self) -> Result<(), BootstrapError> {
         let bad = |m: &str| Err(BootstrapError::Options(m.to_string()));
@@ -156,7 +139,7 @@ impl LoopSettings {
         if self.l2.is_some_and(|l| !(l.is_finite() && l >= 0.0)) {
             return bad("--l2 must be `auto` or a number >= 0");
         }
-        if let Err(e) = self.sprt().check() {
+        if let Err(e) = self.sprt.check() {
             return bad(&e);
         }
         Ok(())
