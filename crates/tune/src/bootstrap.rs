@@ -141,7 +141,7 @@ fn stage_name(s: Stage) -> &'static str {
 /// The bootstrap's options from the command line: the defaults that depend on the model
 /// (`--lambda`) resolved.
 fn options(args: &Args) -> anyhow::Result<Options> {
-    let (elo0, elo1) = crate::matches::parse_sprt(&args.sprt)?;
+    let sprt = crate::matches::parse_sprt(&args.sprt, args.alpha, args.beta)?;
     Ok(Options {
         out: args.out.clone(),
         generations: args.generations,
@@ -163,12 +163,7 @@ fn options(args: &Args) -> anyhow::Result<Options> {
             pool: args.pool,
             freeze: args.freeze.clone(),
             valid_fraction: args.valid_fraction,
-            sprt: engine::elo::Sprt {
-                elo0,
-                elo1,
-                alpha: args.alpha,
-                beta: args.beta,
-            },
+            sprt,
             gate_openings: args.gate_openings,
             gate_batch: args.gate_batch,
             gate_nodes: args.gate_nodes,

@@ -120,7 +120,7 @@ pub struct Args {
 
 /// The loop's options from the command line.
 fn options(args: &Args) -> anyhow::Result<LoopOptions> {
-    let (elo0, elo1) = crate::matches::parse_sprt(&args.sprt)?;
+    let sprt = crate::matches::parse_sprt(&args.sprt, args.alpha, args.beta)?;
     if !(args.uci_timeout.is_finite() && args.uci_timeout > 0.0) {
         anyhow::bail!("--uci-timeout must be a positive number of seconds");
     }
@@ -142,12 +142,7 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
         gate_openings: args.gate_openings,
         gate_nodes: args.gate_nodes,
         gate_batch: args.gate_batch,
-        sprt: engine::elo::Sprt {
-            elo0,
-            elo1,
-            alpha: args.alpha,
-            beta: args.beta,
-        },
+        sprt,
         clock: args.play.clock(),
         uci_options: args
             .uci_options

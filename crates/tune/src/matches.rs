@@ -114,15 +114,21 @@ fn name(text: &str, player: &MatchPlayer, weights: Option<&Path>) -> String {
     }
 }
 
-/// `--sprt ELO0,ELO1` (also `tune bootstrap --sprt`).
-pub fn parse_sprt(text: &str) -> anyhow::Result<(f64, f64)> {
+/// The SPRT of `--sprt ELO0,ELO1` with `--alpha` and `--beta` (also `tune loop` and `tune
+/// bootstrap`), as given: [`Sprt::check`] judges its ranges.
+pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> anyhow::Result<Sprt> {
     let v: Vec<f64> = text
         .split(',')
         .map(|x| x.trim().parse::<f64>())
         .collect::<Result<_, _>>()
         .with_context(|| format!("--sprt takes ELO0,ELO1, not `{text}`"))?;
     match v[..] {
-        [a, b] => Ok((a, b)),
+        [elo0, elo1] => Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        }),
         _ => anyhow::bail!("--sprt takes two numbers: ELO0,ELO1"),
     }
 }
@@ -274,13 +280,7 @@ fn sprt(args: &Args) -> anyhow::Result<Option<Sprt>> {
     let Some(text) = &args.sprt else {
         return Ok(None);
     };
-    let (elo0, elo1) = parse_sprt(text)?;
-    let sprt = Sprt {
-        elo0,
-        elo1,
-        alpha: args.alpha,
-        beta: args.beta,
-    };
+    let sprt = parse_sprt(text, args.alpha, args.beta)?;
     sprt.check().map_err(anyhow::Error::msg)?;
     Ok(Some(sprt))
 }
