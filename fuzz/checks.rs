@@ -1,5 +1,5 @@
 //! The fuzz targets' bodies, shared by the cargo-fuzz targets in `fuzz_targets/` and the
-//! stable smoke test `crates/data/tests/fuzz_smoke.rs` (both include this file by path).
+//! stable smoke test `crates/data/tests/it/fuzz_smoke.rs` (both include this file by path).
 // Each target uses one of them.
 #![allow(dead_code)]
 

@@ -1,5 +1,5 @@
 //! The trace fuzz targets' bodies, shared by the cargo-fuzz targets `trace_reader` and
-//! `expr_parser` and the stable smoke test `crates/trace/tests/fuzz_smoke.rs` (both include
+//! `expr_parser` and the stable smoke test `crates/trace/tests/it/fuzz_smoke.rs` (both include
 //! this file by path). Errors are fine, panics are not.
 // Each target uses one of them.
 #![allow(dead_code)]

@@ -42,7 +42,7 @@
 //! **Invariants.**
 //! - No input can panic the library: every malformed record becomes a message with its location
 //!   (`file:line`, `file: game N`, `file: record N`), a count, and with `strict` an error
-//!   (fuzzed; `tests/fuzz_smoke.rs` on stable).
+//!   (fuzzed; `tests/it/fuzz_smoke.rs` on stable).
 //! - Results and scores in a `Sample` are from White's point of view, whatever the source said.
 //! - A `Sample` of a legal position unpacks to the same board, side to move, castling rights
 //!   (as rook squares, so Chess960 survives) and legal en-passant square; move counters are lost.
@@ -79,14 +79,14 @@
 //! 5. *Fuzz*: a target in `fuzz/fuzz_targets/<name>.rs` whose body lives in `fuzz/checks.rs` (or
 //!    `fuzz/trace_checks.rs`), a `[[bin]]` in `fuzz/Cargo.toml`, its name in `fuzz/run`'s list,
 //!    and a stable smoke test that runs the same body on random and mutated inputs
-//!    (`crates/data/tests/fuzz_smoke.rs`; `crates/trace/tests/fuzz_smoke.rs`); see
+//!    (`crates/data/tests/it/fuzz_smoke.rs`; `crates/trace/tests/it/fuzz_smoke.rs`); see
 //!    `docs/fuzzing.md`.
-//! 6. *Test* each skip and each error on small inputs (`crates/trace/tests/reader.rs`: located,
-//!    counted, strict; `crates/data/tests/epd.rs` and `cache.rs` for `data`'s formats).
+//! 6. *Test* each skip and each error on small inputs (`crates/trace/tests/it/reader.rs`: located,
+//!    counted, strict; `crates/data/tests/it/epd.rs` and `cache.rs` for `data`'s formats).
 //!
 //! The trace reader is this recipe followed: its text and binary forms told apart by `GTTRACE1`,
 //! `ReadReport` for the skip contract, the `trace_reader` fuzz target with its smoke test
-//! (`cargo test -p trace --test fuzz_smoke`), `tune extract --manifest M.json TRACES -o OUT`
+//! (`cargo test -p trace --test it fuzz_smoke::`), `tune extract --manifest M.json TRACES -o OUT`
 //! converting between the forms (`crates/tune/src/traced.rs`).
 #![warn(missing_docs)]
 

@@ -120,8 +120,8 @@
 //!   batches of openings (the result depends only on the openings and players). `MatchRecord` is
 //!   its result for JSON files: no games, no timings, infinite Elo figures as `null`.
 //! - Speed work keeps the search tree: no incremental evaluation (summing in another order would
-//!   round differently and change decisions); `tests/same_search.rs` pins fixed-node games to
-//!   fingerprints recorded before it, `tests/fast_eval.rs` checks every evaluation of searches
+//!   round differently and change decisions); `tests/it/same_search.rs` pins fixed-node games to
+//!   fingerprints recorded before it, `tests/it/fast_eval.rs` checks every evaluation of searches
 //!   from TCEC positions against `Model::evaluate` and the searches against the reference path.
 //! - Library code returns `EngineError` for files and options; bad UCI input becomes
 //!   `info string error: ...`.

@@ -77,7 +77,7 @@
 //!      `phase.*`) that is the same for every position; `evaluate` is literally `head(dot(w, sums),
 //!      h)`. The mg and eg sums are *twins* (term by term the same coefficient on a `.mg.` / `.eg.`
 //!      pair), and `Split::head_gradient` is the head's value and gradient on `f64` by hand, equal
-//!      to the tape's derivative on the kinks too (`tests/split.rs`). The tuner stores positions
+//!      to the tape's derivative on the kinks too (`tests/it/split.rs`). The tuner stores positions
 //!      this way.
 //!
 //! Default weights: material 100, 300, 300, 500, 900 in both phases; everything else 0, except the
@@ -118,7 +118,7 @@
 //! before `push_threats` and `outposts`, 1,024 before `rook_on_seventh`). The groups of a term
 //! marked `ADDED_LATER` come after every middlegame and endgame term before them, so a `full` file
 //! with the later groups at 0 sums exactly as before them, bit for bit
-//! (`crates/engine/tests/same_search.rs` checks the games; `crates/eval/tests/layout_snapshot.rs`
+//! (`crates/engine/tests/it/same_search.rs` checks the games; `crates/eval/tests/it/layout_snapshot.rs`
 //! pins the earlier parameters' names, indices and features). The classic layout keeps a few
 //! parameters no legal position can touch (`pst.pawn.*` on ranks 1 and 8): their gradient is always
 //! 0 and they stay at their start value. Material and the piece-square tables overlap (adding a

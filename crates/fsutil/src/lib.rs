@@ -30,7 +30,7 @@
 //! resumed run appends to it), and `tune label`'s `OUT.progress` (the finished labels, appended one
 //! by one so that a rerun continues; removed once OUT is written). New code that writes a file uses
 //! `atomic`, not `std::fs::write` or `File::create`. Tested by killing `tune extract` with SIGKILL
-//! while it writes a cache over an old one (`crates/tune/tests/interrupts.rs`).
+//! while it writes a cache over an old one (`crates/tune/tests/it/interrupts.rs`).
 #![warn(missing_docs)]
 
 pub mod atomic;

@@ -81,8 +81,8 @@
 //! its options as a field of [`SolverOptions`] (`#[command(flatten)]` under the `clap`
 //! feature; each option with `long` and a help line naming the method) and one arm in
 //! [`Method::stage`] (usually `ArgminStage::new(...)`). `tune <name>` and `tune compare
-//! --methods <name>` then exist from the registry; `crates/texel/tests/objective.rs` runs
-//! every method and `crates/texel/tests/recovery.rs` recovers known weights with them.
+//! --methods <name>` then exist from the registry; `crates/texel/tests/it/objective.rs` runs
+//! every method and `crates/texel/tests/it/recovery.rs` recovers known weights with them.
 //!
 //! Plain gradient descent with a fixed step, added from outside the registry:
 //!

@@ -7,7 +7,7 @@
 //! `LossKind`'s `FromStr`, and its arm in each of `Link::loss` (value and `dL/dq`: what a pass
 //! reads), `Link::loss_value` (value only) and `Link::curvature` (the Gauss-Newton weight, never
 //! negative); then a finite-difference check beside the others in
-//! `crates/texel/tests/objective.rs`. The `--loss` option of every tuning command parses it.
+//! `crates/texel/tests/it/objective.rs`. The `--loss` option of every tuning command parses it.
 
 use serde::{Deserialize, Serialize};
 

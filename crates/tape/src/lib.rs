@@ -55,7 +55,7 @@
 //! it never touches freed memory. A nested `record` on the same thread panics. Why each `unsafe`
 //! block holds, the closed `mem::forget` hole and the Miri record:
 //! `SOUNDNESS.md` (beside this crate's `Cargo.toml`) (two `compile_fail` doctests on
-//! `Tape::record`, `tests/scoped.rs` for the run-time side). A `Recording` is neither `Send` nor
+//! `Tape::record`, `tests/it/scoped.rs` for the run-time side). A `Recording` is neither `Send` nor
 //! `Sync`; for parallel work, keep one `Tape` per thread (rayon's `map_init`) and record on each.
 //!
 //! Per-position losses use marks: record the shared inputs, take a `Mark`, then for each position
@@ -85,7 +85,7 @@
 //!   Tags are handed out in blocks from one atomic counter and only detect misuse; the index
 //!   check alone keeps every operation below the tape's length (the `SAFETY` proof in `sweep`).
 //!   A `Mark` is a node count: a stale or foreign one only decides how much `rewind` forgets.
-//!   Tested in release builds too (`tests/stale.rs`).
+//!   Tested in release builds too (`tests/it/stale.rs`).
 //! - Between sweeps, adjoints are zero except for inputs and nodes below a mark awaiting
 //!   `take_gradient`.
 //! - Recording and replay compute values and partials through one function (`kind::apply`), so a

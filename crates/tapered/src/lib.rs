@@ -108,7 +108,7 @@
 //!   without a split, store full), `CompiledSet::layout` counts positions and bytes per store and
 //!   the fallbacks by store and reason (serialisable), and `texel::setup::prepare` turns each
 //!   fallback into a note naming the count and the reason. `psqt` and `full` have none on real data
-//!   (`texel/tests/replay.rs` asserts it, and forces a fallback to check its count, reason and
+//!   (`texel/tests/it/replay.rs` asserts it, and forces a fallback to check its count, reason and
 //!   replay); the replay test checks every store against fresh tape recordings.
 //! - Passes are bit-for-bit reproducible for a given thread count: chunk boundaries depend only
 //!   on the range and the thread count, each store sweeps its part of a chunk in position order,

@@ -94,7 +94,7 @@
 //!
 //! **Adding an evaluation term** touches `eval` only (the recipe is "How to add an evaluation term"
 //! in `eval`'s `src/terms/mod.rs`): nothing in `optim` or `texel` changes; recording, gradients,
-//! stores, output files and the engine pick it up from the model (`tests/replay.rs` checks stored
+//! stores, output files and the engine pick it up from the model (`tests/it/replay.rs` checks stored
 //! rows against fresh recordings for every parameter).
 #![warn(missing_docs)]
 

@@ -100,7 +100,7 @@
 //!    as `r#name` / `@name` where the language can, refused where it cannot; `identifier` ends in
 //!    `_ => Ok(name)`, so a missing arm lets keywords through silently), and in
 //!    `emit/context.rs`'s `Target::packs` whether tapered integers pack as `S(mg, eg)`.
-//! 4. A test in `crates/trace/tests/emit.rs`: compile the output and read the weights back where
+//! 4. A test in `crates/trace/tests/it/emit.rs`: compile the output and read the weights back where
 //!    a compiler exists (`c_family_round_trip`, `rust_constants_compile_...`), else check its
 //!    declarations (`csharp_class_declares_every_table`), and the language in `languages_parse`.
 //!
@@ -116,7 +116,7 @@
 //! `a_user_template_derives_values_by_name`, `broken_user_templates_are_named_with_their_line`). No
 //! built-in template defines a macro (`no_built_in_output_defines_a_macro`): C and C++ use the
 //! engine's own `S(mg, eg)`, declared before the tables. gradtune's own models are printed by the
-//! same templates from `texel::emit::describe` (`crates/texel/tests/emit.rs` compiles them in C and
+//! same templates from `texel::emit::describe` (`crates/texel/tests/it/emit.rs` compiles them in C and
 //! Rust and reads the weights back). A user template, from a file, by name:
 //!
 //! ```

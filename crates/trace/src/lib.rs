@@ -92,14 +92,14 @@
 //!   range, features known), so a manifest/trace mismatch is named by file and line before tuning.
 //! - No input panics the library: every malformed record becomes a located message and a count,
 //!   or the error with `strict` (the text line and the expressions fuzzed: `trace_reader`,
-//!   `expr_parser`, `docs/fuzzing.md`, `tests/fuzz_smoke.rs` on stable; the binary form's
-//!   truncations and corruptions tested in `tests/reader.rs`). Binary counts are never trusted
+//!   `expr_parser`, `docs/fuzzing.md`, `tests/it/fuzz_smoke.rs` on stable; the binary form's
+//!   truncations and corruptions tested in `tests/it/reader.rs`). Binary counts are never trusted
 //!   for allocation.
 //! - A trace accepted from text or binary evaluates, packs and reads back equal in either form.
 //! - One evaluation function for every `Scalar`: `f64` (verify, reports), `Var` (recording) and
-//!   `Dual` agree (`tests/gradients.rs`, `tests/evaluate.rs`).
+//!   `Dual` agree (`tests/it/gradients.rs`, `tests/it/evaluate.rs`).
 //! - Emitted source is checked by compiling it: the C and C++ headers with `cc`/`c++` and the Rust
-//!   constants with `rustc`, read back equal to the rounded weights (`tests/emit.rs`, skipped with
+//!   constants with `rustc`, read back equal to the rounded weights (`tests/it/emit.rs`, skipped with
 //!   a message where no compiler is).
 #![warn(missing_docs)]
 

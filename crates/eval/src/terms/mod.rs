@@ -36,15 +36,15 @@
 //! `tables`, `emit`, the tuner (recording, stores, replay), the engine and the `popcnt` copy of
 //! the extraction pick it up. At the end of the list its parameters take the next indices (no
 //! earlier one moves) and its terms come last in the sums, so at 0 they leave every sum bit for
-//! bit as before (`crates/engine/tests/same_search.rs` replays the games recorded without it;
+//! bit as before (`crates/engine/tests/it/same_search.rs` replays the games recorded without it;
 //! its fingerprints skip the groups of `LATER_GROUPS` added after them).
 //!
-//! Then test what it counts on hand-checked positions (`crates/eval/tests/features.rs`); the
+//! Then test what it counts on hand-checked positions (`crates/eval/tests/it/features.rs`); the
 //! symmetry, gradient, fast-path (`evaluate_f64` bit for bit) and replay tests already run
 //! over every parameter. `terms/rook_on_seventh.rs` is a term added this way (commit
 //! `9b8f335`: the file, 51 lines, and one line here, when the list's macro still declared the
-//! modules), checked by `cargo test -p eval --test features rook_on_seventh` and, for the old
-//! games, `cargo test -p engine --test same_search`.
+//! modules), checked by `cargo test -p eval --test it features::rook_on_seventh` and, for the old
+//! games, `cargo test -p engine --test it same_search::`.
 //!
 //! A non-linear term needs more than this: its features go into the linear sums that
 //! `full.rs`'s head combines (`SUMS`, `head`, `head_params`); a new sum or head weight is an

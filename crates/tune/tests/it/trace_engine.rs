@@ -1,0 +1,425 @@
+//! `tune trace` against the foreign engines of `fixtures/trace-engine`: the C fixture (built
+//! with the system C compiler; the tests say so and skip where `cc` is missing) and the
+//! misbehaving python3 one (skipped where `python3` is missing).
+
+use crate::common;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{arg, compile_fixture, default_data, engine_evals, read_all, run, tools, Ran};
+use data::{load, LoadOptions, Sample};
+use shakmaty::fen::Fen;
+use shakmaty::{EnPassantMode, Position};
+use trace::Manifest;
+
+/// The fixtures' folder.
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/trace-engine")
+}
+
+/// The misbehaving engine's command line in `mode`, or `None` (with a message) where there
+/// is no python3.
+fn misbehave(mode: &str) -> Option<String> {
+    if !tools::have("python3", "the misbehaving engine is a python3 script") {
+        return None;
+    }
+    let script = fixtures().join("misbehave.py");
+    Some(format!("python3 '{}' {mode}", script.display()))
+}
+
+/// `n` positions spread over the embedded dataset, written to `dir/in.epd`.
+fn positions(dir: &Path, n: usize) -> (PathBuf, Vec<Sample>) {
+    let (all, _) = load(&default_data(), &LoadOptions::default()).unwrap();
+    let step = all.len() / n;
+    let samples: Vec<Sample> = all.iter().step_by(step).take(n).copied().collect();
+    let path = dir.join("in.epd");
+    data::write_epd(&path, &samples).unwrap();
+    (path, samples)
+}
+
+/// `tune trace INPUT --engine ENGINE -o OUT --jobs JOBS` and `extra`.
+fn trace_cmd(input: &Path, engine: &str, out: &Path, jobs: &str, extra: &[&str]) -> Ran {
+    let mut args = vec![
+        "trace",
+        arg(input),
+        "--engine",
+        engine,
+        "-o",
+        arg(out),
+        "--jobs",
+        jobs,
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// The engine's answers to `eval` for each sample, from one process.
+fn fixture_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
+    let fens = samples
+        .iter()
+        .map(|s| Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal).to_string());
+    engine_evals(exe, fens)
+}
+
+/// Every trace of the C fixture parses; rebuilt from the manifest at its own values it is the
+/// fixture's `eval` within 1 cp on every position (its king safety, non-linear, included);
+/// the positions keep their labels; one engine or two give the same file.
+#[test]
+fn the_c_fixture_traces_rebuild_its_own_evaluation() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (input, samples) = positions(dir.path(), 300);
+    let out = dir.path().join("traces.txt");
+    let mpath = dir.path().join("manifest.json");
+    let r = trace_cmd(
+        &input,
+        arg(&exe),
+        &out,
+        "2",
+        &["--manifest-out", arg(&mpath)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("traced 300 positions"), "{}", r.stdout);
+    assert!(r.stdout.contains("(930 weights)"), "{}", r.stdout);
+    assert!(!dir.path().join("traces.txt.progress").exists());
+
+    let m = Manifest::load(&mpath).unwrap();
+    let traces = read_all(&out, &m);
+    assert_eq!(traces.len(), 300);
+    let evals = fixture_evals(&exe, &samples);
+    let w = m.initial_weights();
+    let ks = m.trace_index("ks_attack", &[0]).unwrap()..m.trace_index("ks_weight", &[0]).unwrap();
+    let mut with_king_danger = 0;
+    for ((t, s), &e) in traces.iter().zip(&samples).zip(&evals) {
+        assert_eq!((t.board, t.result, t.game), (s.board, s.result, s.game));
+        assert_eq!(t.eval, Some(e as f32), "the trace's eval is `eval`'s");
+        let rebuilt = m.evaluate(t, &w).unwrap();
+        assert!(
+            (rebuilt.round() - e as f64).abs() <= 1.0,
+            "{}: rebuilt {rebuilt}, engine {e}",
+            t.fen()
+        );
+        if t.coeffs.iter().any(|c| ks.contains(&c.0)) {
+            with_king_danger += 1;
+        }
+    }
+    // The non-linear term is exercised, not vacuous.
+    assert!(with_king_danger >= 30, "{with_king_danger} of 300");
+
+    let one = dir.path().join("one.txt");
+    let r = trace_cmd(&input, arg(&exe), &one, "1", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&out).unwrap());
+}
+
+/// A run stopped half-way (here: the engine behind a wrapper quits after 100 positions and
+/// `--strict` stops there) keeps its traces in the progress file; the same command continues
+/// from them and writes the file an uninterrupted run writes.
+#[test]
+fn an_interrupted_run_resumes_to_the_same_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (input, _) = positions(dir.path(), 240);
+    // The command stays the same between the runs: a wrapper script, rewritten in between.
+    let wrapper = dir.path().join("engine.sh");
+    // (A shell loop passes on 200 lines, line by line: `head` would hold them in its buffer.)
+    let first = "n=0; while [ $n -lt 200 ] && IFS= read -r l; do echo \"$l\"; n=$((n+1)); done";
+    std::fs::write(&wrapper, format!("{{ {first}; }} | '{}'\n", exe.display())).unwrap();
+    let engine = format!("sh '{}'", wrapper.display());
+    let out = dir.path().join("out.txt.zst");
+    let progress = dir.path().join("out.txt.zst.progress");
+    let r = trace_cmd(&input, &engine, &out, "1", &["--strict"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    let want = format!("{}: position 101: engine `{engine}` exited", arg(&input));
+    assert!(r.stderr.contains(&want), "{}", r.stderr);
+    assert!(!out.exists());
+    let kept = std::fs::read_to_string(&progress).unwrap();
+    assert!(kept.starts_with("gradtune-trace 1\n"), "{kept}");
+    // Its header has 7 lines.
+    assert_eq!(kept.lines().count(), 7 + 100);
+
+    std::fs::write(&wrapper, format!("exec '{}'\n", exe.display())).unwrap();
+    let r = trace_cmd(&input, &engine, &out, "2", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let want = "continuing: 100 positions were traced by an earlier run, 140 to go";
+    assert!(r.stderr.contains(want), "{}", r.stderr);
+    assert!(!progress.exists());
+
+    let again = dir.path().join("again.txt.zst");
+    let r = trace_cmd(&input, arg(&exe), &again, "1", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let m = trace_manifest(&exe);
+    assert_eq!(read_all(&out, &m), read_all(&again, &m));
+    assert_eq!(read_all(&out, &m).len(), 240);
+}
+
+/// The fixture's manifest, asked of it.
+fn trace_manifest(exe: &Path) -> Manifest {
+    let out = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(b"manifest\nquit\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    Manifest::from_json(text.trim().strip_prefix("manifest ").unwrap(), "fixture").unwrap()
+}
+
+/// The skip messages of a run: `(position, message)` for each `skipped FILE: position N: ...`.
+fn skipped(r: &Ran, input: &Path) -> Vec<(usize, String)> {
+    let prefix = format!("skipped {}: position ", arg(input));
+    r.stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .map(|l| {
+            let (n, rest) = l.split_once(':').unwrap();
+            (n.parse().unwrap(), rest.to_string())
+        })
+        .collect()
+}
+
+/// An engine crashing on every 25th position it is asked about loses that position only:
+/// with one process, positions 25, 50, 75 and 100 (each restart counts afresh), named with the
+/// exit status; every other position is traced.
+#[test]
+fn a_crash_loses_only_the_position_it_was_on() {
+    let Some(engine) = misbehave("crash 25") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (input, samples) = positions(dir.path(), 100);
+    let out = dir.path().join("out.txt");
+    let r = trace_cmd(&input, &engine, &out, "1", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let skips = skipped(&r, &input);
+    let at: Vec<usize> = skips.iter().map(|s| s.0).collect();
+    assert_eq!(at, [25, 50, 75, 100], "{}", r.stderr);
+    for (_, message) in &skips {
+        assert!(message.contains("exit status: 3"), "{message}");
+        assert!(message.contains("crashing on purpose"), "{message}");
+    }
+    assert!(r.stdout.contains("skipped 4 positions"), "{}", r.stdout);
+    let m = trace_manifest_of(&engine);
+    let traces = read_all(&out, &m);
+    let kept: Vec<_> = samples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !at.contains(&(i + 1)))
+        .map(|(_, s)| s.board)
+        .collect();
+    assert_eq!(traces.iter().map(|t| t.board).collect::<Vec<_>>(), kept);
+}
+
+/// The manifest of an engine command line, asked through `tune trace --manifest-out`.
+fn trace_manifest_of(engine: &str) -> Manifest {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.json");
+    let r = run(&["trace", "--engine", engine, "--manifest-out", arg(&path)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    Manifest::load(&path).unwrap()
+}
+
+/// An engine that stops answering is caught by the time-out, restarted, and the position
+/// skipped.
+#[test]
+fn a_hang_is_timed_out_and_skipped() {
+    let Some(engine) = misbehave("hang 10") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = positions(dir.path(), 25);
+    let out = dir.path().join("out.txt");
+    // The hang is forever; the time-out is long enough that a loaded machine's slow answers
+    // are not taken for hangs.
+    let r = trace_cmd(&input, &engine, &out, "1", &["--timeout", "5"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let skips = skipped(&r, &input);
+    assert_eq!(
+        skips.iter().map(|s| s.0).collect::<Vec<_>>(),
+        [10, 20],
+        "{}",
+        r.stderr
+    );
+    for (_, message) in &skips {
+        assert!(message.contains("no `trace` within 5.0 s"), "{message}");
+    }
+    let m = trace_manifest_of(&engine);
+    assert_eq!(read_all(&out, &m).len(), 23);
+}
+
+/// Malformed answers are named and skipped (exactly the positions the engine garbles: those
+/// with a multiple of 5 pieces); `--strict` stops at the first with an error naming the
+/// engine and the position.
+#[test]
+fn garbage_is_named_and_skipped_or_stops_a_strict_run() {
+    let Some(engine) = misbehave("garbage 5") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (input, samples) = positions(dir.path(), 60);
+    let garbled: Vec<usize> = samples
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.position().unwrap().board().occupied().count() % 5 == 0)
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(garbled.len() >= 3, "{garbled:?}");
+    let out = dir.path().join("out.txt");
+    let r = trace_cmd(&input, &engine, &out, "2", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let mut at: Vec<usize> = skipped(&r, &input).iter().map(|s| s.0).collect();
+    at.sort_unstable();
+    // Ten are shown in full, the rest counted.
+    let shown = garbled.len().min(10);
+    assert_eq!(at.len(), shown, "{}", r.stderr);
+    assert!(at.iter().all(|p| garbled.contains(p)), "{at:?} {garbled:?}");
+    for (_, message) in skipped(&r, &input) {
+        assert!(message.contains("malformed answer"), "{message}");
+        assert!(message.contains("phase banana"), "{message}");
+    }
+    let want = format!("skipped {} positions", garbled.len());
+    assert!(r.stdout.contains(&want), "{}", r.stdout);
+    let m = trace_manifest_of(&engine);
+    assert_eq!(read_all(&out, &m).len(), 60 - garbled.len());
+
+    let strict = dir.path().join("strict.txt");
+    let r = trace_cmd(&input, &engine, &strict, "1", &["--strict"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    let want = format!(
+        "error: {}: position {}: engine `{engine}`: malformed answer",
+        arg(&input),
+        garbled[0]
+    );
+    assert!(r.stderr.contains(&want), "{}", r.stderr);
+    assert!(!strict.exists());
+}
+
+/// An engine scoring from the side to move's view while its manifest says White's writes
+/// traces whose `eval` is negated on exactly the black-to-move positions (so verification
+/// fails there); one reporting the phase inverted writes `24 - phase`.
+#[test]
+fn wrong_sign_and_wrong_phase_show_in_the_traces() {
+    let (Some(good), Some(sign), Some(phase)) = (
+        misbehave("good"),
+        misbehave("wrong-sign"),
+        misbehave("wrong-phase"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = positions(dir.path(), 80);
+    let m = trace_manifest_of(&good);
+    let traced = |engine: &str, name: &str| {
+        let out = dir.path().join(name);
+        let r = trace_cmd(&input, engine, &out, "2", &[]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        read_all(&out, &m)
+    };
+    let (good, sign, phase) = (
+        traced(&good, "good.txt"),
+        traced(&sign, "sign.txt"),
+        traced(&phase, "phase.txt"),
+    );
+    assert_eq!(good.len(), 80);
+    let mut negated = 0;
+    for ((g, s), p) in good.iter().zip(&sign).zip(&phase) {
+        assert_eq!((&g.coeffs, g.phase), (&s.coeffs, s.phase));
+        let (ge, se) = (g.eval.unwrap(), s.eval.unwrap());
+        if g.white_to_move {
+            assert_eq!(se, ge);
+        } else {
+            assert_eq!(se, -ge);
+            negated += usize::from(ge != 0.0);
+        }
+        assert_eq!(p.phase, 24.0 - g.phase);
+        assert_eq!(p.eval, g.eval);
+        // The good engine's traces rebuild its eval; the wrong sign's do not, where it shows.
+        let w = m.initial_weights();
+        assert!((m.evaluate(g, &w).unwrap().round() - f64::from(ge)).abs() <= 1.0);
+    }
+    assert!(negated >= 10, "{negated}");
+}
+
+/// A weights header in the fixture's shape (what gradtune's C emission writes): each
+/// parameter of `m` as a C array of `S(mg, eg)` pairs (plain ints when untapered) at `w`.
+fn weights_header(m: &Manifest, w: &[f64]) -> String {
+    let mut text = String::from(
+        "#ifndef S\n#define S(mg, eg) ((int)((unsigned int)(eg) << 16) + (mg))\n#endif\n",
+    );
+    for p in m.params() {
+        let per = if p.tapered { 2 } else { 1 };
+        let values = &w[p.first_weight..p.first_weight + p.len() * per];
+        let element = |k: usize| {
+            if p.tapered {
+                format!("S({}, {})", values[2 * k], values[2 * k + 1])
+            } else {
+                format!("{}", values[k])
+            }
+        };
+        let dims: String = p.shape.iter().map(|d| format!("[{d}]")).collect();
+        // Nested braces, innermost rows of the last dimension.
+        let mut rows: Vec<String> = (0..p.len()).map(element).collect();
+        for &d in p.shape.iter().rev() {
+            rows = rows
+                .chunks(d)
+                .map(|c| format!("{{{}}}", c.join(", ")))
+                .collect();
+        }
+        text += &format!("const int {}{dims} = {};\n", p.name, rows.join(", "));
+    }
+    text
+}
+
+/// Other weights compiled in (`-DWEIGHTS`, a header of the shape gradtune's C emission
+/// writes) are what the fixture's manifest then says, and its traces rebuild its evaluation
+/// at them: the manifest and the weights cannot drift.
+#[test]
+fn other_weights_compiled_in_are_what_its_manifest_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let m0 = trace_manifest(&exe);
+    let w: Vec<f64> = m0
+        .initial_weights()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v + ((i * 7919) % 21) as f64 - 10.0)
+        .collect();
+    let header = dir.path().join("tuned.h");
+    std::fs::write(&header, weights_header(&m0, &w)).unwrap();
+    let tuned = dir.path().join("tuned");
+    let weights = format!("-DWEIGHTS=\"{}\"", header.display());
+    tools::cc_fixture(&tuned, &["-O1", &weights]);
+    let m1 = trace_manifest(&tuned);
+    assert_eq!(m1.initial_weights(), w);
+
+    let (input, samples) = positions(dir.path(), 100);
+    let out = dir.path().join("tuned.txt");
+    let r = trace_cmd(&input, arg(&tuned), &out, "2", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let traces = read_all(&out, &m1);
+    assert_eq!(traces.len(), 100);
+    for t in &traces {
+        let e = f64::from(t.eval.unwrap());
+        let rebuilt = m1.evaluate(t, &w).unwrap();
+        assert!(
+            (rebuilt.round() - e).abs() <= 1.0,
+            "{}: {rebuilt} {e}",
+            t.fen()
+        );
+    }
+    let before = fixture_evals(&exe, &samples);
+    let after = fixture_evals(&tuned, &samples);
+    let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+    assert!(changed >= 90, "{changed} of 100 evaluations changed");
+}

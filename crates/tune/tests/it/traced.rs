@@ -1,0 +1,294 @@
+//! An engine's traced evaluation through the real `tune` binary: `tune verify` passes and
+//! fails (exit status), tuning refuses traces that fail verification unless
+//! `--no-verify-traces`, every optimiser runs on a trace set and writes the manifest back,
+//! `compare`, `eval` and `explain` take traces, and a mismatched trace is named before any
+//! tuning.
+
+use crate::common;
+
+use crate::fixture;
+
+use std::path::Path;
+
+use common::{arg, run, Ran};
+use fixture::{write, Fixture, Kind};
+
+/// `tune ARGS... --trace TRACES --manifest M` on `f`.
+fn on(f: &Fixture, args: &[&str]) -> Ran {
+    let mut all = args.to_vec();
+    all.extend(["--trace", arg(&f.traces), "--manifest", arg(&f.manifest)]);
+    run(&all)
+}
+
+/// `method` on the fixture for two iterations into `out`, quietly, with `extra` arguments.
+fn two_iters(f: &Fixture, method: &str, out: &Path, extra: &[&str]) -> Ran {
+    let mut args = vec![method, "--out", arg(out), "--quiet", "--max-iters", "2"];
+    args.extend_from_slice(extra);
+    on(f, &args)
+}
+
+fn ok(r: &Ran, what: &str) {
+    assert_eq!(r.code, Some(0), "{what}:\n{}\n{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn verify_passes_and_fails_and_tuning_refuses_failing_traces() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::Linear, 300, 11, None);
+    let r = on(&f, &["verify"]);
+    ok(&r, "verify");
+    assert!(r.stdout.contains("300 positions compared"), "{}", r.stdout);
+    // The traces kept come first, then the report.
+    let kept = r.stdout.find("300 traces kept").expect("the traces kept");
+    assert!(
+        kept < r.stdout.find("positions compared").unwrap(),
+        "{}",
+        r.stdout
+    );
+    // At the true weights the engine's evaluations (made at the start values) differ.
+    let r = on(&f, &["verify", "--weights", arg(&f.truth_manifest)]);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    fixture::negate_black(&f.traces);
+    let r = on(&f, &["verify"]);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("differ from the engine's own evaluation"),
+        "{}",
+        r.stderr
+    );
+    let out = dir.path().join("refused");
+    let r = two_iters(&f, "lbfgs", &out, &[]);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("fail verification"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("worst"),
+        "the worst position is named: {}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--no-verify-traces"), "{}", r.stderr);
+    assert!(!out.join("weights.json").exists(), "nothing tuned");
+    let r = two_iters(&f, "lbfgs", &out, &["--no-verify-traces"]);
+    ok(&r, "tuned anyway");
+    assert!(out.join("weights.json").is_file());
+}
+
+#[test]
+fn every_optimiser_tunes_a_trace_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::NonLinear, 400, 12, None);
+    for m in optim::Method::ALL {
+        let out = dir.path().join(m.name());
+        let r = two_iters(&f, m.name(), &out, &[]);
+        ok(&r, m.name());
+        assert!(
+            r.stdout.contains("traced (synthetic-ks)"),
+            "{m}: {}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("rounded"),
+            "{m}: the rounding's cost: {}",
+            r.stdout
+        );
+        // weights.json and weights-int.json are manifests again, of the same weights.
+        for file in ["weights.json", "weights-int.json"] {
+            let w = fixture::weights_of(&out.join(file));
+            assert_eq!(w.len(), f.start.len(), "{m}: {file}");
+        }
+        assert!(out.join("summary.json").is_file() && out.join("log.jsonl").is_file());
+    }
+    // A run continues from its weights.json.
+    let out = dir.path().join(optim::Method::Lbfgs.name());
+    let r = two_iters(&f, "lbfgs", &out, &["--resume"]);
+    ok(&r, "resume");
+}
+
+#[test]
+fn compare_eval_and_explain_take_traces() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::Linear, 400, 13, None);
+    let out = dir.path().join("cmp");
+    let r = on(
+        &f,
+        &[
+            "compare",
+            "--methods",
+            "lbfgs,adam",
+            "--compare-out",
+            arg(&out),
+            "--quiet",
+            "--max-passes",
+            "5",
+        ],
+    );
+    ok(&r, "compare");
+    assert!(
+        r.stdout.contains("traced (synthetic) model"),
+        "{}",
+        r.stdout
+    );
+    assert!(out.join("compare.md").is_file());
+    let r = on(&f, &["eval", "--json"]);
+    ok(&r, "eval");
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(j["positions"], 400);
+    // At the true weights the loss is lower than at the start's.
+    let r = on(&f, &["eval", arg(&f.truth_manifest), "--json", "--k", "1"]);
+    ok(&r, "eval at the truth");
+    let at_truth: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let mse = |v: &serde_json::Value| v["given"]["mse"].as_f64().unwrap();
+    let r = on(&f, &["eval", "--json", "--k", "1"]);
+    let at_start: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(mse(&at_truth) < mse(&at_start));
+    // explain: a named weight's pull, and the report with outliers by declared neighbours.
+    let r = on(&f, &["explain", "--json", "--param", "table[0][2].mg"]);
+    ok(&r, "explain --param");
+    let e: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let p = &e["params"][0];
+    assert_eq!(p["name"], "table[0][2].mg");
+    // The truth (4) is above the start (0): the data pulls it higher.
+    assert_eq!(p["pulled"], "higher", "{p}");
+    let r = on(&f, &["explain", "--json"]);
+    ok(&r, "explain");
+    let e: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(e["residuals"].as_array().is_some_and(|r| !r.is_empty()));
+    let r = on(&f, &["explain", "--param", "no_such"]);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains("no parameter \"no_such\""),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_mismatched_trace_is_named_before_tuning() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::Linear, 20, 14, None);
+    let mut text = std::fs::read_to_string(&f.traces).unwrap();
+    text += "8/5k2/3p4/8/8/4K3/3P4/8 w - - [0.5]; phase 3; t 0:1:0 99:1:0\n";
+    std::fs::write(&f.traces, &text).unwrap();
+    let out = dir.path().join("run");
+    let r = on(&f, &["lbfgs", "--out", arg(&out), "--quiet", "--strict"]);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    let at = format!("{}:22", f.traces.display());
+    assert!(r.stderr.contains(&at), "names the line: {}", r.stderr);
+    assert!(r.stderr.contains("99"), "names the index: {}", r.stderr);
+    assert!(!out.join("weights.json").exists());
+    // --data and --trace together are refused by the command line.
+    let r = on(&f, &["lbfgs", "--data", arg(&f.traces)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+}
+
+#[test]
+fn extract_converts_traces_to_the_binary_cache_which_tunes_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::NonLinear, 200, 15, None);
+    let bin = dir.path().join("traces.bin.zst");
+    let r = run(&[
+        "extract",
+        "--manifest",
+        arg(&f.manifest),
+        arg(&f.traces),
+        "-o",
+        arg(&bin),
+    ]);
+    ok(&r, "extract");
+    assert!(r.stdout.contains("200 traces written"), "{}", r.stdout);
+    let back = dir.path().join("back.txt");
+    let r = run(&[
+        "extract",
+        "--manifest",
+        arg(&f.manifest),
+        arg(&bin),
+        "-o",
+        arg(&back),
+    ]);
+    ok(&r, "extract back to text");
+    // --limit keeps the first N traces.
+    let few = dir.path().join("few.txt");
+    let r = run(&[
+        "extract",
+        "--manifest",
+        arg(&f.manifest),
+        arg(&f.traces),
+        "--limit",
+        "50",
+        "-o",
+        arg(&few),
+    ]);
+    ok(&r, "extract --limit");
+    assert!(r.stdout.contains("50 traces written"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("keeping the first 50 of 200"),
+        "{}",
+        r.stderr
+    );
+    let kept = std::fs::read_to_string(&few).unwrap();
+    assert_eq!(kept.lines().filter(|l| !l.starts_with('#')).count(), 50);
+    // The binary cache and the text give the same run, to the last digit.
+    let losses = |traces: &Path, out: &Path| -> serde_json::Value {
+        let r = run(&[
+            "gauss-newton",
+            "--trace",
+            arg(traces),
+            "--manifest",
+            arg(&f.manifest),
+            "--out",
+            arg(out),
+            "--quiet",
+            "--max-iters",
+            "3",
+        ]);
+        ok(&r, "tune");
+        let s = std::fs::read_to_string(out.join("summary.json")).unwrap();
+        let s: serde_json::Value = serde_json::from_str(&s).unwrap();
+        s["train_loss"].clone()
+    };
+    let a = losses(&f.traces, &dir.path().join("a"));
+    let b = losses(&bin, &dir.path().join("b"));
+    let c = losses(&back, &dir.path().join("c"));
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+}
+
+#[test]
+fn bench_measures_psqt_as_traces_beside_psqt() {
+    let r = run(&[
+        "bench",
+        "--data",
+        arg(&common::default_data()),
+        "--positions",
+        "3000",
+        "--passes",
+        "1",
+        "--model",
+        "psqt",
+        "--no-lbfgs",
+        "--traced",
+    ]);
+    ok(&r, "bench --traced");
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let (p, t) = (&j["psqt"], &j["psqt_as_traces"]);
+    // The same positions, the same split, the same evaluation: the same K and start loss.
+    for key in ["train_positions", "valid_positions"] {
+        assert_eq!(p[key], t[key], "{key}");
+    }
+    for key in ["k", "start_train_loss"] {
+        let (a, b) = (p[key].as_f64().unwrap(), t[key].as_f64().unwrap());
+        assert!(
+            (a - b).abs() <= 1e-9 * a.abs(),
+            "{key}: psqt {a}, traces {b}"
+        );
+    }
+    // Every traced position in the compact phased store, as psqt's, in as many bytes.
+    assert_eq!(t["phased_positions"], t["train_positions"]);
+    assert_eq!(t["bytes_per_position"], p["bytes_per_position"]);
+    // The passes timed alternately are reported (their ratio is the machine's to judge).
+    let ratio = &j["traced_vs_psqt"]["traced_speed_relative_to_psqt"];
+    assert!(
+        ratio.as_f64().is_some_and(|r| r > 0.0),
+        "{}",
+        j["traced_vs_psqt"]
+    );
+}
