@@ -10,6 +10,8 @@ use bootstrap::state::Generation;
 use bootstrap::{Event, Options, Settings, Stage};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::matches::SprtRates;
+
 /// Options of `tune bootstrap`. The defaults (`bootstrap::Settings::default`, one source for
 /// the library and the command line where they are numbers) are those of the best ladder
 /// measured: 8,000 self-play games at 2,000 nodes a generation, a window of 2, a gate of
@@ -87,12 +89,8 @@ pub struct Args {
     /// estimate is above 0.
     #[arg(long, default_value = "0,10", value_name = "ELO0,ELO1")]
     sprt: String,
-    /// SPRT false-positive rate.
-    #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
-    /// SPRT false-negative rate.
-    #[arg(long, default_value_t = 0.05)]
-    beta: f64,
+    #[command(flatten)]
+    rates: SprtRates,
     /// The gate plays at most this many openings (each with both colours).
     #[arg(long, default_value_t = Settings::default().gate_openings)]
     gate_openings: usize,
@@ -141,7 +139,7 @@ fn stage_name(s: Stage) -> &'static str {
 /// The bootstrap's options from the command line: the defaults that depend on the model
 /// (`--lambda`) resolved.
 fn options(args: &Args) -> anyhow::Result<Options> {
-    let sprt = crate::matches::parse_sprt(&args.sprt, args.alpha, args.beta)?;
+    let sprt = args.rates.sprt(&args.sprt)?;
     Ok(Options {
         out: args.out.clone(),
         generations: args.generations,

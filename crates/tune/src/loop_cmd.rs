@@ -14,6 +14,8 @@ use bootstrap::external::{
 use bootstrap::gate::Undecided;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::matches::SprtRates;
+
 /// Options of `tune loop`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -72,12 +74,8 @@ pub struct Args {
     /// overstates), or `reject`, the best weights (only an SPRT acceptance replaces them).
     #[arg(long, default_value = "ahead", value_parser = ["ahead", "reject"])]
     gate_undecided: String,
-    /// SPRT false-positive rate.
-    #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
-    /// SPRT false-negative rate.
-    #[arg(long, default_value_t = 0.05)]
-    beta: f64,
+    #[command(flatten)]
+    rates: SprtRates,
     /// Games in parallel (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -120,7 +118,7 @@ pub struct Args {
 
 /// The loop's options from the command line.
 fn options(args: &Args) -> anyhow::Result<LoopOptions> {
-    let sprt = crate::matches::parse_sprt(&args.sprt, args.alpha, args.beta)?;
+    let sprt = args.rates.sprt(&args.sprt)?;
     if !(args.uci_timeout.is_finite() && args.uci_timeout > 0.0) {
         anyhow::bail!("--uci-timeout must be a positive number of seconds");
     }

@@ -56,12 +56,8 @@ pub struct Args {
     /// counted). Off by default: all openings are played.
     #[arg(long, requires = "sprt")]
     sprt_stop: bool,
-    /// SPRT false-positive rate.
-    #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
-    /// SPRT false-negative rate.
-    #[arg(long, default_value_t = 0.05)]
-    beta: f64,
+    #[command(flatten)]
+    rates: SprtRates,
     /// Worker threads (default: all cores); each game under way runs its `uci:` engines as
     /// processes of their own.
     #[arg(long)]
@@ -114,22 +110,36 @@ fn name(text: &str, player: &MatchPlayer, weights: Option<&Path>) -> String {
     }
 }
 
-/// The SPRT of `--sprt ELO0,ELO1` with `--alpha` and `--beta` (also `tune loop` and `tune
-/// bootstrap`), as given: [`Sprt::check`] judges its ranges.
-pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> anyhow::Result<Sprt> {
-    let v: Vec<f64> = text
-        .split(',')
-        .map(|x| x.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("--sprt takes ELO0,ELO1, not `{text}`"))?;
-    match v[..] {
-        [elo0, elo1] => Ok(Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-        }),
-        _ => anyhow::bail!("--sprt takes two numbers: ELO0,ELO1"),
+/// An SPRT's error rates, `--alpha` and `--beta`: the same options in `tune match`, `tune
+/// loop` and `tune bootstrap`, whose `--sprt ELO0,ELO1` differ only in default and meaning.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct SprtRates {
+    /// SPRT false-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// SPRT false-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+}
+
+impl SprtRates {
+    /// The SPRT of `--sprt ELO0,ELO1` (`text`) with these rates, as given: [`Sprt::check`]
+    /// judges its ranges.
+    pub fn sprt(&self, text: &str) -> anyhow::Result<Sprt> {
+        let v: Vec<f64> = text
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("--sprt takes ELO0,ELO1, not `{text}`"))?;
+        match v[..] {
+            [elo0, elo1] => Ok(Sprt {
+                elo0,
+                elo1,
+                alpha: self.alpha,
+                beta: self.beta,
+            }),
+            _ => anyhow::bail!("--sprt takes two numbers: ELO0,ELO1"),
+        }
     }
 }
 
@@ -280,7 +290,7 @@ fn sprt(args: &Args) -> anyhow::Result<Option<Sprt>> {
     let Some(text) = &args.sprt else {
         return Ok(None);
     };
-    let sprt = parse_sprt(text, args.alpha, args.beta)?;
+    let sprt = args.rates.sprt(text)?;
     sprt.check().map_err(anyhow::Error::msg)?;
     Ok(Some(sprt))
 }
