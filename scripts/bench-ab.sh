@@ -44,11 +44,8 @@ fi
 for bin in "$a" "$b"; do
     [ -x "$bin" ] || { echo "scripts/bench-ab.sh: $bin is not an executable" >&2; exit 1; }
 done
-if $layouts; then
-for tool in setarch taskset; do
-    command -v "$tool" >/dev/null || { echo "scripts/bench-ab.sh: --layouts needs $tool" >&2; exit 1; }
-done
-# One timed run: the first model's best pass in milliseconds.
+# One timed run for --layouts: the first model's best pass in milliseconds, one thread pinned
+# to core 0, no address randomisation, the environment padded by the given text.
 pass_ms() {
     local bin=$1 pad=$2
     shift 2
@@ -59,18 +56,30 @@ r = json.load(sys.stdin)
 m = next(v for v in r.values() if isinstance(v, dict) and "gradient_pass_seconds" in v)
 print(m["gradient_pass_seconds"] * 1e3)'
 }
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-for size in 0 16 32 48 64 1024 2000 3000; do
-    pad=$(head -c "$size" /dev/zero | tr '\0' x)
-    ta=() tb=()
-    for _ in $(seq 1 "$rounds"); do
-        ta+=("$(pass_ms "$a" "$pad" "$@")")
-        tb+=("$(pass_ms "$b" "$pad" "$@")")
+
+# The --layouts A/B: per layout each binary's runs into "$1", a line a layout.
+layouts_ab() {
+    local out=$1 size pad
+    shift
+    for tool in setarch taskset; do
+        command -v "$tool" >/dev/null || { echo "scripts/bench-ab.sh: --layouts needs $tool" >&2; exit 1; }
     done
-    echo "$size ${ta[*]} | ${tb[*]}" >>"$out"
-done
-python3 - "$out" "$a" "$b" <<'EOF'
+    for size in 0 16 32 48 64 1024 2000 3000; do
+        pad=$(head -c "$size" /dev/zero | tr '\0' x)
+        local ta=() tb=()
+        for _ in $(seq 1 "$rounds"); do
+            ta+=("$(pass_ms "$a" "$pad" "$@")")
+            tb+=("$(pass_ms "$b" "$pad" "$@")")
+        done
+        echo "$size ${ta[*]} | ${tb[*]}" >>"$out"
+    done
+}
+
+if $layouts; then
+    out=$(mktemp)
+    trap 'rm -f "$out"' EXIT
+    layouts_ab "$out" "$@"
+    python3 - "$out" "$a" "$b" <<'EOF'
 import statistics, sys
 path, a, b = sys.argv[1:]
 print(f"A = {a}\nB = {b}\none thread, core 0, no address randomisation; fastest of each layout's runs\n")
