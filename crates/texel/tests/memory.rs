@@ -83,14 +83,20 @@ fn peak_memory_per_position_stays_in_budget() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    // (model, budget in bytes a position, the two sizes)
+    // (model, budget in bytes a position, the two sizes). The sizes 300,000 positions apart,
+    // for both models: a child's peak also holds what is in flight when it is reached (batches,
+    // a store's buffer while it grows), which depends on the threads' timing and on where the
+    // size falls against the buffers' growth. `full` at 150,000 and 300,000 positions read 229
+    // to 251 bytes a position, the same commit, idle and beside a build (its 300,000 peak 7 to
+    // 9 MB above the line through the other two sizes), and failed the budget once; at 150,000
+    // and 450,000, 188 to 196.
     let cases = [
         (ModelKind::Psqt, 150.0, [150_000, 450_000]),
-        (ModelKind::Full, 250.0, [150_000, 300_000]),
+        (ModelKind::Full, 250.0, [150_000, 450_000]),
     ];
     let all = common::random_games(450_000, 120, 15);
     let mut paths = Vec::new();
-    for n in [150_000, 300_000, 450_000] {
+    for n in [150_000, 450_000] {
         let p = dir.path().join(format!("{n}.gtc"));
         data::write_cache(&p, &all[..n]).unwrap();
         paths.push((n, p));
