@@ -9,7 +9,7 @@
 //! slower store); unit coefficients (`+-1`) have their own encoding
 //! ([`Unit`](super::phased::Unit)), whatever the pair count.
 
-/// Most pairs a compact store can address (a unit feature is `2 * pair + sign` in `u16`,
+/// Most pairs a compact store can address (a unit feature is `(2 * pair + sign) << 1` in `u16`,
 /// and a general feature keeps two bits for its coefficient).
 pub(crate) const MAX_PAIRS: usize = 1 << 14;
 

@@ -4,8 +4,11 @@
 
 use crate::store::packing::MAX_PAIRS;
 
-/// A unit feature: pair number `p` and sign (`neg`) as `2 p + neg`, the index of the pair's
-/// signed values in a [`Signed`](crate::store::phased::Signed) table.
+/// A unit feature: pair number `p` and sign (`neg`) as `(2 p + neg) << 1`, twice the
+/// [`index`](Unit::index) of the pair's signed values in a
+/// [`Signed`](crate::store::phased::Signed) table. The low bit is zero so that a table's
+/// 16-byte entry is at the feature times 8 bytes, which a load's address takes as it is
+/// (times 16, the index's own scale, would cost a shift a feature in the passes' inner loops).
 ///
 /// [`new`](Unit::new), the only constructor, checks `p < MAX_PAIRS`, so the value fits
 /// `u16`. Whether it is in bounds of a table depends on the table's size: [`Units`] keeps
@@ -23,7 +26,7 @@ impl Unit {
     #[inline(always)]
     pub(crate) fn new(pair: usize, neg: bool) -> Unit {
         assert!(pair < MAX_PAIRS, "pair number {pair} out of range");
-        Unit(((pair as u16) << 1) | u16::from(neg))
+        Unit((((pair as u16) << 1) | u16::from(neg)) << 1)
     }
 
     /// The feature as stored (`u16`).
@@ -32,10 +35,11 @@ impl Unit {
         self.0
     }
 
-    /// The index of the pair's signed values in a [`Signed`](crate::store::phased::Signed) table.
+    /// The index of the pair's signed values in a [`Signed`](crate::store::phased::Signed)
+    /// table, `2 p + neg`.
     #[inline(always)]
     pub(crate) fn index(self) -> usize {
-        usize::from(self.0)
+        usize::from(self.0 >> 1)
     }
 }
 
@@ -110,6 +114,6 @@ pub(crate) fn pack_unit(pair: usize, neg: bool) -> u16 {
 /// A unit feature's pair number and coefficient (`+-1`).
 #[inline(always)]
 pub(crate) fn unpack_unit(f: u16) -> (usize, f64) {
-    let s = if f & 1 == 1 { -1.0 } else { 1.0 };
-    (usize::from(f >> 1), s)
+    let s = if f & 2 != 0 { -1.0 } else { 1.0 };
+    (usize::from(f >> 2), s)
 }

@@ -8,8 +8,9 @@ use crate::store::unit::Unit;
 #[repr(C, align(16))]
 pub(crate) struct Lane([f64; 2]);
 
-/// Per pair its `[middlegame, endgame]` values, then their negations: a unit feature
-/// `2 p + neg` is the index of its signed values (no multiplication, no conversion).
+/// Per pair its `[middlegame, endgame]` values, then their negations: a unit feature's
+/// [`index`](Unit::index), `2 p + neg`, is where its signed values are (no multiplication,
+/// no conversion).
 pub(crate) struct Signed(Box<[Lane]>);
 
 impl Signed {
@@ -62,14 +63,14 @@ impl Signed {
     /// [`pack_unit`](crate::store::unit::pack_unit) makes them), checked (the head stores' features).
     #[inline(always)]
     pub(crate) fn get(&self, x: u16) -> [f64; 2] {
-        self.0[usize::from(x)].0
+        self.0[usize::from(x >> 1)].0
     }
 
     /// Adds `v` to the slot of a unit feature stored as `u16`, checked as in
     /// [`get`](Signed::get).
     #[inline(always)]
     pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
-        let s = &mut self.0[usize::from(x)].0;
+        let s = &mut self.0[usize::from(x >> 1)].0;
         s[0] += v[0];
         s[1] += v[1];
     }
@@ -104,8 +105,8 @@ impl Signed {
 pub(crate) const NARROW: usize = 1 << 9;
 
 /// A [`Signed`] table of [`NARROW`] pairs as a fixed-size array (`&` or `&mut`): a unit feature
-/// stored as `u16`, masked to its 10 bits (which every unit feature of a store of at most
-/// [`NARROW`] pairs fits), is in bounds whatever its bits, so its loads and stores need no
+/// stored as `u16`, its index masked to 10 bits (which every unit feature of a store of at
+/// most [`NARROW`] pairs fits), is in bounds whatever its bits, so its loads and stores need no
 /// check, as before the wider packings.
 pub(crate) struct NarrowSigned<T>(T);
 
@@ -113,7 +114,7 @@ impl NarrowSigned<&[Lane; 2 * NARROW]> {
     /// Unit feature `x`'s signed values.
     #[inline(always)]
     pub(crate) fn get(&self, x: u16) -> [f64; 2] {
-        self.0[usize::from(x) % (2 * NARROW)].0
+        self.0[usize::from(x >> 1) % (2 * NARROW)].0
     }
 }
 
@@ -121,7 +122,7 @@ impl NarrowSigned<&mut [Lane; 2 * NARROW]> {
     /// Adds `v` to unit feature `x`'s slot.
     #[inline(always)]
     pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
-        let s = &mut self.0[usize::from(x) % (2 * NARROW)].0;
+        let s = &mut self.0[usize::from(x >> 1) % (2 * NARROW)].0;
         s[0] += v[0];
         s[1] += v[1];
     }
