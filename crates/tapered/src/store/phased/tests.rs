@@ -38,8 +38,11 @@ fn unit_features_pack_and_index_the_signed_table() {
         assert_eq!(t.get(u.bits()), unsafe { t.unit(u) });
     }
     assert_eq!(t.get(pack_unit(7, true)), [-3.0, 4.0]);
-    let past = std::panic::catch_unwind(|| t.get(2048));
+    // The feature of table index 2048, one past the end (a feature is twice its index).
+    let past = std::panic::catch_unwind(|| t.get(2 * 2048));
     assert!(past.is_err(), "the u16 path is checked");
+    let last = std::panic::catch_unwind(|| t.get(2 * 2047));
+    assert!(last.is_ok(), "the last entry is in bounds");
 }
 
 #[test]
