@@ -39,7 +39,7 @@ impl Unit {
     /// table, `2 p + neg`.
     #[inline(always)]
     pub(crate) fn index(self) -> usize {
-        usize::from(self.0 >> 1)
+        unit_index(self.0)
     }
 }
 
@@ -109,6 +109,13 @@ impl Units {
 #[inline(always)]
 pub(crate) fn pack_unit(pair: usize, neg: bool) -> u16 {
     Unit::new(pair, neg).bits()
+}
+
+/// The table index of a unit feature stored as `u16` (as [`Unit::index`]), whatever its bits:
+/// the one place besides [`Unit::new`] and [`unpack_unit`] that knows the encoding.
+#[inline(always)]
+pub(crate) fn unit_index(f: u16) -> usize {
+    usize::from(f >> 1)
 }
 
 /// A unit feature's pair number and coefficient (`+-1`).

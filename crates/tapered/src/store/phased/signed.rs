@@ -1,7 +1,7 @@
 //! [`Signed`]: the table of signed by-pair values that unit features index.
 
 use crate::store::pairs::PairBuf;
-use crate::store::unit::Unit;
+use crate::store::unit::{unit_index, Unit};
 
 /// One pair's `[middlegame, endgame]` values, 16-byte aligned (one aligned 128-bit load).
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,14 +63,14 @@ impl Signed {
     /// [`pack_unit`](crate::store::unit::pack_unit) makes them), checked (the head stores' features).
     #[inline(always)]
     pub(crate) fn get(&self, x: u16) -> [f64; 2] {
-        self.0[usize::from(x >> 1)].0
+        self.0[unit_index(x)].0
     }
 
     /// Adds `v` to the slot of a unit feature stored as `u16`, checked as in
     /// [`get`](Signed::get).
     #[inline(always)]
     pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
-        let s = &mut self.0[usize::from(x >> 1)].0;
+        let s = &mut self.0[unit_index(x)].0;
         s[0] += v[0];
         s[1] += v[1];
     }
@@ -114,7 +114,7 @@ impl NarrowSigned<&[Lane; 2 * NARROW]> {
     /// Unit feature `x`'s signed values.
     #[inline(always)]
     pub(crate) fn get(&self, x: u16) -> [f64; 2] {
-        self.0[usize::from(x >> 1) % (2 * NARROW)].0
+        self.0[unit_index(x) % (2 * NARROW)].0
     }
 }
 
@@ -122,7 +122,7 @@ impl NarrowSigned<&mut [Lane; 2 * NARROW]> {
     /// Adds `v` to unit feature `x`'s slot.
     #[inline(always)]
     pub(crate) fn add(&mut self, x: u16, v: [f64; 2]) {
-        let s = &mut self.0[usize::from(x >> 1) % (2 * NARROW)].0;
+        let s = &mut self.0[unit_index(x) % (2 * NARROW)].0;
         s[0] += v[0];
         s[1] += v[1];
     }
