@@ -110,10 +110,10 @@ pub(crate) fn sweep<S: HeadRows, F: Loss>(
 ) -> f64 {
     let mut tables = PassTables::new(s.pairs(), pass.w, s.head_params().len());
     let sum = match tables.narrow() {
-        Some((read, mut sink)) => sweep_with(s, pass, range, &read, &mut sink, scratch, grad),
+        Some((read, sink)) => sweep_with(s, pass, range, read, sink, scratch, grad),
         None => {
-            let (read, mut sink) = tables.wide();
-            sweep_with(s, pass, range, &read, &mut sink, scratch, grad)
+            let (read, sink) = tables.wide();
+            sweep_with(s, pass, range, read, sink, scratch, grad)
         }
     };
     if pass.want {
@@ -123,14 +123,15 @@ pub(crate) fn sweep<S: HeadRows, F: Loss>(
 }
 
 /// [`sweep`]'s loop, with the by-pair views of one width.
-// Out of line (called once per chunk) so that profiles name it.
+// Out of line (called once per chunk) so that profiles name it. The views come by value, as in
+// `Headed::blocks` (which says why).
 #[inline(never)]
 fn sweep_with<S: HeadRows, F: Loss>(
     s: &S,
     pass: &Pass<'_, F>,
     range: Range<usize>,
-    read: &impl PairRead,
-    sink: &mut impl PairSink,
+    read: impl PairRead,
+    mut sink: impl PairSink,
     scratch: &mut Scratch,
     grad: &mut [f64],
 ) -> f64 {
@@ -149,7 +150,7 @@ fn sweep_with<S: HeadRows, F: Loss>(
         if want && d != 0.0 {
             gx.fill(0.0);
             head.backward(d, scratch, &mut gx);
-            s.distribute(&row, &gx, 1.0, sink, grad);
+            s.distribute(&row, &gx, 1.0, &mut sink, grad);
         }
     }
     sum

@@ -27,10 +27,10 @@ impl Headed {
     ) -> f64 {
         let mut tables = PassTables::new(&self.pairs, pass.w, self.head_params.len());
         let sum = match tables.narrow() {
-            Some((read, mut sink)) => self.blocks(fast, pass, range, &read, &mut sink, grad),
+            Some((read, sink)) => self.blocks(fast, pass, range, read, sink, grad),
             None => {
-                let (read, mut sink) = tables.wide();
-                self.blocks(fast, pass, range, &read, &mut sink, grad)
+                let (read, sink) = tables.wide();
+                self.blocks(fast, pass, range, read, sink, grad)
             }
         };
         if pass.want {
@@ -42,15 +42,17 @@ impl Headed {
     /// [`sweep_fast`](Self::sweep_fast)'s loop, in blocks: the sums of a block, then its heads
     /// and losses (independent of one another, so their latency chains overlap), then its
     /// gradients.
-    // Out of line (called once per chunk) so that profiles name it.
+    // Out of line (called once per chunk) so that profiles name it. The views come by
+    // value: by reference, the loop loaded their tables' addresses from the caller's frame (3.5% of
+    // the `full` pass, docs/benchmarks.md).
     #[inline(never)]
     fn blocks<F: Loss>(
         &self,
         fast: HeadGradient,
         pass: &Pass<'_, F>,
         range: Range<usize>,
-        read: &impl PairRead,
-        sink: &mut impl PairSink,
+        read: impl PairRead,
+        mut sink: impl PairSink,
         grad: &mut [f64],
     ) -> f64 {
         let Pass { w, want, f } = *pass;
@@ -79,7 +81,7 @@ impl Headed {
             if want {
                 for ((row, gx), &d) in rows[..end - start].iter().zip(&gx).zip(&d) {
                     if d != 0.0 {
-                        self.distribute(row, gx, d, sink, grad);
+                        self.distribute(row, gx, d, &mut sink, grad);
                     }
                 }
             }
