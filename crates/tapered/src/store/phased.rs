@@ -76,28 +76,6 @@ pub(crate) fn dot<U: Copy>(
     ]
 }
 
-/// [`dot`] with the pairs' values read from `table` (one entry a pair slot: `packing.slots()`
-/// of them, as [`Pairs::gather`](crate::store::pairs::Pairs::gather) makes it). The common
-/// width, 9 bits (up to 512 pairs: 4ku, the chess models), is a fixed-size table indexed by a
-/// masked pair number, so its loads need no bounds check; a wider packing reads the slice,
-/// checked.
-#[inline(always)]
-pub(crate) fn dot_table<U: Copy>(
-    packing: Packing,
-    units: &[U],
-    general: &[u16],
-    unit: impl Fn(U) -> [f64; 2],
-    table: &[[f64; 2]],
-) -> [f64; 2] {
-    debug_assert_eq!(table.len(), packing.slots());
-    match <&[[f64; 2]; NARROW]>::try_from(table) {
-        Ok(t) if packing == Packing::default() => {
-            dot(Packing::default(), units, general, unit, |p| t[p % NARROW])
-        }
-        _ => dot(packing, units, general, unit, |p| table[p]),
-    }
-}
-
 /// Compact rows: per row its factors `[a, b]`, its constant, its unit features and its general
 /// features.
 #[derive(Clone, Debug, Default)]
@@ -307,6 +285,35 @@ impl Phased {
         // Exactly `slots` long, so that a general feature's pair number (masked to below
         // `slots`) needs no bounds check.
         let (wp, gp) = (&wp[..packing.slots()], &mut gp[..packing.slots()]);
+        // The common width, 9 bits (up to 512 pairs: 4ku, the chess models), as its own loop:
+        // the packing a constant (general features unpacked by constant shifts) and the
+        // tables' length known (their loads and stores unchecked).
+        if packing == Packing::default() {
+            if let (Ok(wp), Ok(gp)) = (
+                <&[[f64; 2]; NARROW]>::try_from(wp),
+                <&mut [[f64; 2]; NARROW]>::try_from(&mut *gp),
+            ) {
+                return self.sweep_at(Packing::default(), wp, range, want, f, gp);
+            }
+        }
+        self.sweep_at(packing, wp, range, want, f, gp)
+    }
+
+    /// [`sweep`](Self::sweep)'s loop at the packing `packing` and the tables `wp` and `gp`,
+    /// both `packing.slots()` long.
+    #[inline(always)]
+    fn sweep_at<F>(
+        &self,
+        packing: Packing,
+        wp: &PairBuf,
+        range: std::ops::Range<usize>,
+        want: bool,
+        f: &F,
+        gp: &mut PairBuf,
+    ) -> f64
+    where
+        F: Loss,
+    {
         let ws = Signed::new(wp);
         let mut gs = Signed::zeros(wp.len());
         // Every unit feature is in bounds of both signed tables: checked once here, so that
@@ -330,7 +337,7 @@ impl Phased {
             feats = rest;
             // SAFETY: `x` is one of `self.units`, whose indices are below `ws.len()` (above).
             let unit = |x| unsafe { ws.unit(x) };
-            let [sm, se] = dot_table(packing, units, general, unit, wp);
+            let [sm, se] = dot(packing, units, general, unit, |p| wp[p]);
             let (l, d) = f(i, f64::from(c) + (a * sm + b * se));
             sum += l;
             if want && d != 0.0 {
