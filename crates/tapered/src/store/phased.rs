@@ -293,27 +293,22 @@ impl Phased {
                 <&[[f64; 2]; NARROW]>::try_from(wp),
                 <&mut [[f64; 2]; NARROW]>::try_from(&mut *gp),
             ) {
-                return self.sweep_at(Packing::default(), wp, range, want, f, gp);
+                return self.sweep_at((Packing::default(), wp, gp), range, want, f);
             }
         }
-        self.sweep_at(packing, wp, range, want, f, gp)
+        self.sweep_at((packing, wp, gp), range, want, f)
     }
 
-    /// [`sweep`](Self::sweep)'s loop at the packing `packing` and the tables `wp` and `gp`,
-    /// both `packing.slots()` long.
+    /// [`sweep`](Self::sweep)'s loop at a packing and its tables `wp` and `gp`, both
+    /// `packing.slots()` long.
     #[inline(always)]
-    fn sweep_at<F>(
+    fn sweep_at<F: Loss>(
         &self,
-        packing: Packing,
-        wp: &PairBuf,
+        (packing, wp, gp): (Packing, &PairBuf, &mut PairBuf),
         range: std::ops::Range<usize>,
         want: bool,
         f: &F,
-        gp: &mut PairBuf,
-    ) -> f64
-    where
-        F: Loss,
-    {
+    ) -> f64 {
         let ws = Signed::new(wp);
         let mut gs = Signed::zeros(wp.len());
         // Every unit feature is in bounds of both signed tables: checked once here, so that
