@@ -41,6 +41,14 @@ impl Unit {
     pub(crate) fn index(self) -> usize {
         unit_index(self.0)
     }
+
+    /// Twice [`index`](Self::index) (the bits as they are: `new` leaves the low bit zero):
+    /// the entry's offset in `f64`s, so that a 16-byte entry is at `bits * 8`, an address
+    /// mode, with no shift or mask.
+    #[inline(always)]
+    pub(crate) fn f64_offset(self) -> usize {
+        usize::from(self.0)
+    }
 }
 
 /// A list of unit features and a bound on their indices: every feature's
