@@ -42,8 +42,8 @@ impl Headed {
     /// [`sweep_fast`](Self::sweep_fast)'s loop, in blocks: the sums of a block, then its heads
     /// and losses (independent of one another, so their latency chains overlap), then its
     /// gradients.
-    // Out of line (called once per chunk) so that profiles name it. The views come by
-    // value: by reference, the loop loaded their tables' addresses from the caller's frame (3.5% of
+    // Out of line (called once per chunk) so that profiles name it. The views come by value:
+    // by reference, the loop loaded their tables' addresses from the caller's frame (3.5% of
     // the `full` pass, docs/benchmarks.md).
     #[inline(never)]
     fn blocks<F: Loss>(
