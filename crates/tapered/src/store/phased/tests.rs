@@ -11,6 +11,8 @@ fn unit_features_pack_and_index_the_signed_table() {
         assert_eq!(unpack_unit(pack_unit(p, false)), (p, 1.0));
         assert_eq!(unpack_unit(pack_unit(p, true)), (p, -1.0));
         assert_eq!(Unit::new(p, true).index(), 2 * p + 1);
+        // The signed tables' unchecked address: the bits are twice the index.
+        assert_eq!(Unit::new(p, true).f64_offset(), 2 * (2 * p + 1));
     }
     let past = std::panic::catch_unwind(|| Unit::new(MAX_PAIRS, false));
     assert!(
