@@ -24,21 +24,26 @@ pub fn progress_path(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
+/// The header's last line, the input files: recorded, not compared (see [`progress_header`]).
+const FILES: &str = "files";
+
 /// The first line of the progress files of `tune NAME`: their format and version.
 pub(super) fn progress_tag(name: &str) -> String {
     format!("gradtune-{name} 1")
 }
 
-/// The settings a progress file records; a rerun must match them: the tag, the job's own
-/// lines (`settings`, each ending in a newline), the number of positions, their fingerprint
-/// and the input files.
+/// The settings a progress file records: the tag, the job's own lines (`settings`, each
+/// ending in a newline), the number of positions, their fingerprint and, last, the input
+/// files. A rerun must match all but the files: the fingerprint already says the positions
+/// are the same, so the same input named by another path (a relative path from another
+/// folder, a copy) continues the run; the paths are kept to tell a reader what was labelled.
 pub(super) fn progress_header(name: &str, settings: &str, input: &PositionInput) -> String {
     let mut files = String::new();
     for s in &input.sources {
         let _ = write!(files, " {}", s.path.display());
     }
     format!(
-        "{}\n{settings}positions {}\nfingerprint {:016x}\nfiles{files}\n",
+        "{}\n{settings}positions {}\nfingerprint {:016x}\n{FILES}{files}\n",
         progress_tag(name),
         input.samples.len(),
         input.fingerprint()
@@ -84,6 +89,7 @@ pub(super) fn read_progress<A>(
     let differences = header
         .lines()
         .zip(have.iter().chain(std::iter::repeat(&"")))
+        .filter(|(want, _)| !want.starts_with(FILES))
         .filter(|(want, got)| want != *got)
         .map(|(want, got)| format!("was `{got}`, now `{want}`"))
         .collect();

@@ -38,6 +38,23 @@ fn progress_files_are_read_back_dropping_a_cut_line() {
     let p = read_progress(&path, "label", &other, 3, score).unwrap();
     assert_eq!(p.differences, ["was `go depth 5`, now `go depth 6`"]);
 
+    // The same positions named by another path continue; other positions do not.
+    let mut moved = input();
+    moved.sources[0].path = "/elsewhere/in.epd".into();
+    let header_moved = progress_header("label", "engine e\ngo depth 5\n", &moved);
+    assert!(header_moved.ends_with("files /elsewhere/in.epd\n"));
+    let p = read_progress(&path, "label", &header_moved, 3, score).unwrap();
+    assert!(p.differences.is_empty(), "{:?}", p.differences);
+    moved.samples[1].result = 1.0;
+    let header_other = progress_header("label", "engine e\ngo depth 5\n", &moved);
+    let p = read_progress(&path, "label", &header_other, 3, score).unwrap();
+    assert_eq!(p.differences.len(), 1, "{:?}", p.differences);
+    assert!(
+        p.differences[0].starts_with("was `fingerprint "),
+        "{:?}",
+        p.differences
+    );
+
     // A corrupt line or an index out of range: an error naming the file and line.
     for bad in ["0 5\nx y\n", "0 5\n3 1\n", "0 5 7\n", "0 5\n1\n"] {
         std::fs::write(&path, format!("{header}{bad}")).unwrap();
