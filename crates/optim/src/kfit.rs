@@ -60,6 +60,19 @@ pub fn fit_k(set: &CompiledSet, w: &[f64], link: Link) -> (f64, f64) {
     fit_k_scores(&q, &y, link)
 }
 
+/// The `K` at which the rows' score labels (`Target::score`) best predict their results, as
+/// [`fit_k`] fits the model's: `(K, loss)`, or `None` when no row has a score. For
+/// [`ObjectiveConfig::score_k`](crate::ObjectiveConfig::score_k): another engine's scores,
+/// read with their own `K`, become its opinion calibrated on these results.
+pub fn fit_score_k(set: &CompiledSet, link: Link) -> Option<(f64, f64)> {
+    let (q, y): (Vec<f64>, Vec<f64>) = set
+        .targets()
+        .iter()
+        .filter_map(|l| Some((f64::from(l.score?), link.sigmoid.label(l.value))))
+        .unzip();
+    (!q.is_empty()).then(|| fit_k_scores(&q, &y, link))
+}
+
 /// Positions per parallel work item of [`fit_k_scores`]' sums.
 const SUM_CHUNK: usize = 1 << 16;
 

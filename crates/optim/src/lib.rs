@@ -257,7 +257,7 @@ mod validation;
 pub use config::RunConfig;
 pub use coords::{projected_gradient, Coords, MARGIN};
 pub use error::{HookError, OptimError};
-pub use kfit::{fit_k, fit_k_scores, golden_section};
+pub use kfit::{fit_k, fit_k_scores, fit_score_k, golden_section};
 pub use linearise::{jacobi_scale, Linearisation};
 pub use log::LogRecord;
 pub use loss::{Link, LossKind, Sigmoid};

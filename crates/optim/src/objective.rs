@@ -30,6 +30,12 @@ pub struct ObjectiveConfig {
     /// Target blend: a row's target is `lambda * value + (1 - lambda) * sigma(score)` for rows
     /// with a second target (`Target::score`), `value` alone for the others. `1` uses `value` only.
     pub lambda: f64,
+    /// The `K` that `sigma(score)` in the blend is read with; `None`: the link's. Scores on
+    /// another scale than the model's output (another engine's, normalised) are read with
+    /// their own `K` ([`fit_score_k`](crate::fit_score_k) fits it on the results), so that the
+    /// blend does not teach the model to rescale itself.
+    #[serde(default)]
+    pub score_k: Option<f64>,
     /// Weight of the smoothness penalty `smooth * sum (w_a - w_b)^2` over the objective's
     /// neighbour pairs `(a, b)` ([`Objective::with_pairs`]; none unless given): a prior that a
     /// parameter is like its neighbours (a piece-square entry like the adjacent squares'), which
@@ -47,6 +53,7 @@ impl ObjectiveConfig {
             l1: 0.0,
             l2: 0.0,
             lambda: 1.0,
+            score_k: None,
             smooth: 0.0,
         }
     }
@@ -148,7 +155,16 @@ impl Objective {
                 cfg.lambda
             )));
         }
+        if let Some(k) = cfg.score_k.filter(|k| !(*k > 0.0 && k.is_finite())) {
+            return Err(OptimError::Config(format!(
+                "the scores' K must be positive, not {k}"
+            )));
+        }
         let link = cfg.link;
+        let score_link = Link {
+            k: cfg.score_k.unwrap_or(link.k),
+            ..link
+        };
         let targets = set
             .targets()
             .iter()
@@ -156,7 +172,7 @@ impl Objective {
                 let r = link.sigmoid.label(l.value);
                 match l.score {
                     Some(s) if cfg.lambda < 1.0 => {
-                        cfg.lambda * r + (1.0 - cfg.lambda) * link.expect(f64::from(s))
+                        cfg.lambda * r + (1.0 - cfg.lambda) * score_link.expect(f64::from(s))
                     }
                     _ => r,
                 }

@@ -24,6 +24,9 @@ pub struct Summary {
     pub k: f64,
     /// Whether `K` was fitted (rather than given).
     pub k_fitted: bool,
+    /// The `K` the score labels were read with, where not the model's (`--score-k`).
+    #[serde(default)]
+    pub score_k: Option<f64>,
     /// Training and validation positions.
     pub positions: (usize, usize),
     /// Free parameters.
@@ -88,6 +91,9 @@ impl Summary {
             self.k,
             if self.k_fitted { "fitted" } else { "given" }
         );
+        if let Some(k) = self.score_k {
+            s += &format!("scores read at K = {k:.6}\n");
+        }
         s += &format!(
             "loss      train {:.6} -> {:.6}   valid {} -> {}\n",
             self.train_loss.0,
@@ -207,6 +213,7 @@ pub fn write_run<M: Tunable>(
         model: model.model_name(),
         k: cfg.link.k,
         k_fitted,
+        score_k: cfg.score_k,
         positions: (train.set().len(), valid.map_or(0, |v| v.set().len())),
         free_params: train.dim(),
         train_loss: outcome.train_loss,

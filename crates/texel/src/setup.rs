@@ -18,7 +18,7 @@ pub mod stream;
 use optim::fit_k;
 use optim::Link;
 use optim::{Objective, ObjectiveConfig};
-pub use options::{Loaded, SetupOptions, TraceOptions};
+pub use options::{Loaded, ScoreK, SetupOptions, TraceOptions};
 use tapered::CompiledSet;
 use tapered::Stop;
 use tapered::{Progress, ProgressEvent};
@@ -250,11 +250,23 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
         Some(k) => return Err(TexelError::Config(format!("K must be positive, not {k}"))),
         None => (fit_k(&train_set, &start, link0).0, true),
     };
+    let score_k = match opts.score_k {
+        ScoreK::Model => None,
+        ScoreK::Given(k) => Some(k),
+        ScoreK::Fit => {
+            let fitted = optim::fit_score_k(&train_set, link0).map(|(k, _)| k);
+            if fitted.is_none() {
+                notes.push("--score-k fit: no training position has a score".to_string());
+            }
+            fitted
+        }
+    };
     let cfg = ObjectiveConfig {
         link: Link { k, ..link0 },
         l1: opts.l1,
         l2: opts.l2.unwrap_or_else(|| model.default_l2()),
         lambda: opts.lambda,
+        score_k,
         smooth: opts.smooth,
     };
     let specs = model.param_specs();

@@ -37,6 +37,8 @@ pub struct SetupOptions {
     pub l2: Option<f64>,
     /// Label blend.
     pub lambda: f64,
+    /// The `K` the blend reads the score labels with.
+    pub score_k: ScoreK,
     /// Smoothness prior's weight over the model's neighbour pairs
     /// ([`eval::Model::smoothing_pairs`]).
     pub smooth: f64,
@@ -63,6 +65,45 @@ pub struct SetupOptions {
     /// Tune an engine's traced model instead of a built-in model (`data` and `model`
     /// are then unused; `weights`, if given, is a manifest whose values start the run).
     pub traced: Option<TraceOptions>,
+}
+
+/// The `K` the label blend (`lambda < 1`) reads the score labels with
+/// ([`optim::ObjectiveConfig::score_k`]).
+///
+/// ```
+/// use texel::setup::ScoreK;
+/// assert_eq!("fit".parse::<ScoreK>(), Ok(ScoreK::Fit));
+/// assert_eq!("0.8".parse::<ScoreK>(), Ok(ScoreK::Given(0.8)));
+/// assert!("-1".parse::<ScoreK>().is_err() && "x".parse::<ScoreK>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum ScoreK {
+    /// The model's own `K`: the scores are in the evaluation's units (an engine's own search).
+    #[default]
+    Model,
+    /// This `K`.
+    Given(f64),
+    /// The `K` at which the scores best predict the training positions' results
+    /// ([`optim::fit_score_k`]): another engine's scores, on its own scale, calibrated on the
+    /// games.
+    Fit,
+}
+
+impl std::str::FromStr for ScoreK {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fit" => Ok(ScoreK::Fit),
+            "model" => Ok(ScoreK::Model),
+            _ => match s.parse::<f64>() {
+                Ok(k) if k > 0.0 && k.is_finite() => Ok(ScoreK::Given(k)),
+                _ => Err(format!(
+                    "expected `fit`, `model` or a positive number, not `{s}`"
+                )),
+            },
+        }
+    }
 }
 
 /// Where a traced model comes from, and whether it is verified before tuning.
@@ -120,6 +161,7 @@ impl Default for SetupOptions {
             l1: 0.0,
             l2: Some(0.0),
             lambda: 1.0,
+            score_k: ScoreK::Model,
             smooth: 0.0,
             freeze: Vec::new(),
             leaf: Leaf::Static,

@@ -75,6 +75,7 @@ fn gradient_matches_central_differences() {
                 l1: 1e-7,
                 l2: 1e-8,
                 lambda: 0.7,
+                score_k: Some(k * 0.8),
                 smooth: 1e-6,
             };
             let obj = Objective::new(set.clone(), cfg, w.clone(), None)

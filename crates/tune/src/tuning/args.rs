@@ -99,6 +99,12 @@ pub struct RunArgs {
     /// Label blend: lambda*result + (1-lambda)*sigma(score) where the data has scores.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// The K that sigma(score) in the blend is read with. `model` (the default): K, for
+    /// scores in the evaluation's own units (your engine's search). `fit`: the K at which the
+    /// scores best predict the training results, for another engine's scores on its own scale
+    /// (`tune label` with Stockfish); or a number.
+    #[arg(long, default_value = "model", value_name = "model|fit|K")]
+    pub score_k: texel::setup::ScoreK,
     /// Smoothness prior: smooth * sum (w_a - w_b)^2 over neighbouring parameters (the squares
     /// a king step apart in each piece-square table, consecutive mobility counts), against the
     /// mean loss like --l2. It pulls what the data cannot tell apart towards its neighbours
@@ -192,6 +198,7 @@ impl RunArgs {
             l1: self.l1,
             l2: self.l2.map(|l| l.fixed()),
             lambda: self.lambda,
+            score_k: self.score_k,
             smooth: self.smooth,
             freeze: self.freeze.clone(),
             leaf: self.leaf,

@@ -292,3 +292,72 @@ fn bench_measures_psqt_as_traces_beside_psqt() {
         j["traced_vs_psqt"]
     );
 }
+
+/// `--score-k`: another engine's scores (here the traces' labels given scores at twice the
+/// evaluation's scale) read at their own K, fitted on the results: the summary says which K
+/// (on its text and in `summary.json`); `model` reads them at the evaluation's K and prints
+/// nothing; data without scores gets a note; a K that is not positive is refused.
+#[test]
+fn score_k_fit_reads_another_engines_scores_at_their_own_k() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::Linear, 300, 13, None);
+    let plain = std::fs::read_to_string(&f.traces).unwrap();
+    let mut scored = String::new();
+    for line in plain.lines() {
+        match line.split_once("]; ") {
+            Some((head, rest)) if !line.starts_with('#') => {
+                let eval: f64 = rest
+                    .split("; ")
+                    .find_map(|t| t.strip_prefix("eval "))
+                    .and_then(|e| e.trim_end_matches(';').parse().ok())
+                    .expect("an eval field");
+                let score = (2.0 * eval).round();
+                scored += &format!("{head}]; score {score}; {rest}\n");
+            }
+            _ => scored += &format!("{line}\n"),
+        }
+    }
+    std::fs::write(&f.traces, &scored).unwrap();
+    let summary = |out: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+    };
+
+    let out = dir.path().join("fit");
+    let r = two_iters(&f, "lbfgs", &out, &["--lambda", "0.5", "--score-k", "fit"]);
+    ok(&r, "--score-k fit");
+    assert!(r.stdout.contains("scores read at K = "), "{}", r.stdout);
+    let s = summary(&out);
+    let (k, score_k) = (s["k"].as_f64().unwrap(), s["score_k"].as_f64().unwrap());
+    // Scores at twice the scale predict the results best at about half the K.
+    assert!(
+        score_k > 0.3 * k && score_k < 0.7 * k,
+        "K {k}, the scores' K {score_k}"
+    );
+
+    let out = dir.path().join("model");
+    let r = two_iters(&f, "lbfgs", &out, &["--lambda", "0.5"]);
+    ok(&r, "--score-k model");
+    assert!(!r.stdout.contains("scores read at"), "{}", r.stdout);
+    assert!(summary(&out)["score_k"].is_null());
+
+    std::fs::write(&f.traces, &plain).unwrap();
+    let out = dir.path().join("none");
+    let r = two_iters(&f, "lbfgs", &out, &["--lambda", "0.5", "--score-k", "fit"]);
+    ok(&r, "--score-k fit without scores");
+    assert!(
+        r.stderr
+            .contains("--score-k fit: no training position has a score"),
+        "{}",
+        r.stderr
+    );
+    for bad in ["0", "-1", "x"] {
+        let r = two_iters(&f, "lbfgs", &out, &[&format!("--score-k={bad}")]);
+        assert_eq!(r.code, Some(2), "{bad}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains("expected `fit`, `model` or a positive number"),
+            "{}",
+            r.stderr
+        );
+    }
+}
