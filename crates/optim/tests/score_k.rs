@@ -105,10 +105,10 @@ fn a_bad_score_k_is_refused_and_no_scores_fit_none() {
             score_k: Some(bad),
             ..ObjectiveConfig::new(link)
         };
-        let err = Objective::new(set.clone(), cfg, vec![0.0, 0.0], None)
-            .err()
-            .expect("refused")
-            .to_string();
+        let Err(err) = Objective::new(set.clone(), cfg, vec![0.0, 0.0], None) else {
+            panic!("a score K of {bad} was accepted");
+        };
+        let err = err.to_string();
         assert!(err.contains("the scores' K must be positive"), "{err}");
     }
     let bare = Arc::new(CompiledSet::record(
