@@ -19,6 +19,11 @@ use crate::stopping::Control;
 /// The strengths tried by default, strongest first.
 pub const L2_GRID: [f64; 6] = [1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 0.0];
 
+/// When the grid's strongest strength has the lowest validation loss, the best strength may
+/// lie beyond it: [`run_l2_path`] then tries ten times stronger, and again, at most this many
+/// times, until the validation loss rises.
+pub const L2_EDGE_STEPS: usize = 3;
+
 /// The L2 strength asked for: a fixed one, or `auto` (chosen on the validation split by
 /// [`run_l2_path`] over [`L2_GRID`]).
 ///
@@ -84,6 +89,11 @@ pub struct L2Path {
 /// Runs `cfg` at each strength of `grid` (strongest first; each run starts from the previous
 /// one's kept weights) and keeps the strength with the lowest validation loss. The path stops
 /// early when the validation loss has risen at two strengths in a row, or on interruption.
+/// When the grid's first (strongest) strength is the lowest, a choice at the grid's edge says
+/// only that the best is at least that strong, so stronger ones are tried (ten times each,
+/// from the kept weights, at most [`L2_EDGE_STEPS`]) until the validation loss rises: on data
+/// that cannot move the start weights much, the path ends near them instead of at an
+/// arbitrary edge. The trials are reported in the order they ran.
 pub fn run_l2_path(
     train: &Arc<Objective>,
     valid: &Arc<Objective>,
@@ -97,55 +107,55 @@ pub fn run_l2_path(
             "the L2 path needs at least one strength".to_string(),
         ));
     }
-    let mut x = start.to_vec();
-    let mut trials = Vec::new();
-    let mut best: Option<(usize, RunOutcome, Arc<Objective>)> = None;
-    let (mut iterations, mut passes, mut seconds) = (0u64, 0.0, 0.0);
+    let mut walk = Walk {
+        train,
+        valid,
+        cfg,
+        control: &control,
+        x: start.to_vec(),
+        trials: Vec::new(),
+        best: None,
+        seconds: 0.0,
+    };
     let mut rises = 0;
     for &l2 in grid {
-        let t = Arc::new(train.with_config(ObjectiveConfig {
-            l2,
-            ..*train.config()
-        })?);
-        let v = Arc::new(t.with_set(valid.set().clone())?);
-        control.clear_reason();
-        let out = run(t.clone(), Some(v.clone()), &x, cfg, control.clone())?;
-        iterations += out.iterations;
-        passes += out.passes;
-        seconds += out.seconds;
-        let loss = out.valid_loss.map_or(f64::INFINITY, |l| l.1);
-        trials.push(L2Trial {
-            l2,
-            valid_loss: loss,
-            train_loss: out.train_loss.1,
-            best_iter: out.best_iter,
-            iterations: out.iterations,
-            passes: out.passes,
-        });
-        x.clone_from(&out.weights);
-        let lower = best
-            .as_ref()
-            .is_none_or(|(i, _, _)| loss < trials[*i].valid_loss);
-        let interrupted = out.interrupted;
-        if lower {
-            best = Some((trials.len() - 1, out, t));
+        if walk.try_strength(l2)? {
             rises = 0;
         } else {
             rises += 1;
         }
-        if interrupted || rises >= 2 {
+        if control.interrupted() || rises >= 2 {
             break;
         }
     }
-    let Some((i, mut outcome, t)) = best else {
+    // The grid's strongest strength lowest: stronger ones, from its kept weights.
+    let mut edge = grid[0];
+    for _ in 0..L2_EDGE_STEPS {
+        let at_edge = (walk.best.as_ref()).is_some_and(|b| b.1.config().l2 == edge);
+        if edge <= 0.0 || !at_edge || control.interrupted() {
+            break;
+        }
+        if let Some((_, _, out)) = &walk.best {
+            walk.x.clone_from(&out.weights);
+        }
+        edge *= 10.0;
+        walk.try_strength(edge)?;
+    }
+    let Walk {
+        trials,
+        best,
+        seconds,
+        ..
+    } = walk;
+    let Some((i, t, mut outcome)) = best else {
         return Err(OptimError::Config(
             "the L2 path ran no strength".to_string(),
         ));
     };
     outcome.train_loss.0 = train.data_loss(start);
     outcome.valid_loss = outcome.valid_loss.map(|(_, b)| (valid.data_loss(start), b));
-    outcome.iterations = iterations;
-    outcome.passes = passes;
+    outcome.iterations = trials.iter().map(|t| t.iterations).sum();
+    outcome.passes = trials.iter().map(|t| t.passes).sum();
     outcome.seconds = seconds;
     outcome.interrupted = control.interrupted();
     let l2 = trials[i].l2;
@@ -162,4 +172,48 @@ pub fn run_l2_path(
         l2,
         trials,
     })
+}
+
+/// The path's state: the weights the next strength starts from, the strengths tried, and
+/// the lowest so far (its index in `trials`, its training objective, its run).
+struct Walk<'a> {
+    train: &'a Arc<Objective>,
+    valid: &'a Arc<Objective>,
+    cfg: &'a RunConfig,
+    control: &'a Arc<Control>,
+    x: Vec<f64>,
+    trials: Vec<L2Trial>,
+    best: Option<(usize, Arc<Objective>, RunOutcome)>,
+    seconds: f64,
+}
+
+impl Walk<'_> {
+    /// Runs the method at `l2` from `x`, records the trial, moves `x` to its kept weights;
+    /// whether its validation loss is the lowest so far.
+    fn try_strength(&mut self, l2: f64) -> Result<bool, OptimError> {
+        let t = Arc::new(self.train.with_config(ObjectiveConfig {
+            l2,
+            ..*self.train.config()
+        })?);
+        let v = Arc::new(t.with_set(self.valid.set().clone())?);
+        self.control.clear_reason();
+        let out = run(t.clone(), Some(v), &self.x, self.cfg, self.control.clone())?;
+        let loss = out.valid_loss.map_or(f64::INFINITY, |l| l.1);
+        self.trials.push(L2Trial {
+            l2,
+            valid_loss: loss,
+            train_loss: out.train_loss.1,
+            best_iter: out.best_iter,
+            iterations: out.iterations,
+            passes: out.passes,
+        });
+        self.seconds += out.seconds;
+        self.x.clone_from(&out.weights);
+        let trials = &self.trials;
+        let lower = (self.best.as_ref()).is_none_or(|(i, _, _)| loss < trials[*i].valid_loss);
+        if lower {
+            self.best = Some((self.trials.len() - 1, t, out));
+        }
+        Ok(lower)
+    }
 }

@@ -427,6 +427,61 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
     assert!(p.l2 > 0.0);
 }
 
+/// `--l2 auto` at the grid's edge: when the strongest strength of the grid is the lowest,
+/// the path tries ten times stronger until the validation loss rises (or
+/// `L2_EDGE_STEPS` more), so the choice is not an edge of the grid by default.
+#[test]
+fn the_l2_path_looks_beyond_the_grid_when_its_strongest_wins() {
+    let model = Model::new(ModelKind::Psqt);
+    let w = model.default_weights();
+    let all = common::quiet_1k();
+    let (train_p, valid_p) = all.split_at(800);
+    let set = |p: &[(shakmaty::Chess, Target)]| {
+        Arc::new(record_positions(&model, p, &w, Leaf::Static, None))
+    };
+    let train = Arc::new(
+        Objective::new(
+            set(train_p),
+            ObjectiveConfig::new(Link::texel(1.0)),
+            w.clone(),
+            None,
+        )
+        .unwrap(),
+    );
+    let valid = Arc::new(train.with_set(set(valid_p)).unwrap());
+    let cfg = RunConfig {
+        method: Method::Lbfgs,
+        budget: Budget::iterations(100),
+        ..RunConfig::default()
+    };
+    // A grid of one strength: it is the strongest and the lowest, so 1e-9 is tried next.
+    let grid = [1e-10];
+    let p =
+        optim::regularise::run_l2_path(&train, &valid, &w, &cfg, Arc::new(Control::new()), &grid)
+            .unwrap();
+    let tried: Vec<f64> = p.trials.iter().map(|t| t.l2).collect();
+    assert!(tried.len() > 1 && tried[1] == 1e-9, "{tried:?}");
+    let lowest = p
+        .trials
+        .iter()
+        .min_by(|a, b| a.valid_loss.total_cmp(&b.valid_loss))
+        .unwrap();
+    assert_eq!(p.l2, lowest.l2);
+    // It went on while the strongest was the lowest, and stopped at the first rise.
+    let beyond = &p.trials[1..];
+    assert!(beyond.len() <= optim::regularise::L2_EDGE_STEPS);
+    for (i, t) in beyond.iter().enumerate() {
+        let before = p.trials[..1 + i].iter().map(|t| t.valid_loss);
+        let rose = t.valid_loss >= before.fold(f64::INFINITY, f64::min);
+        assert!(!rose || i + 1 == beyond.len(), "{:?}", p.trials);
+    }
+    assert_eq!(p.outcome.l2_path, p.trials);
+    assert_eq!(
+        p.outcome.iterations,
+        p.trials.iter().map(|t| t.iterations).sum::<u64>()
+    );
+}
+
 /// The same data, weights and thread count give the same bits: passes add their chunks in
 /// chunk order (not in the order rayon's work stealing happens to combine them), and so do
 /// the Gauss-Newton model's sums. Checked on 12,000 positions (several chunks) in a pool of 4

@@ -91,7 +91,8 @@ pub struct RunArgs {
     /// L2 regularisation weight: l2 * sum (w - w_start)^2 over the free parameters, against
     /// the mean loss (so repeating the data changes nothing); 0 turns it off. `auto`: run the
     /// method at 1e-6, 1e-7, ... 1e-10 and 0 (strongest first, each from the previous one's
-    /// weights) and keep the strength with the lowest validation loss. Default: 1e-7 for
+    /// weights) and keep the strength with the lowest validation loss (when that is 1e-6,
+    /// 1e-5, 1e-4 and 1e-3 are tried in turn until the loss rises). Default: 1e-7 for
     /// `psqt`, 1e-8 for `full` (chosen by play, not by loss: docs/optimizers.md); 0 for a
     /// traced model (--trace; try `auto`).
     #[arg(long, value_name = "X|auto")]
