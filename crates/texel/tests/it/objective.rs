@@ -384,19 +384,17 @@ fn regularisation_is_invariant_under_repeated_data() {
     assert!(worst <= 1e-6, "converged weights differ by {worst} cp");
 }
 
-/// `--l2 auto`: the path runs each strength, strongest first, and keeps the one whose kept
-/// weights have the lowest validation loss; the outcome reports every strength and its losses
-/// are measured from the path's start.
-#[test]
-fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
+/// The L2 path's problem: `psqt` from its defaults on 800 positions, 200 held out, 100
+/// L-BFGS iterations a strength.
+fn l2_path_problem() -> (Vec<f64>, Arc<Objective>, Arc<Objective>, RunConfig) {
     let model = Model::new(ModelKind::Psqt);
     let w = model.default_weights();
     let all = common::quiet_1k();
     let (train_p, valid_p) = all.split_at(800);
-    let link = Link::texel(1.0);
     let set = |p: &[(shakmaty::Chess, Target)]| {
         Arc::new(record_positions(&model, p, &w, Leaf::Static, None))
     };
+    let link = Link::texel(1.0);
     let train = Arc::new(
         Objective::new(set(train_p), ObjectiveConfig::new(link), w.clone(), None).unwrap(),
     );
@@ -406,6 +404,15 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
         budget: Budget::iterations(100),
         ..RunConfig::default()
     };
+    (w, train, valid, cfg)
+}
+
+/// `--l2 auto`: the path runs each strength, strongest first, and keeps the one whose kept
+/// weights have the lowest validation loss; the outcome reports every strength and its losses
+/// are measured from the path's start.
+#[test]
+fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
+    let (w, train, valid, cfg) = l2_path_problem();
     let grid = [1e-3, 1e-5, 1e-7, 0.0];
     let p =
         optim::regularise::run_l2_path(&train, &valid, &w, &cfg, Arc::new(Control::new()), &grid)
@@ -432,28 +439,7 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
 /// `L2_EDGE_STEPS` more), so the choice is not an edge of the grid by default.
 #[test]
 fn the_l2_path_looks_beyond_the_grid_when_its_strongest_wins() {
-    let model = Model::new(ModelKind::Psqt);
-    let w = model.default_weights();
-    let all = common::quiet_1k();
-    let (train_p, valid_p) = all.split_at(800);
-    let set = |p: &[(shakmaty::Chess, Target)]| {
-        Arc::new(record_positions(&model, p, &w, Leaf::Static, None))
-    };
-    let train = Arc::new(
-        Objective::new(
-            set(train_p),
-            ObjectiveConfig::new(Link::texel(1.0)),
-            w.clone(),
-            None,
-        )
-        .unwrap(),
-    );
-    let valid = Arc::new(train.with_set(set(valid_p)).unwrap());
-    let cfg = RunConfig {
-        method: Method::Lbfgs,
-        budget: Budget::iterations(100),
-        ..RunConfig::default()
-    };
+    let (w, train, valid, cfg) = l2_path_problem();
     // A grid of one strength: it is the strongest and the lowest, so 1e-9 is tried next.
     let grid = [1e-10];
     let p =
