@@ -138,7 +138,7 @@ pub fn run_l2_path(
         if let Some((_, _, out)) = &walk.best {
             walk.x.clone_from(&out.weights);
         }
-        edge *= 10.0;
+        edge = ten_times(edge);
         walk.try_strength(edge)?;
     }
     let Walk {
@@ -172,6 +172,21 @@ pub fn run_l2_path(
         l2,
         trials,
     })
+}
+
+/// Ten times `l2`; a power of ten stays the nearest `f64` to one (`1e-6` gives `1e-5`, where
+/// `1e-6 * 10.0` is `9.999999999999999e-6`), so the reported strengths read as they should.
+fn ten_times(l2: f64) -> f64 {
+    let d = l2.log10().round();
+    if (l2.log10() - d).abs() > 1e-9 || d.abs() > 20.0 {
+        return l2 * 10.0;
+    }
+    let k = d as i32 + 1;
+    if k < 0 {
+        1.0 / 10f64.powi(-k)
+    } else {
+        10f64.powi(k)
+    }
 }
 
 /// The path's state: the weights the next strength starts from, the strengths tried, and
@@ -215,5 +230,20 @@ impl Walk<'_> {
             self.best = Some((self.trials.len() - 1, t, out));
         }
         Ok(lower)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_times_keeps_powers_of_ten_exact() {
+        assert_eq!(ten_times(1e-6), 1e-5);
+        assert_eq!(ten_times(1e-5), 1e-4);
+        assert_eq!(ten_times(1e-1), 1.0);
+        assert_eq!(ten_times(1.0), 10.0);
+        assert_eq!(format!("{:e}", ten_times(1e-6)), "1e-5");
+        assert_eq!(ten_times(3e-7), 3e-7 * 10.0);
     }
 }
