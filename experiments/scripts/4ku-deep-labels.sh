@@ -23,17 +23,7 @@ log "loop: 1 generation, $games games at 10,000 nodes, window 1, lambda 0.1"
     --gate-openings 300 --gate-nodes 5000 --sprt 0,5 --threads 2 --trace-jobs 2 --seed 5
 log "loop done"
 
-match_into() { # FILE WEIGHTS ARGS...: tune match, kept only when finished
-    local file=$1 weights=$2
-    shift 2
-    if [ ! -f "$file" ]; then
-        "$tune" match "uci:$engine" "uci:$engine" --weights-a "$weights" \
-            --weights-b "$shipped" --threads 2 "$@" >"$file.tmp" 2>&1
-        mv "$file.tmp" "$file"
-    fi
-    grep 'Elo (pent' "$file" | sed "s|^|$file: |"
-}
 # The candidate whatever the gate said (the gate is 600 games; this is the claim).
-match_into "$out/gen001-vs-shipped-5000n.txt" "$out/loop/gen001/tune/weights-int.json" \
+vs_shipped "$out/gen001-vs-shipped-5000n.txt" "$out/loop/gen001/tune/weights-int.json" \
     --openings 2000 --nodes 5000 --seed 105
 log "match done"

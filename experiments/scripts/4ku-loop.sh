@@ -23,17 +23,9 @@ log "loop: $generations generations, lambda $lambda"
     --threads 2 --trace-jobs 2 --seed 1
 log "loop done"
 
-match_into() { # FILE ARGS...: tune match, kept only when finished
-    local file=$1
-    shift
-    if [ ! -f "$file" ]; then
-        "$tune" match "uci:$engine" "uci:$engine" --weights-a "$out/loop/best.json" \
-            --weights-b "$shipped" --openings 500 --threads 2 "$@" >"$file.tmp" 2>&1
-        mv "$file.tmp" "$file"
-    fi
-    grep 'Elo (pent' "$file" | sed "s|^|$file: |"
-}
 # Seeds other than the loop's (the gates used the openings of --seed 1's generations).
-match_into "$out/best-vs-shipped-5000n.txt" --nodes 5000 --seed 101
-match_into "$out/best-vs-shipped-tc.txt" --tc 2+0.02 --seed 102
+vs_shipped "$out/best-vs-shipped-5000n.txt" "$out/loop/best.json" --openings 500 --nodes 5000 \
+    --seed 101
+vs_shipped "$out/best-vs-shipped-tc.txt" "$out/loop/best.json" --openings 500 --tc 2+0.02 \
+    --seed 102
 log "matches done"

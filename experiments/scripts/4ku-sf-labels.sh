@@ -11,7 +11,8 @@
 # SELFPLAY.epd: 4ku-deep-labels.sh's OUT/loop/gen001/selfplay.epd (deterministic at fixed
 # nodes). Needs a `stockfish` (STOCKFISH=..., Debian's package: /usr/games/stockfish), and
 # what lib-4ku.sh needs. Resumable: `tune label` continues its progress file, every other
-# step is skipped when its output is there, each written through a .tmp file.
+# step is skipped when its output is there (`tune label` writes its output once, when done;
+# the others through a .tmp file).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 selfplay=$1
@@ -25,9 +26,11 @@ if [ ! -f "$out/positions.epd" ]; then
         >"$out/positions.epd.tmp"
     mv "$out/positions.epd.tmp" "$out/positions.epd"
 fi
-log "label: $(wc -l <"$out/positions.epd") positions, Stockfish at 10,000 nodes"
-"$tune" label --engine "$stockfish" --nodes 10000 --jobs 2 --option Hash=1 \
-    --option Threads=1 -o "$out/sf10k.epd" "$out/positions.epd"
+if [ ! -f "$out/sf10k.epd" ]; then
+    log "label: $(wc -l <"$out/positions.epd") positions, Stockfish at 10,000 nodes"
+    "$tune" label --engine "$stockfish" --nodes 10000 --jobs 2 --option Hash=1 \
+        --option Threads=1 -o "$out/sf10k.epd" "$out/positions.epd"
+fi
 if [ ! -f "$out/traces-sf.txt" ]; then
     log "trace"
     "$tune" trace "$out/sf10k.epd" --engine "$engine" --manifest "$shipped" --jobs 2 \
@@ -49,24 +52,14 @@ for lambda in 0 0.5; do
     fi
 done
 
-match_into() { # FILE WEIGHTS ARGS...: tune match, kept only when finished
-    local file=$1 weights=$2
-    shift 2
-    if [ ! -f "$file" ]; then
-        "$tune" match "uci:$engine" "uci:$engine" --weights-a "$weights" \
-            --weights-b "$shipped" --threads 2 "$@" >"$file.tmp" 2>&1
-        mv "$file.tmp" "$file"
-    fi
-    grep 'Elo (pent' "$file" | sed "s|^|$file: |"
-}
 elo() { sed -n 's/.*Elo (pent[^)]*): *\([-+0-9.]*\).*/\1/p' "$1" | head -1; }
 # Screens (no claim): 300 openings each, their own seeds.
-match_into "$out/screen-l0.txt" "$out/fit-l0/weights-int.json" --openings 300 --nodes 5000 --seed 401
-match_into "$out/screen-l0.5.txt" "$out/fit-l0.5/weights-int.json" --openings 300 --nodes 5000 --seed 402
+vs_shipped "$out/screen-l0.txt" "$out/fit-l0/weights-int.json" --openings 300 --nodes 5000 --seed 401
+vs_shipped "$out/screen-l0.5.txt" "$out/fit-l0.5/weights-int.json" --openings 300 --nodes 5000 --seed 402
 a=$(elo "$out/screen-l0.txt") b=$(elo "$out/screen-l0.5.txt")
 if awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= b) }'; then pick=0; else pick=0.5; fi
 log "screens: lambda 0 $a, lambda 0.5 $b: lambda $pick measured"
 # The claim: 2,000 fresh openings (4,000 games), fixed in advance, not extended.
-match_into "$out/claim-l$pick.txt" "$out/fit-l$pick/weights-int.json" --openings 2000 \
+vs_shipped "$out/claim-l$pick.txt" "$out/fit-l$pick/weights-int.json" --openings 2000 \
     --nodes 5000 --seed 403
 log "done"
