@@ -407,6 +407,14 @@ fn l2_path_problem() -> (Vec<f64>, Arc<Objective>, Arc<Objective>, RunConfig) {
     (w, train, valid, cfg)
 }
 
+/// The trial of the lowest validation loss.
+fn lowest_trial(trials: &[optim::regularise::L2Trial]) -> &optim::regularise::L2Trial {
+    let by_loss = |a: &&optim::regularise::L2Trial, b: &&optim::regularise::L2Trial| {
+        a.valid_loss.total_cmp(&b.valid_loss)
+    };
+    trials.iter().min_by(by_loss).expect("at least one trial")
+}
+
 /// `--l2 auto`: the path runs each strength, strongest first, and keeps the one whose kept
 /// weights have the lowest validation loss; the outcome reports every strength and its losses
 /// are measured from the path's start.
@@ -418,11 +426,7 @@ fn the_l2_path_keeps_the_strength_with_the_lowest_validation_loss() {
         optim::regularise::run_l2_path(&train, &valid, &w, &cfg, Arc::new(Control::new()), &grid)
             .unwrap();
     assert!(p.trials.len() >= 3, "{:?}", p.trials);
-    let lowest = p
-        .trials
-        .iter()
-        .min_by(|a, b| a.valid_loss.total_cmp(&b.valid_loss))
-        .unwrap();
+    let lowest = lowest_trial(&p.trials);
     assert_eq!(p.l2, lowest.l2);
     assert_eq!(p.train.config().l2, p.l2);
     assert_eq!(p.outcome.l2_path, p.trials);
@@ -447,11 +451,7 @@ fn the_l2_path_looks_beyond_the_grid_when_its_strongest_wins() {
             .unwrap();
     let tried: Vec<f64> = p.trials.iter().map(|t| t.l2).collect();
     assert!(tried.len() > 1 && tried[1] == 1e-9, "{tried:?}");
-    let lowest = p
-        .trials
-        .iter()
-        .min_by(|a, b| a.valid_loss.total_cmp(&b.valid_loss))
-        .unwrap();
+    let lowest = lowest_trial(&p.trials);
     assert_eq!(p.l2, lowest.l2);
     // It went on while the strongest was the lowest, and stopped at the first rise.
     let beyond = &p.trials[1..];
