@@ -11,6 +11,9 @@ It writes every score multiplied by K_t / K_e, so that sigma_K_e(new score) = si
 the teacher's opinion, calibrated on these games, in the engine's units. It prints K_e, which
 is what `tune lbfgs` fits to the start weights on all positions (pass it as `--k`).
 
+The tuning commands now do the same with `--score-k fit` (the teacher's K fitted on the
+training split); this script is kept as what experiments/4ku-sf-labels.md ran.
+
 usage: rescale-scores.py TRACES OUT
 """
 import math

@@ -6,6 +6,7 @@ use crate::common;
 use std::sync::Arc;
 
 use eval::{Model, ModelKind};
+use optim::regularise::L2Trial;
 use optim::{
     fit_k, run, Budget, Control, Link, LossKind, Method, Objective, ObjectiveConfig, RunConfig,
     Sigmoid, SolverOptions,
@@ -408,10 +409,8 @@ fn l2_path_problem() -> (Vec<f64>, Arc<Objective>, Arc<Objective>, RunConfig) {
 }
 
 /// The trial of the lowest validation loss.
-fn lowest_trial(trials: &[optim::regularise::L2Trial]) -> &optim::regularise::L2Trial {
-    let by_loss = |a: &&optim::regularise::L2Trial, b: &&optim::regularise::L2Trial| {
-        a.valid_loss.total_cmp(&b.valid_loss)
-    };
+fn lowest_trial(trials: &[L2Trial]) -> &L2Trial {
+    let by_loss = |a: &&L2Trial, b: &&L2Trial| a.valid_loss.total_cmp(&b.valid_loss);
     trials.iter().min_by(by_loss).expect("at least one trial")
 }
 
