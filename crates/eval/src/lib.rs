@@ -170,6 +170,7 @@
 //!   may change between versions, names may not.
 #![warn(missing_docs)]
 
+pub mod catalogue;
 mod display;
 mod error;
 mod features;
