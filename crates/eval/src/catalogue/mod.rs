@@ -34,9 +34,11 @@
 //! assert_eq!(knights.elements[1], "b1");
 //! ```
 
+mod shared;
+
 use std::sync::OnceLock;
 
-use shakmaty::{Chess, Color, Position, Role, Square};
+use shakmaty::{Chess, Position, Square};
 
 /// One element's counts in a position: how many times the feature occurs for White and for
 /// Black (Black's squares mirrored vertically, so that both sides share one table).
@@ -123,14 +125,6 @@ pub fn find(name: &str) -> Option<&'static Group> {
     groups().iter().find(|g| g.name == name)
 }
 
-/// The square as seen from `color`'s side (Black's squares mirrored vertically).
-fn relative(color: Color, sq: Square) -> usize {
-    match color {
-        Color::White => sq as usize,
-        Color::Black => sq.flip_vertical() as usize,
-    }
-}
-
 /// Sorts `out` by element and merges repeated elements: the form [`Group::counts`] promises.
 fn normalise(out: &mut Vec<Count>) {
     out.sort_unstable_by_key(|c| c.element);
@@ -151,33 +145,16 @@ fn square_names() -> Vec<String> {
     Square::ALL.iter().map(|s| s.to_string()).collect()
 }
 
-/// A full 64-square table of `role`'s pieces (Black's mirrored).
-fn piece_table(role: Role, pos: &Chess, out: &mut Vec<Count>) {
-    let board = pos.board();
-    for color in Color::ALL {
-        for sq in board.by_role(role) & board.by_color(color) {
-            let element = relative(color, sq) as u32;
-            let (white, black) = match color {
-                Color::White => (1, 0),
-                Color::Black => (0, 1),
-            };
-            out.push(Count {
-                element,
-                white,
-                black,
-            });
-        }
-    }
-    normalise(out);
-}
-
-/// The catalogue's groups.
+/// The catalogue's groups, family by family.
 fn build() -> Vec<Group> {
-    vec![Group {
-        name: "knight_table",
-        summary: "a full 64-square table for knights (Black's squares mirrored)",
-        elements: square_names(),
-        full_group: None,
-        extract: |pos, out| piece_table(Role::Knight, pos, out),
-    }]
+    [
+        shared::tables(),
+        shared::mobility(),
+        shared::pawns(),
+        shared::pieces(),
+        shared::king_danger(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod carry_over;
+mod catalogue;
 mod fast_paths;
 mod features;
 mod gradient;

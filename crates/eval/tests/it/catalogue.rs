@@ -1,0 +1,304 @@
+//! The catalogue of candidate terms (`eval::catalogue`): every group's counts on hand-checked
+//! boards (the examples of `docs/catalogue.md`), the form `Group::counts` promises, colour
+//! symmetry, and, for the groups shared with `full`, agreement with `full`'s own features.
+
+use crate::common;
+
+use eval::catalogue::{self, Count, Group};
+use eval::{Model, ModelKind};
+use shakmaty::{Chess, Position};
+use tape::Tape;
+
+/// The positions the properties run over: 800 real ones and the hand-checked boards.
+fn positions() -> Vec<Chess> {
+    let mut v = common::positions().to_vec();
+    v.extend(EXAMPLES.iter().map(|(_, fen, _)| common::parse_fen(fen)));
+    v
+}
+
+fn counts(group: &Group, pos: &Chess) -> Vec<Count> {
+    let mut out = vec![Count::default()]; // cleared by `counts`
+    group.counts(pos, &mut out);
+    out
+}
+
+#[test]
+fn about_thirty_groups_with_unique_names_and_elements() {
+    let groups = catalogue::groups();
+    assert!(groups.len() >= 26, "{} groups", groups.len());
+    for (i, g) in groups.iter().enumerate() {
+        assert!(!g.is_empty(), "{}", g.name);
+        assert!(!g.summary.is_empty(), "{}", g.name);
+        assert!(
+            groups[..i].iter().all(|h| h.name != g.name),
+            "{} twice",
+            g.name
+        );
+        assert!(std::ptr::eq(catalogue::find(g.name).unwrap(), g));
+        for (j, e) in g.elements.iter().enumerate() {
+            assert!(!e.is_empty(), "{}: element {j} has no name", g.name);
+            assert!(
+                !g.elements[..j].contains(e),
+                "{}: element {e} twice",
+                g.name
+            );
+        }
+    }
+    assert!(catalogue::find("no_such_group").is_none());
+}
+
+#[test]
+fn counts_are_sorted_unique_in_range_and_nonzero() {
+    let mut out = Vec::new();
+    for pos in positions() {
+        for g in catalogue::groups() {
+            g.counts(&pos, &mut out);
+            for (i, c) in out.iter().enumerate() {
+                assert!((c.element as usize) < g.len(), "{}: {c:?}", g.name);
+                assert!(c.white != 0 || c.black != 0, "{}: {c:?}", g.name);
+                assert!(c.white >= 0 && c.black >= 0, "{}: {c:?}", g.name);
+                if i > 0 {
+                    assert!(out[i - 1].element < c.element, "{}: {out:?}", g.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_colour_flip_swaps_the_sides_counts() {
+    for pos in positions() {
+        let flipped = common::flip(&pos);
+        for g in catalogue::groups() {
+            let swapped: Vec<Count> = counts(g, &pos)
+                .into_iter()
+                .map(|c| Count {
+                    element: c.element,
+                    white: c.black,
+                    black: c.white,
+                })
+                .collect();
+            assert_eq!(
+                counts(g, &flipped),
+                swapped,
+                "{}: {:?}",
+                g.name,
+                pos.board()
+            );
+        }
+    }
+}
+
+/// The name of `full`'s middlegame parameter for element `e` of a shared group, and the sign
+/// of its count in `full`'s gradient (a king's shelter is the king's own side's: it counts
+/// against its side).
+fn full_param(group: &str, e: &str) -> Option<(String, f64)> {
+    let name = match group {
+        _ if group.ends_with("_table") => {
+            format!("pst.{}.mg.{e}", group.trim_end_matches("_table"))
+        }
+        _ if group.starts_with("mobility_") => {
+            format!("mobility.{}.{e}.mg", group.trim_start_matches("mobility_"))
+        }
+        "pawn_weaknesses" => format!("pawns.{e}.mg"),
+        "connected_pawns" => format!("pawns.connected.{e}.mg"),
+        "passed_pawns" => format!("pawns.passed.{e}.mg"),
+        "passed_free_path" => format!("pawns.passed.free_path.{e}.mg"),
+        "passed_king_distance" => format!("pawns.passed.king_distance.{e}.mg"),
+        "bishop_pair" => format!("pieces.{e}.mg"),
+        "rook_files" => format!("pieces.rook.{e}.mg"),
+        "queen_files" => format!("pieces.queen.{e}.mg"),
+        "threats" | "push_threats" | "outposts" => format!("{group}.{e}.mg"),
+        "rook_on_seventh" | "tempo" => format!("{e}.mg"),
+        "king_zone_attacks" => format!("king_safety.attack.{e}"),
+        "king_check_squares" => format!("king_safety.check.{e}"),
+        "king_shelter" => return Some((format!("king_safety.{e}"), -1.0)),
+        _ => return None,
+    };
+    Some((name, 1.0))
+}
+
+/// d eval / d w at `full`'s default weights: for a linear middlegame parameter, its count
+/// (White's less Black's) times the middlegame share (`tests/it/features.rs`).
+fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
+    let w = model.default_weights();
+    let mut tape = Tape::new();
+    tape.record(|rec| {
+        let vars = rec.inputs(&w);
+        let y = model.evaluate(pos, &vars);
+        let mut g = vec![0.0; model.len()];
+        rec.gradient(y, &mut g);
+        g
+    })
+}
+
+#[test]
+fn shared_groups_count_what_full_counts() {
+    let model = Model::new(ModelKind::Full);
+    let shared: Vec<&Group> = catalogue::groups()
+        .iter()
+        .filter(|g| full_param(g.name, &g.elements[0]).is_some())
+        .collect();
+    for g in &shared {
+        if let Some(full) = g.full_group {
+            let (name, _) = full_param(g.name, &g.elements[0]).unwrap();
+            assert_eq!(model.params()[model.index_of(&name).unwrap()].group, full);
+        }
+    }
+    let mut seen = vec![0usize; shared.len()];
+    for pos in common::epd_positions().iter().chain(&positions()) {
+        let rho = catalogue::taper(pos);
+        if rho == 0.0 {
+            continue;
+        }
+        let grad = gradient(&model, pos);
+        for (k, g) in shared.iter().enumerate() {
+            let cs = counts(g, pos);
+            seen[k] += cs.len();
+            for (e, element) in g.elements.iter().enumerate() {
+                let (name, sign) = full_param(g.name, element).unwrap();
+                let i = model.index_of(&name).unwrap_or_else(|| panic!("no {name}"));
+                let net = cs
+                    .iter()
+                    .find(|c| c.element as usize == e)
+                    .map_or(0, Count::net);
+                let want = sign * f64::from(net) * rho;
+                assert!(
+                    (grad[i] - want).abs() < 1e-9,
+                    "{name}: {} vs {want}",
+                    grad[i]
+                );
+            }
+        }
+    }
+    for (g, n) in shared.iter().zip(seen) {
+        assert!(n > 0, "{}: never counted anything", g.name);
+    }
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const TABLES: &str = "4k3/1p1q4/8/3b4/4B3/8/P4R2/4K3 w - - 0 1";
+const SLIDERS: &str = "r3k3/8/8/8/8/8/8/B2QK2R w K - 0 1";
+const PAWNS: &str = "k7/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1";
+const PIECES: &str = "1r2k3/p6R/8/1q6/8/8/1P6/2BBK1Q1 b - - 0 1";
+const QUEEN_CHECK: &str = "4k3/8/8/8/8/8/5q2/6K1 w - - 0 1";
+
+/// An element's expected counts: its name, White's, Black's.
+type Expected = (&'static str, i32, i32);
+
+/// Hand-checked boards, one or more per group: the group, the FEN, and every nonzero count as
+/// `(element, White's, Black's)`. The same numbers are the examples of `docs/catalogue.md`.
+const EXAMPLES: &[(&str, &str, &[Expected])] = &[
+    // White Nb1, Ng1; Black Nb8, Ng8 mirrored to b1, g1.
+    ("knight_table", START, &[("b1", 1, 1), ("g1", 1, 1)]),
+    // The tables: White Ke1, Be4, Rf2, Pa2; Black Ke8, Qd7, Bd5, Pb7, mirrored to e1, d2, d4,
+    // b2.
+    ("pawn_table", TABLES, &[("a2", 1, 0), ("b2", 0, 1)]),
+    ("bishop_table", TABLES, &[("d4", 0, 1), ("e4", 1, 0)]),
+    ("rook_table", TABLES, &[("f2", 1, 0)]),
+    ("queen_table", TABLES, &[("d2", 0, 1)]),
+    ("king_table", TABLES, &[("e1", 1, 1)]),
+    // Nb1: a3, d2 (c3 is attacked by the pawn on d4): 2. Ne5: d3 f3 c4 g4 c6 g6 d7 f7: 8.
+    (
+        "mobility_knight",
+        "4k3/8/8/4n3/3p4/8/8/1N2K3 w - - 0 1",
+        &[("2", 1, 0), ("8", 0, 1)],
+    ),
+    // Ba1: b2 .. h8, 7. Rh1: f1 g1, h2 .. h8, 9. Ra8: b8 c8 d8, a7 .. a1 (taking the
+    // bishop), 10. Qd1: a4 b3 c2, b1 c1, d2 .. d8, e2 f3 g4 h5: 16.
+    ("mobility_bishop", SLIDERS, &[("7", 1, 0)]),
+    ("mobility_rook", SLIDERS, &[("9", 1, 0), ("10", 0, 1)]),
+    ("mobility_queen", SLIDERS, &[("16", 1, 0)]),
+    // White d3 e4, Black c5. d3 is backward (e4 is ahead of it, c5 attacks d4); c5 is
+    // isolated. e4 is defended by d3 (connected) and passed (no black pawn on d5-f8), with a
+    // free path; its stop square e5 is 4 from Ke1 and 4 from Ka8. d3 is not passed (c5 is on an
+    // adjacent file ahead), nor c5 (d3).
+    (
+        "pawn_weaknesses",
+        PAWNS,
+        &[("isolated", 0, 1), ("backward", 1, 0)],
+    ),
+    ("connected_pawns", PAWNS, &[("rank4", 1, 0)]),
+    ("passed_pawns", PAWNS, &[("rank4", 1, 0)]),
+    ("passed_free_path", PAWNS, &[("rank4", 1, 0)]),
+    (
+        "passed_king_distance",
+        PAWNS,
+        &[("own", 4, 0), ("enemy", 4, 0)],
+    ),
+    // White Bc1 Bd1 (a pair); Rh7 on the seventh, with Black's a7 and Ke8 there, on the open
+    // h-file; Qg1 on the open g-file. Black's Rb8 and Qb5 on the b-file, where only White's b2
+    // stands: half-open. Black to move.
+    ("bishop_pair", PIECES, &[("bishop_pair", 1, 0)]),
+    (
+        "rook_files",
+        PIECES,
+        &[("open_file", 1, 0), ("half_open_file", 0, 1)],
+    ),
+    (
+        "queen_files",
+        PIECES,
+        &[("open_file", 1, 0), ("half_open_file", 0, 1)],
+    ),
+    ("rook_on_seventh", PIECES, &[("rook_on_seventh", 1, 0)]),
+    ("tempo", PIECES, &[("tempo", 0, 1)]),
+    // e4 attacks Nd5, Ra1 attacks Qa8 (undefended: hanging), White to move; Qa8 attacks the
+    // undefended Ra1: hanging, Black waiting.
+    (
+        "threats",
+        "q3k3/8/8/3n4/4P3/8/8/R3K3 w - - 0 1",
+        &[
+            ("to_move.pawn_on_knight", 1, 0),
+            ("to_move.rook_on_queen", 1, 0),
+            ("to_move.hanging", 1, 0),
+            ("waiting.hanging", 0, 1),
+        ],
+    ),
+    // Black to move: e5-e4 (defended by d5) would attack Nd3 and Bf3.
+    (
+        "push_threats",
+        "4k3/8/8/3pp3/8/3N1B2/8/4K3 b - - 0 1",
+        &[("to_move", 0, 2)],
+    ),
+    // Bf5 defended by e4, no black pawn on e6-e8 or g6-g8; Nd4 defended by c5, no white pawn
+    // on c1-c3 or e1-e3.
+    (
+        "outposts",
+        "4k3/8/8/2p2B2/3nP3/8/8/4K3 w - - 0 1",
+        &[("knight", 0, 1), ("bishop", 1, 0)],
+    ),
+    // Qf2 against Kg1: of the zone f1 f2 g1 g2 h1 h2 it attacks f1 g1 g2 h2 (4); of g1's
+    // checking squares it attacks f1 e1 g2 g3 h2 (5).
+    ("king_zone_attacks", QUEEN_CHECK, &[("queen", 0, 4)]),
+    ("king_check_squares", QUEEN_CHECK, &[("queen", 0, 5)]),
+    // Kg1 behind f2 g2 h2: nothing missing, no open file; Kg8 has no pawn in front of it on f,
+    // g, h (3), which White's pawns stand on (not open).
+    (
+        "king_shelter",
+        "6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1",
+        &[("shelter_missing", 0, 3)],
+    ),
+];
+
+#[test]
+fn hand_checked_examples() {
+    for (name, fen, want) in EXAMPLES {
+        let g = catalogue::find(name).unwrap_or_else(|| panic!("no group {name}"));
+        let got: Vec<(&str, i32, i32)> = counts(g, &common::parse_fen(fen))
+            .iter()
+            .map(|c| (g.elements[c.element as usize].as_str(), c.white, c.black))
+            .collect();
+        assert_eq!(&got, want, "{name} on {fen}");
+    }
+}
+
+#[test]
+fn every_group_has_a_hand_checked_example() {
+    for g in catalogue::groups() {
+        assert!(
+            EXAMPLES.iter().any(|(n, _, _)| *n == g.name),
+            "{}: no example",
+            g.name
+        );
+    }
+}
