@@ -34,11 +34,17 @@
 //! assert_eq!(knights.elements[1], "b1");
 //! ```
 
+mod imbalance;
+mod king_attack;
+mod king_relative;
+mod passer_race;
+mod pawn_structure;
 mod shared;
+mod space;
 
 use std::sync::OnceLock;
 
-use shakmaty::{Chess, Position, Square};
+use shakmaty::{Chess, Color, Position, Square};
 
 /// One element's counts in a position: how many times the feature occurs for White and for
 /// Black (Black's squares mirrored vertically, so that both sides share one table).
@@ -125,6 +131,22 @@ pub fn find(name: &str) -> Option<&'static Group> {
     groups().iter().find(|g| g.name == name)
 }
 
+/// `color`'s count `n` of `element` (the other side's 0).
+fn side(color: Color, element: u32, n: i32) -> Count {
+    match color {
+        Color::White => Count {
+            element,
+            white: n,
+            black: 0,
+        },
+        Color::Black => Count {
+            element,
+            white: 0,
+            black: n,
+        },
+    }
+}
+
 /// Sorts `out` by element and merges repeated elements: the form [`Group::counts`] promises.
 fn normalise(out: &mut Vec<Count>) {
     out.sort_unstable_by_key(|c| c.element);
@@ -153,6 +175,12 @@ fn build() -> Vec<Group> {
         shared::pawns(),
         shared::pieces(),
         shared::king_danger(),
+        king_relative::groups(),
+        pawn_structure::groups(),
+        passer_race::groups(),
+        imbalance::groups(),
+        space::groups(),
+        king_attack::groups(),
     ]
     .into_iter()
     .flatten()

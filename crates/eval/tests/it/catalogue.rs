@@ -25,7 +25,7 @@ fn counts(group: &Group, pos: &Chess) -> Vec<Count> {
 #[test]
 fn about_thirty_groups_with_unique_names_and_elements() {
     let groups = catalogue::groups();
-    assert!(groups.len() >= 26, "{} groups", groups.len());
+    assert!(groups.len() >= 30, "{} groups", groups.len());
     for (i, g) in groups.iter().enumerate() {
         assert!(!g.is_empty(), "{}", g.name);
         assert!(!g.summary.is_empty(), "{}", g.name);
@@ -277,6 +277,79 @@ const EXAMPLES: &[(&str, &str, &[Expected])] = &[
         "king_shelter",
         "6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1",
         &[("shelter_missing", 0, 3)],
+    ),
+    // Kb1 is on the queen's wing: a2 b2 mirror to h2 g2. Kg8 is not: f7 g7 h7 are f2 g2 h2.
+    (
+        "pawn_table_king_wing",
+        "6k1/5ppp/8/8/8/8/PP6/1K6 w - - 0 1",
+        &[("f2", 0, 1), ("g2", 1, 1), ("h2", 1, 1)],
+    ),
+    // Na1 and Qd1 are 7 king steps from Ke8; Nc6 is 5 from Ke1.
+    (
+        "piece_enemy_king_distance",
+        "4k3/8/2n5/8/8/8/8/N2QK3 w - - 0 1",
+        &[("knight.5", 0, 1), ("knight.7", 1, 0), ("queen.7", 1, 0)],
+    ),
+    // White a, c, e, g: 4 islands; Black a-b, d, f-h: 3.
+    (
+        "pawn_islands",
+        "4k3/pp1p1ppp/8/8/8/8/P1P1P1P1/4K3 w - - 0 1",
+        &[("3", 0, 1), ("4+", 1, 0)],
+    ),
+    // a4: nothing ahead on the a-file, not passed (b6), one helper (b4) for one sentry (b6).
+    // g6: nothing on g5-g1, not passed (h2), one helper (h6) for one sentry (h2); its rank 3
+    // from Black's side. b4, b6, h2, h6 are blocked on their files.
+    (
+        "candidate_passers",
+        "4k3/8/1p4pp/8/PP6/8/7P/4K3 w - - 0 1",
+        &[("rank3", 0, 1), ("rank4", 1, 0)],
+    ),
+    // White's passers c5 and d4, Black's f3 and g2 (its ranks 6 and 7): side by side.
+    (
+        "connected_passers",
+        "4k3/8/8/2P5/3P4/5p2/6p1/4K3 w - - 0 1",
+        &[
+            ("rank4", 1, 0),
+            ("rank5", 1, 0),
+            ("rank6", 0, 1),
+            ("rank7", 0, 1),
+        ],
+    ),
+    // g2: 5 moves (double step); Kb6 is 5 from g8, Black not to move: margin 0. a3: 2 moves;
+    // Ke1 is 4 from a1, less 1 (White to move): margin +1, outside the square.
+    (
+        "passer_race",
+        "8/8/1k6/8/8/p7/6P1/4K3 w - - 0 1",
+        &[("0", 1, 0), ("+1", 0, 1)],
+    ),
+    // White R, N, 2 pawns; Black B, 4 pawns.
+    (
+        "imbalance",
+        "4kb2/pppp4/8/8/8/8/PP6/RN2K3 w - - 0 1",
+        &[
+            ("knight*pawn", 2, 0),
+            ("bishop*pawn", 0, 4),
+            ("rook*pawn", 2, 0),
+            ("knight*rook", 1, 0),
+            ("own_knight*enemy_pawn", 4, 0),
+            ("own_bishop*enemy_pawn", 0, 2),
+            ("own_rook*enemy_pawn", 4, 0),
+            ("own_rook*enemy_minor", 1, 0),
+        ],
+    ),
+    // White's area c2-f4, 12 squares, less its pawns c3 e4 and c4 (attacked by d5): 9; behind
+    // c3 or e4: c2 e2 e3. Black's c5-f7 less d5 and f5 (attacked by e4): 10; behind d5: d6 d7.
+    (
+        "space",
+        "4k3/8/8/3p4/4P3/2P5/8/4K3 w - - 0 1",
+        &[("safe", 9, 10), ("behind_pawn", 3, 2)],
+    ),
+    // Ne4 reaches the checking squares d6 and f6 (g7 guards f6); Ra1 reaches a8, unguarded.
+    // Ne5 reaches d3 and f3, which nothing of White's guards.
+    (
+        "safe_checks",
+        "4k3/6p1/8/4n3/4N3/8/8/R3K3 w - - 0 1",
+        &[("knight", 1, 2), ("rook", 1, 0)],
     ),
 ];
 
