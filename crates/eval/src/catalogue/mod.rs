@@ -15,9 +15,23 @@
 //! with `rho = taper(pos)`, the middlegame's share of the position ([`taper`]: gradtune's
 //! `psqt` phase, `min(phase, 24) / 24` with piece weights 0, 1, 1, 2, 4).
 //!
-//! Every group is defined in `docs/catalogue.md`, each with a board and its counts; where a
+//! Every group is defined in the repository's `docs/catalogue.md`, each with a board and its
+//! counts (the hand-checked examples of `crates/eval/tests/it/catalogue.rs`); where a
 //! group is one of the `full` model's, its counts come from the very extraction the `full`
 //! model runs (one place a term lives).
+//!
+//! The groups, by family (one module each):
+//!
+//! * `shared`: `full`'s terms (piece tables, mobility, pawn structure, bishop pair, files,
+//!   threats, outposts, rook on the seventh, tempo) and linear versions of its king-danger
+//!   inputs, through a sink on `full`'s own extraction;
+//! * `king_relative`: a pawn table seen from the own king's wing, pieces by distance to the
+//!   enemy king;
+//! * `pawn_structure`: pawn islands, candidate passers, connected passers;
+//! * `passer_race`: passed pawns against the enemy king (the rule of the square);
+//! * `imbalance`: products of piece counts;
+//! * `space`: safe squares behind the pawns;
+//! * `king_attack`: safe checks.
 //!
 //! ```
 //! use eval::catalogue::{self, Count};
