@@ -145,6 +145,18 @@ pub fn find(name: &str) -> Option<&'static Group> {
     groups().iter().find(|g| g.name == name)
 }
 
+/// The indices of the set bits of `bb`, lowest first.
+fn bits(mut bb: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = bb.trailing_zeros() as usize;
+        // `i` is 64 once no bit is left.
+        (bb != 0).then(|| {
+            bb &= bb - 1;
+            i
+        })
+    })
+}
+
 /// `color`'s count `n` of `element` (the other side's 0).
 fn side(color: Color, element: u32, n: i32) -> Count {
     match color {

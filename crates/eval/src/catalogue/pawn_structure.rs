@@ -6,7 +6,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{normalise, side, Count, Group};
+use super::{bits, normalise, side, Count, Group};
 use crate::features::masks::{ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN};
 
 /// A side's pawns, the enemy's, and the side's index in the masks (0 White, 1 Black).
@@ -40,8 +40,7 @@ impl Pawns {
 
     /// The squares of the own pawns.
     fn squares(&self) -> impl Iterator<Item = usize> {
-        let own = self.own;
-        (0..64).filter(move |i| own >> i & 1 == 1)
+        bits(self.own)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{normalise, side, Count, Group};
+use super::{bits, normalise, side, Count, Group};
 use crate::features::masks::{pawn_attacks, FORWARD_FILE};
 
 /// The space area of each side (0 White, 1 Black): files c-f, the side's ranks 2-4.
@@ -20,8 +20,8 @@ fn space(pos: &Chess, out: &mut Vec<Count>) {
         let own = pawns & board.by_color(color).0;
         let enemy = pawns & board.by_color(!color).0;
         let safe = AREA[c] & !own & !pawn_attacks(c ^ 1, enemy);
-        let behind = (0..64)
-            .filter(|&i| safe >> i & 1 == 1 && own & FORWARD_FILE[c][i] != 0)
+        let behind = bits(safe)
+            .filter(|&i| own & FORWARD_FILE[c][i] != 0)
             .count() as i32;
         out.push(side(color, 0, safe.count_ones() as i32));
         out.push(side(color, 1, behind));

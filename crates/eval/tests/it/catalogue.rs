@@ -176,6 +176,35 @@ fn shared_groups_count_what_full_counts() {
     }
 }
 
+/// The shared groups read a side's count from the sign of each of `full`'s contributions,
+/// which is right because every term of `full` hands each side's count over in a call of its
+/// own (a term that handed over White's count less Black's, as material does, would give one
+/// side the difference). Then some position must show both sides counting the same element;
+/// it never could if the counts were differences. Except where an element is one side's by
+/// definition: `tempo`, `threats` and `push_threats` (the side to move, the side waiting).
+#[test]
+fn shared_groups_count_each_side_apart() {
+    let one_sided = ["tempo", "threats", "push_threats"];
+    let mut positions = common::epd_positions();
+    positions.extend(common::positions().iter().cloned());
+    for g in catalogue::groups()
+        .iter()
+        .filter(|g| g.full_group.is_some())
+    {
+        if one_sided.contains(&g.name) {
+            continue;
+        }
+        let both = positions
+            .iter()
+            .any(|pos| counts(g, pos).iter().any(|c| c.white > 0 && c.black > 0));
+        assert!(
+            both,
+            "{}: no position where both sides count one element",
+            g.name
+        );
+    }
+}
+
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const TABLES: &str = "4k3/1p1q4/8/3b4/4B3/8/P4R2/4K3 w - - 0 1";
 const SLIDERS: &str = "r3k3/8/8/8/8/8/8/B2QK2R w K - 0 1";
