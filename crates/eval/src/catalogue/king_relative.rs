@@ -1,5 +1,5 @@
 //! Tables relative to the kings: where a piece stands seen from the own king's wing, and how
-//! far it is from the enemy king. A piece-square table alone values a pawn on g2 the same in
+//! far it is from either king. A piece-square table alone values a pawn on g2 the same in
 //! front of a castled king and far from it; these groups see the difference.
 
 use shakmaty::{Chess, Color, Position, Role};
@@ -7,7 +7,7 @@ use shakmaty::{Chess, Color, Position, Role};
 use super::{normalise, side, Count, Group};
 use crate::features::relative;
 
-/// The pieces of [`piece_enemy_king_distance`], in element order.
+/// The pieces of [`piece_king_distance`], in element order.
 const PIECES: [(Role, &str); 4] = [
     (Role::Knight, "knight"),
     (Role::Bishop, "bishop"),
@@ -34,12 +34,12 @@ fn pawn_table_king_wing(pos: &Chess, out: &mut Vec<Count>) {
     normalise(out);
 }
 
-/// `piece_enemy_king_distance`: per knight, bishop, rook and queen, the Chebyshev distance
-/// (king steps, 1-7) from it to the enemy king. Element `4 * 7`-wide: `7 * piece + distance - 1`.
-fn piece_enemy_king_distance(pos: &Chess, out: &mut Vec<Count>) {
+/// Per knight, bishop, rook and queen, the Chebyshev distance (king steps, 1-7) from it to
+/// the enemy king (`enemy`) or to its own king: element `7 * piece + distance - 1`.
+fn piece_king_distance(pos: &Chess, out: &mut Vec<Count>, enemy: bool) {
     let board = pos.board();
     for color in Color::ALL {
-        let Some(king) = board.king_of(!color) else {
+        let Some(king) = board.king_of(if enemy { !color } else { color }) else {
             continue;
         };
         for (p, (role, _)) in PIECES.into_iter().enumerate() {
@@ -50,6 +50,14 @@ fn piece_enemy_king_distance(pos: &Chess, out: &mut Vec<Count>) {
         }
     }
     normalise(out);
+}
+
+/// `knight.1` .. `knight.7`, `bishop.1` .. `queen.7`.
+fn piece_distances() -> Vec<String> {
+    PIECES
+        .iter()
+        .flat_map(|(_, name)| (1..=7).map(move |d| format!("{name}.{d}")))
+        .collect()
 }
 
 /// The groups relative to the kings.
@@ -65,12 +73,16 @@ pub(super) fn groups() -> Vec<Group> {
         Group {
             name: "piece_enemy_king_distance",
             summary: "knights, bishops, rooks and queens by their distance (1-7) to the enemy king",
-            elements: PIECES
-                .iter()
-                .flat_map(|(_, name)| (1..=7).map(move |d| format!("{name}.{d}")))
-                .collect(),
+            elements: piece_distances(),
             full_group: None,
-            extract: piece_enemy_king_distance,
+            extract: |pos, out| piece_king_distance(pos, out, true),
+        },
+        Group {
+            name: "piece_own_king_distance",
+            summary: "knights, bishops, rooks and queens by their distance (1-7) to the own king",
+            elements: piece_distances(),
+            full_group: None,
+            extract: |pos, out| piece_king_distance(pos, out, false),
         },
     ]
 }

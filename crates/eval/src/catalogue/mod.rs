@@ -26,7 +26,7 @@
 //!   threats, outposts, rook on the seventh, tempo) and linear versions of its king-danger
 //!   inputs, through a sink on `full`'s own extraction;
 //! * `king_relative`: a pawn table seen from the own king's wing, pieces by distance to the
-//!   enemy king;
+//!   enemy king and to their own;
 //! * `pawn_structure`: pawn islands, candidate passers, connected passers;
 //! * `passer_race`: passed pawns against the enemy king (the rule of the square);
 //! * `imbalance`: products of piece counts;

@@ -17,12 +17,10 @@ use shakmaty::{Chess, Position};
 
 use super::{normalise, Count, Group};
 use crate::features::Sink;
-use crate::kind::ModelKind;
 use crate::param_info::ParamInfo;
-use crate::params::{self, Layout};
 use crate::terms::mobility::MOBILITY_MAX;
 use crate::terms::psqt::psqt_terms;
-use crate::terms::{extract_full, FullLayout};
+use crate::terms::{self, extract_full, FullLayout, ParamBuilder};
 
 /// `full`'s layout and parameters, built once.
 struct Full {
@@ -33,10 +31,12 @@ struct Full {
 /// `full`'s layout and parameter list.
 fn full() -> &'static Full {
     static FULL: OnceLock<Full> = OnceLock::new();
-    FULL.get_or_init(|| match params::build(ModelKind::Full) {
-        (Layout::Full(layout), params) => Full { layout, params },
-        // `build(Full)` makes a `Full` layout; the arm only satisfies the match.
-        (Layout::Psqt(_), _) => unreachable!("params::build(Full) made a psqt layout"),
+    FULL.get_or_init(|| {
+        // What `params::build(ModelKind::Full)` does, keeping the layout's type.
+        let mut b = ParamBuilder::default();
+        let layout = terms::declare(&mut b);
+        let (params, _) = b.finish();
+        Full { layout, params }
     })
 }
 

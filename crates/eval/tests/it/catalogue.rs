@@ -319,6 +319,12 @@ const EXAMPLES: &[(&str, &str, &[Expected])] = &[
         "4k3/8/2n5/8/8/8/8/N2QK3 w - - 0 1",
         &[("knight.5", 0, 1), ("knight.7", 1, 0), ("queen.7", 1, 0)],
     ),
+    // Na1 is 4 from Ke1, Qd1 1; Nc6 is 2 from Ke8.
+    (
+        "piece_own_king_distance",
+        "4k3/8/2n5/8/8/8/8/N2QK3 w - - 0 1",
+        &[("knight.2", 0, 1), ("knight.4", 1, 0), ("queen.1", 1, 0)],
+    ),
     // White a, c, e, g: 4 islands; Black a-b, d, f-h: 3.
     (
         "pawn_islands",
@@ -402,5 +408,44 @@ fn every_group_has_a_hand_checked_example() {
             "{}: no example",
             g.name
         );
+    }
+}
+
+/// `docs/catalogue.md` defines every group with the board and the counts of [`EXAMPLES`]: each
+/// `#### `name`` section's `Example: `FEN`` and its table rows `| `element` | White | Black |`.
+#[test]
+fn the_docs_show_the_examples() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/catalogue.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for g in catalogue::groups() {
+        let heading = format!("#### `{}`\n", g.name);
+        let start = text
+            .find(&heading)
+            .unwrap_or_else(|| panic!("{}: not in the docs", g.name));
+        let section = &text[start + heading.len()..];
+        let section = &section[..section.find("\n#").unwrap_or(section.len())];
+        let fen = section
+            .split("Example: `")
+            .nth(1)
+            .and_then(|s| s.split('`').next());
+        let rows: Vec<(String, i32, i32)> = section
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                Some((
+                    name.to_string(),
+                    cells[2].parse().ok()?,
+                    cells[3].parse().ok()?,
+                ))
+            })
+            .collect();
+        let (_, want_fen, want) = EXAMPLES.iter().find(|(n, _, _)| *n == g.name).unwrap();
+        assert_eq!(fen, Some(*want_fen), "{}", g.name);
+        let want: Vec<(String, i32, i32)> = want
+            .iter()
+            .map(|(e, w, b)| (e.to_string(), *w, *b))
+            .collect();
+        assert_eq!(rows, want, "{}", g.name);
     }
 }
