@@ -118,8 +118,9 @@ fn full_param(group: &str, e: &str) -> Option<(String, f64)> {
     Some((name, 1.0))
 }
 
-/// d eval / d w at `full`'s default weights: for a linear middlegame parameter, its count
-/// (White's less Black's) times the middlegame share (`tests/it/features.rs`).
+/// d eval / d w at `full`'s default weights: for a linear parameter, its count (White's less
+/// Black's) times its phase's share, `rho` for `.mg`, `1 - rho` for `.eg`
+/// (`tests/it/features.rs`).
 fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
     let w = model.default_weights();
     let mut tape = Tape::new();
@@ -148,26 +149,30 @@ fn shared_groups_count_what_full_counts() {
     let mut seen = vec![0usize; shared.len()];
     for pos in common::epd_positions().iter().chain(&positions()) {
         let rho = catalogue::taper(pos);
-        if rho == 0.0 {
-            continue;
-        }
         let grad = gradient(&model, pos);
         for (k, g) in shared.iter().enumerate() {
             let cs = counts(g, pos);
             seen[k] += cs.len();
             for (e, element) in g.elements.iter().enumerate() {
-                let (name, sign) = full_param(g.name, element).unwrap();
-                let i = model.index_of(&name).unwrap_or_else(|| panic!("no {name}"));
                 let net = cs
                     .iter()
                     .find(|c| c.element as usize == e)
                     .map_or(0, Count::net);
-                let want = sign * f64::from(net) * rho;
-                assert!(
-                    (grad[i] - want).abs() < 1e-9,
-                    "{name}: {} vs {want}",
-                    grad[i]
-                );
+                let (mg, sign) = full_param(g.name, element).unwrap();
+                // A pair's endgame half too (king-danger inputs have none: middlegame only).
+                let eg = mg.replace(".mg", ".eg");
+                for (name, share) in [(&mg, rho), (&eg, 1.0 - rho)] {
+                    if name == &eg && !mg.contains(".mg") {
+                        continue;
+                    }
+                    let i = model.index_of(name).unwrap_or_else(|| panic!("no {name}"));
+                    let want = sign * f64::from(net) * share;
+                    assert!(
+                        (grad[i] - want).abs() < 1e-9,
+                        "{name}: {} vs {want}",
+                        grad[i]
+                    );
+                }
             }
         }
     }
