@@ -6,16 +6,19 @@
 //! Every term of `full` hands each colour's features over in calls of their own, White's with a
 //! positive coefficient and Black's with a negative one, each a non-negative count (or, for
 //! `pawns.passed.king_distance`, a non-negative distance) times `sign(color)`; so a positive
-//! contribution is White's count and a negative one Black's (checked against the gradient of
-//! `full` and for the colour flip by the tests). Material is left out: `psqt_terms` hands it
+//! contribution is White's count and a negative one Black's (the tests check the counts
+//! against `full`'s gradient, under the colour flip, and that both sides do count one element
+//! in some position, which a difference handed over in one call never would). The king-danger
+//! inputs come per king instead ([`Sink::danger`]'s `side`), credited to the attacker or to the
+//! king's own side. Material is left out: `psqt_terms` hands it
 //! over as White's count less Black's in one call, and every evaluation has it anyway. The
 //! phase weights are not a score term.
 
 use std::sync::OnceLock;
 
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Color, Position};
 
-use super::{normalise, Count, Group};
+use super::{normalise, side, Count, Group};
 use crate::features::Sink;
 use crate::param_info::ParamInfo;
 use crate::terms::mobility::MOBILITY_MAX;
@@ -44,7 +47,7 @@ fn full() -> &'static Full {
 /// `first + stride * e`, `e < len` (stride 2 for tapered pairs, 1 inside a piece-square table,
 /// whose endgame half follows the middlegame one).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Range {
+struct Range {
     first: u32,
     len: u32,
     stride: u32,
@@ -63,20 +66,8 @@ impl Range {
 /// The count of one contribution: a positive coefficient is White's count, a negative one
 /// Black's (see the module's doc).
 fn count(element: u32, c: f64) -> Count {
-    let n = c.abs().round() as i32;
-    if c > 0.0 {
-        Count {
-            element,
-            white: n,
-            black: 0,
-        }
-    } else {
-        Count {
-            element,
-            white: 0,
-            black: n,
-        }
-    }
+    let color = if c > 0.0 { Color::White } else { Color::Black };
+    side(color, element, c.abs().round() as i32)
 }
 
 /// A sink that keeps the middlegame terms of one [`Range`] as counts.
@@ -122,9 +113,12 @@ impl Sink for KeepDanger<'_> {
         }
         if let Some(e) = self.range.element(index) {
             // `side` 0 is White's king; the count is the attacker's or the king's side.
-            let white = (side == 0) != self.attacker;
-            let sign = if white { c } else { -c };
-            self.out.push(count(e, sign));
+            let color = if (side == 0) != self.attacker {
+                Color::White
+            } else {
+                Color::Black
+            };
+            self.out.push(super::side(color, e, c.round() as i32));
         }
     }
 
