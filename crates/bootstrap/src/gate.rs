@@ -1,4 +1,5 @@
-//! The gate: does a generation's tuned candidate replace the current best weights?
+//! The gate: does a generation's tuned candidate replace the current best weights? And which
+//! of a loop's generations is its answer?
 //!
 //! The rule, applied to the candidate's pairs against the best (pentanomial counts, the
 //! candidate as the first player):
@@ -6,17 +7,25 @@
 //! 1. SPRT accepts H1 (the candidate is at least `elo1` better): **keep the candidate**.
 //! 2. SPRT accepts H0 (it is at most `elo0` better): **keep the best**.
 //! 3. Inconclusive when the match reached its cap (`--gate-openings`): by [`Undecided`]. With
-//!    [`Undecided::Ahead`] (the default) keep the candidate if its Elo estimate is above 0, else
-//!    the best (a tie keeps the best: no change without evidence); with [`Undecided::Reject`]
-//!    keep the best.
+//!    [`Undecided::Reject`] (the default) keep the best: only an SPRT acceptance replaces it.
+//!    With [`Undecided::Ahead`] keep the candidate if its Elo estimate is above 0, else the
+//!    best (a tie keeps the best).
 //! 4. No pair played: keep the best.
 //!
-//! `Ahead` moves on small, unproven gains; a chain of such gates overstates the gain (on 4ku,
-//! three undecided gates chained to +34 while the kept weights measured +2 against the start:
-//! experiments/4ku-loop.md). `Reject` keeps only what the SPRT proved, at the cost of
-//! generations that change nothing.
+//! `Ahead` moves on small, unproven gains, and a chain of such gates overstates the gain and
+//! keeps regressions: on 4ku three undecided gates chained to +34 while the kept weights
+//! measured +2 against the start (experiments/4ku-loop.md); on another engine a first
+//! generation gated +3 [-28, +35] in 400 games, was kept, and measured -14.6 [-28.3, -0.9]
+//! against the start in 2,000. It was the default until then; `Reject` is now.
+//!
+//! A gate compares a candidate with the weights it would replace, not with the start, so a
+//! loop also measures every kept generation against its start weights (`vs start`), and its
+//! **answer** is the generation whose interval against the start has the highest lower end,
+//! the start itself counting as exactly 0 ([`answer`]): it is never measured worse than the
+//! start, and a generation replaces the start only when its interval lies above 0.
 
-use engine::elo::{pentanomial, Sprt, SprtVerdict};
+use engine::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
+use engine::matches::MatchRecord;
 use serde::{Deserialize, Serialize};
 
 /// Which weights a generation keeps.
@@ -34,16 +43,17 @@ pub enum Keep {
 #[serde(rename_all = "snake_case")]
 pub enum Undecided {
     /// The candidate if its Elo estimate is above 0, else the best.
-    #[default]
     Ahead,
     /// The best: only an SPRT acceptance replaces it.
+    #[default]
     Reject,
 }
 
 impl Undecided {
-    /// Whether this is the default, [`Undecided::Ahead`] (for `skip_serializing_if`).
-    pub fn is_ahead(&self) -> bool {
-        *self == Undecided::Ahead
+    /// What a loop's state file without the setting was run with: [`Undecided::Ahead`], the
+    /// default before [`Undecided::Reject`] (for `#[serde(default = ..)]`).
+    pub fn before_reject() -> Undecided {
+        Undecided::Ahead
     }
 }
 
@@ -105,6 +115,54 @@ pub fn decide(sprt: &Sprt, undecided: Undecided, pairs: &[u64; 5]) -> (Keep, Rea
         SprtVerdict::Continue if e.elo > 0.0 => (Keep::New, Reason::EloAboveZero),
         SprtVerdict::Continue => (Keep::Old, Reason::EloNotAboveZero),
     }
+}
+
+/// One generation's kept weights measured against the start weights: the lower end of the
+/// 95% interval of its Elo over the start (`-inf` when every game was lost, `+inf` when every
+/// game was won), read from its match record.
+pub fn lower_bound(m: &MatchRecord) -> f64 {
+    match (m.interval, m.score) {
+        (Some((Some(lo), _)), _) => lo,
+        (_, Some(s)) if s >= 1.0 => f64::INFINITY,
+        _ => f64::NEG_INFINITY,
+    }
+}
+
+/// Whether a kept generation's match against the start (its pentanomial estimate, `None`
+/// when no pair was played) puts it below the start: its whole 95% interval under 0. The
+/// loop then goes back to its answer for the next generation.
+pub fn below_start(vs_start: Option<&EloEstimate>) -> bool {
+    vs_start.is_some_and(|e| e.upper < 0.0)
+}
+
+/// A loop's answer among its measured generations: `(generation, match against the start)`
+/// for each kept generation measured so far. The answer is the generation whose interval
+/// against the start has the highest lower end, generation 0 (the start, exactly 0 against
+/// itself) when none is above 0; a tie goes to the earlier generation.
+///
+/// ```
+/// use bootstrap::gate::answer;
+/// use engine::matches::MatchRecord;
+/// let vs_start = |elo: f64, lo: f64, hi: f64| MatchRecord {
+///     opponent: "gen 0".into(), openings: 200, games: 400, nodes: Some(5000),
+///     wins: 0, draws: 0, losses: 0, pairs: [0; 5], time_losses: [0, 0], score: Some(0.5),
+///     elo: Some(elo), interval: Some((Some(lo), Some(hi))), sprt: None,
+/// };
+/// // Ahead but not surely: the start stays the answer.
+/// assert_eq!(answer([(1, &vs_start(9.0, -8.0, 26.0))]), 0);
+/// // Surely ahead: generation 2; generation 3 is further ahead by its estimate but less sure.
+/// let (a, b, c) = (vs_start(9.0, -8.0, 26.0), vs_start(21.0, 5.0, 37.0), vs_start(30.0, 2.0, 58.0));
+/// assert_eq!(answer([(1, &a), (2, &b), (3, &c)]), 2);
+/// ```
+pub fn answer<'a>(measured: impl IntoIterator<Item = (u32, &'a MatchRecord)>) -> u32 {
+    let mut best = (0, 0.0);
+    for (generation, m) in measured {
+        let lower = lower_bound(m);
+        if lower > best.1 {
+            best = (generation, lower);
+        }
+    }
+    best.0
 }
 
 #[cfg(test)]

@@ -57,8 +57,10 @@ pub struct Args {
     /// L-BFGS iterations per tuning run, at most.
     #[arg(long, default_value_t = 200)]
     max_iters: u64,
-    /// Openings of each gate match (each played twice), at most.
-    #[arg(long, default_value_t = 200)]
+    /// Openings of each gate match (each played twice), at most: the game budget within
+    /// which the SPRT must decide, else the current weights stay (--gate-undecided reject).
+    /// The SPRT ends most gates sooner; 200 (the default before) decides almost none.
+    #[arg(long, default_value_t = bootstrap::external::GATE_OPENINGS)]
     gate_openings: usize,
     /// Nodes per move in the gate. Not with --tc, which is the gate's clock as well.
     #[arg(long, default_value_t = 5000, conflicts_with = "tc")]
@@ -69,11 +71,17 @@ pub struct Args {
     /// The gate's SPRT, H0 and H1 in Elo.
     #[arg(long, value_name = "ELO0,ELO1", default_value = "0,10")]
     sprt: String,
-    /// What a gate the SPRT leaves undecided at --gate-openings keeps: `ahead`, the candidate
-    /// if its Elo estimate is above 0 (moves on unproven gains, which a chain of gates
-    /// overstates), or `reject`, the best weights (only an SPRT acceptance replaces them).
-    #[arg(long, default_value = "ahead", value_parser = ["ahead", "reject"])]
+    /// What a gate the SPRT leaves undecided at --gate-openings keeps: `reject`, the current
+    /// weights (only an SPRT acceptance replaces them), or `ahead`, the candidate if its Elo
+    /// estimate is above 0 (moves on unproven gains and keeps regressions: docs/loop.md; the
+    /// default of loops begun before it, which continue with `--gate-undecided ahead`).
+    #[arg(long, default_value = "reject", value_parser = ["reject", "ahead"])]
     gate_undecided: String,
+    /// Openings (each played twice) of the match of every kept generation against the start
+    /// weights; the loop's answer (OUT/best.json) is the generation whose interval there has
+    /// the highest lower end, the start when none lies above 0.
+    #[arg(long, default_value_t = bootstrap::external::VS_START_OPENINGS)]
+    vs_start_openings: usize,
     #[command(flatten)]
     rates: SprtRates,
     /// Games in parallel (default: all cores).
@@ -151,9 +159,10 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
             })
             .collect::<anyhow::Result<_>>()?,
         undecided: match args.gate_undecided.as_str() {
-            "reject" => Undecided::Reject,
-            _ => Undecided::Ahead,
+            "ahead" => Undecided::Ahead,
+            _ => Undecided::Reject,
         },
+        vs_start_openings: args.vs_start_openings,
         ..LoopSettings::new(&args.engine, &args.manifest)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -225,6 +234,16 @@ fn describe_gate(gate: &LoopGate) -> String {
     )
 }
 
+/// A match record's Elo with its interval, `+21.4 [+8.4, +34.4]` (`inf` when every game was
+/// won or lost).
+fn record_elo(m: &engine::matches::MatchRecord) -> String {
+    match (m.elo, m.interval) {
+        (Some(e), Some((Some(lo), Some(hi)))) => format!("{e:+.1} [{lo:+.1}, {hi:+.1}]"),
+        (Some(e), _) => format!("{e:+.1}"),
+        _ => "inf".to_string(),
+    }
+}
+
 /// The bar of the loop's step under way, drawn from the loop's events.
 #[derive(Default)]
 struct StepBars {
@@ -286,7 +305,21 @@ impl StepBars {
             }
             LoopEvent::StepDone(g) => {
                 self.finish();
-                if let Some(gate) = &g.gate {
+                if let Some(v) = &g.vs_start {
+                    let m = &v.result;
+                    eprintln!(
+                        "generation {}: against the start {} in {} games{}; current: gen {}",
+                        g.generation,
+                        record_elo(m),
+                        m.games,
+                        if v.reverted {
+                            ", below it: back to the answer"
+                        } else {
+                            ""
+                        },
+                        g.best
+                    );
+                } else if let Some(gate) = &g.gate {
                     eprintln!(
                         "generation {}: {}; current: gen {}",
                         g.generation,
@@ -326,7 +359,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::read_to_string(&md).with_context(|| md.display().to_string())?
     );
     println!(
-        "\nladder: {}; current weights: {} (a manifest: `tune emit`, `tune match --weights-a`); state: {}",
+        "\nladder: {}; the loop's answer: {} (a manifest: `tune emit`, `tune match --weights-a`); state: {}",
         md.display(),
         args.out.join("best.json").display(),
         args.out.join("state.json").display()

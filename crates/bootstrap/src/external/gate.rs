@@ -1,21 +1,26 @@
-//! The gate step of a loop's generation (and of its SPSA stage): the candidate against the
-//! current weights, both in the engine, and the weights kept.
+//! The matches of a loop's generation (and of its SPSA stage), both sides in the engine: the
+//! gate (the candidate against the current weights, an SPRT between batches) and the kept
+//! weights against the start (a fixed number of openings), and the weights each keeps.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use engine::elo::Sprt;
 use engine::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
 use engine::openings::RandomOpenings;
 use engine::player::Player;
 use engine::MaterialEvaluator;
 
 use super::spsa::SALT_SPSA_GATE;
-use super::state::{LoopGate, LoopGeneration, LoopStep, SpsaStage};
+use super::state::{LoopGate, LoopGeneration, LoopStep, LoopVsStart, SpsaStage};
 use super::steps::write_options;
 use super::{copy_file, LoopEvent, Runner};
-use crate::gate::{decide, Keep};
+use crate::gate::{below_start, decide, Keep};
 use crate::state::GateRecord;
 use crate::{derive_seed, BootstrapError, SALT_GATE};
+
+/// The salt of the seed of a generation's match against the start.
+const SALT_VS_START: u64 = 7;
 
 /// The one place the loop calls into the match machinery of `engine::matches`: when its entry
 /// points change, only this function changes.
@@ -29,30 +34,37 @@ fn play_match(
 }
 
 impl Runner<'_> {
-    /// Plays the weights of `candidate` against those of `current` (manifests with values),
-    /// both in the engine, on the gate's openings from `seed`, announced as `step` of
-    /// `generation`: the report and the engine failures, `None` if stopped.
-    fn gate_match(
-        &self,
-        candidate: &Path,
-        current: &Path,
-        seed: u64,
-        (generation, step): (u32, LoopStep),
-    ) -> Result<Option<(MatchReport, usize)>, BootstrapError> {
+    /// A match of `openings` random openings from `seed` at the gate's nodes or clock, judged
+    /// by `sprt` between batches of the gate's size if there is one.
+    fn plan(&self, openings: usize, seed: u64, sprt: Option<Sprt>) -> MatchPlan {
         let s = &self.opts.settings;
-        let (candidate, current) = (self.player(candidate)?, self.player(current)?);
-        let plan = MatchPlan {
+        MatchPlan {
             openings: RandomOpenings {
                 seed,
                 plies: s.opening_plies,
                 max_eval: s.opening_max_eval,
                 mate_check_depth: None,
             }
-            .openings(s.gate_openings, &MaterialEvaluator),
+            .openings(openings, &MaterialEvaluator),
             options: s.gate_options().stop(Arc::clone(self.stop)),
-            sprt: Some(s.sprt),
-            sprt_stop: SprtStop::AfterEachBatch(s.gate_batch),
-        };
+            sprt,
+            sprt_stop: match sprt {
+                Some(_) => SprtStop::AfterEachBatch(s.gate_batch),
+                None => SprtStop::Never,
+            },
+        }
+    }
+
+    /// Plays the weights of `a` against those of `b` (manifests with values), both in the
+    /// engine, as `plan` says, announced as `step` of `generation`: the report and the engine
+    /// failures, `None` if stopped.
+    fn play(
+        &self,
+        (a, b): (&Path, &Path),
+        plan: &MatchPlan,
+        (generation, step): (u32, LoopStep),
+    ) -> Result<Option<(MatchReport, usize)>, BootstrapError> {
+        let (a, b) = (self.player(a)?, self.player(b)?);
         (self.on_event)(LoopEvent::Step {
             generation,
             step,
@@ -62,9 +74,9 @@ impl Runner<'_> {
             MatchEvent::Game(_) => (self.on_event)(LoopEvent::Progress),
             MatchEvent::SprtDecided { pairs } => (self.on_event)(LoopEvent::SprtDecided { pairs }),
         };
-        let report = play_match(&candidate, &current, &plan, &on_match);
-        let mut failures = candidate.failures();
-        failures.extend(current.failures());
+        let report = play_match(&a, &b, plan, &on_match);
+        let mut failures = a.failures();
+        failures.extend(b.failures());
         self.report_failures(step, &failures);
         if report.interrupted || self.stopped() {
             return Ok(None);
@@ -73,8 +85,8 @@ impl Runner<'_> {
     }
 
     /// The gate's decision on `report` (the candidate first, against `opponent`), and the
-    /// kept weights (`candidate` or `current`) copied to `weights` and `OUT/best.json`, their
-    /// options written to `options`.
+    /// kept weights (`candidate` or `current`) copied to `weights`, their options written to
+    /// `options`.
     fn keep(
         &self,
         report: &MatchReport,
@@ -92,7 +104,6 @@ impl Runner<'_> {
             Keep::Old => current,
         };
         copy_file(kept, weights)?;
-        copy_file(kept, &self.out().join("best.json"))?;
         write_options(kept, options)?;
         Ok(GateRecord {
             result: report.record(opponent),
@@ -101,8 +112,8 @@ impl Runner<'_> {
         })
     }
 
-    /// The gate: `None` if stopped. Writes the kept weights to `dir/weights.json` (and
-    /// `OUT/best.json`) and their options to `dir/options.txt`.
+    /// The gate: `None` if stopped. Writes the kept weights to `dir/weights.json` and their
+    /// options to `dir/options.txt`.
     pub(super) fn gate(
         &self,
         g: &mut LoopGeneration,
@@ -115,8 +126,12 @@ impl Runner<'_> {
         let candidate = dir.join("tune").join("weights-int.json");
         let current = self.weights_path(g.best);
         let seed = derive_seed(s.seed, g.generation, SALT_GATE);
-        let Some((report, failures)) =
-            self.gate_match(&candidate, &current, seed, (g.generation, LoopStep::Gate))?
+        let plan = self.plan(s.gate_openings, seed, Some(s.sprt));
+        let Some((report, failures)) = self.play(
+            (&candidate, &current),
+            &plan,
+            (g.generation, LoopStep::Gate),
+        )?
         else {
             return Ok(None);
         };
@@ -135,18 +150,52 @@ impl Runner<'_> {
         }))
     }
 
+    /// The kept candidate of generation `g` against the start weights, `vs_start_openings`
+    /// openings without an SPRT: `None` if stopped. When the whole interval lies below 0 the
+    /// loop goes back to `answer` (the answer among the generations before): `g.best`
+    /// becomes it, and its weights and options are copied to `dir`.
+    pub(super) fn vs_start(
+        &self,
+        g: &mut LoopGeneration,
+        dir: &Path,
+        answer: u32,
+    ) -> Result<Option<LoopVsStart>, BootstrapError> {
+        let s = &self.opts.settings;
+        let (kept, start) = (self.weights_path(g.generation), self.weights_path(0));
+        let seed = derive_seed(s.seed, g.generation, SALT_VS_START);
+        let plan = self.plan(s.vs_start_openings, seed, None);
+        let Some((report, failures)) =
+            self.play((&kept, &start), &plan, (g.generation, LoopStep::VsStart))?
+        else {
+            return Ok(None);
+        };
+        let reverted = below_start(report.pentanomial.as_ref());
+        if reverted {
+            g.best = answer;
+            let back = self.weights_path(answer);
+            copy_file(&back, &dir.join("weights.json"))?;
+            write_options(&back, &dir.join("options.txt"))?;
+        }
+        Ok(Some(LoopVsStart {
+            result: report.record("gen 0"),
+            engine_failures: failures,
+            reverted,
+        }))
+    }
+
     /// The SPSA stage's gate: its result against the weights it started from, the kept ones
-    /// written to `OUT/spsa/kept.json` (and `OUT/best.json`) and their options to
-    /// `OUT/spsa/options.txt`. `None` if stopped.
+    /// written to `OUT/spsa/kept.json` and their options to `OUT/spsa/options.txt`. `None` if
+    /// stopped.
     pub(super) fn spsa_gate(&self, stage: &SpsaStage) -> Result<Option<LoopGate>, BootstrapError> {
+        let s = &self.opts.settings;
         let dir = self.spsa_dir();
         let candidate = dir.join("weights.json");
         let current = self.weights_path(stage.start);
-        let seed = derive_seed(self.opts.settings.seed, stage.after, SALT_SPSA_GATE);
-        let Some((report, failures)) = self.gate_match(
-            &candidate,
-            &current,
-            seed,
+        let seed = derive_seed(s.seed, stage.after, SALT_SPSA_GATE);
+        let plan = self.plan(s.gate_openings, seed, Some(s.sprt));
+        let Some((report, failures)) = self.play(
+            (&candidate, &current),
+            &plan,
             (stage.after, LoopStep::SpsaGate),
         )?
         else {

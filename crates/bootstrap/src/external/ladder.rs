@@ -7,7 +7,7 @@ use std::path::Path;
 use engine::matches::MatchRecord;
 
 use super::chain::Chain;
-use super::state::{LoopState, SpsaStage};
+use super::state::{LoopGeneration, LoopState, SpsaStage};
 use crate::gate::Keep;
 use crate::plot::{elo_svg, EloPoint, EloSeries};
 use crate::state::write_atomic;
@@ -19,14 +19,14 @@ use crate::BootstrapError;
 /// of head-to-head estimates, not a match against generation 0).
 pub fn ladder_markdown(state: &LoopState) -> String {
     let mut s = String::from(
-        "| gen | games | positions | forfeits | failures | lost on time | train loss | valid loss | gate W-D-L | gate Elo [95%] | verdict | kept | chained Elo |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| gen | games | positions | forfeits | failures | lost on time | train loss | valid loss | gate W-D-L | gate Elo [95%] | verdict | kept | chained Elo | kept vs start [95%] |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut chain = Chain::default();
     for g in &state.generations {
         let (Some(sp), Some(t), Some(gate)) = (&g.selfplay, &g.tuning, &g.gate) else {
             if g.generation == 0 {
-                s.push_str("| 0 | | | | | | | | | | | start | +0 [+0, +0] |\n");
+                s.push_str("| 0 | | | | | | | | | | | start | +0 [+0, +0] | +0 [+0, +0] |\n");
             }
             continue;
         };
@@ -40,7 +40,7 @@ pub fn ladder_markdown(state: &LoopState) -> String {
             .map_or("-".to_string(), |(a, b)| format!("{a:.6} -> {b:.6}"));
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {:.6} -> {:.6} | {valid} | {}-{}-{} | {elo} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {:.6} -> {:.6} | {valid} | {}-{}-{} | {elo} | {} | {} | {} | {} |",
             g.generation,
             sp.summary.games,
             sp.summary.positions,
@@ -58,12 +58,36 @@ pub fn ladder_markdown(state: &LoopState) -> String {
                 Keep::Old => format!("gen {}", g.best),
             },
             chain.describe(),
+            vs_start_cell(g),
         );
     }
     if let Some(stage) = &state.spsa {
         s += &spsa_row(stage, &mut chain);
     }
+    let answer = state.answer();
+    let _ = match state.generations.iter().find(|g| g.generation == answer) {
+        Some(g) if answer > 0 => writeln!(
+            s,
+            "\nanswer: gen {answer}, {} against the start in {} games",
+            vs_start_cell(g),
+            g.vs_start().map_or(0, |m| m.games)
+        ),
+        _ => writeln!(
+            s,
+            "\nanswer: the start weights (no kept generation measured above them)"
+        ),
+    };
     s
+}
+
+/// A kept generation's Elo against the start, `+21 [+8, +34]` (`, reverted` when the loop
+/// went back after it); empty when not measured.
+fn vs_start_cell(g: &LoopGeneration) -> String {
+    match &g.vs_start {
+        Some(v) if v.reverted => format!("{}, reverted", elo_cell(&v.result)),
+        Some(v) => elo_cell(&v.result),
+        None => String::new(),
+    }
 }
 
 /// The SPSA stage's row, once its gate is played: its games, the gate and what was kept.
@@ -76,7 +100,7 @@ fn spsa_row(stage: &SpsaStage, chain: &mut Chain) -> String {
         chain.add(m);
     }
     format!(
-        "| spsa | {} ({} iterations) | | | {} | {} | {} coordinates over {} weights | | {}-{}-{} | {} | {} | {} | {} |\n",
+        "| spsa | {} ({} iterations) | | | {} | {} | {} coordinates over {} weights | | {}-{}-{} | {} | {} | {} | {} | |\n",
         sp.games,
         sp.iterations,
         gate.engine_failures,
@@ -145,6 +169,15 @@ pub fn ladder_svg(state: &LoopState) -> Result<String, BootstrapError> {
         }
         last = last.max(x);
     }
+    let vs_start = state
+        .generations
+        .iter()
+        .filter_map(|g| {
+            let m = g.vs_start()?;
+            let (lo, hi) = m.interval.unwrap_or((None, None));
+            Some(point(g.generation, m.elo?, lo, hi))
+        })
+        .collect();
     let series = [
         EloSeries {
             label: "accepted gates, summed".to_string(),
@@ -153,6 +186,10 @@ pub fn ladder_svg(state: &LoopState) -> Result<String, BootstrapError> {
         EloSeries {
             label: "each gate: candidate vs current".to_string(),
             points: gates,
+        },
+        EloSeries {
+            label: "kept weights vs start".to_string(),
+            points: vs_start,
         },
     ];
     elo_svg("Loop ladder", &series, last)

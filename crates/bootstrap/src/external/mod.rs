@@ -15,11 +15,20 @@
 //!    the candidate `genNNN/tune/weights-int.json` (the integers the engine plays);
 //! 4. **gate**: the candidate against the current weights, both in the engine, paired
 //!    openings, an SPRT judged between batches ([`crate::gate`]); the winner is copied to
-//!    `genNNN/weights.json` (and to `OUT/best.json`), with its UCI options in
-//!    `genNNN/options.txt`.
+//!    `genNNN/weights.json`, with its UCI options in `genNNN/options.txt`. An SPRT left
+//!    undecided at the cap keeps the current weights (`--gate-undecided reject`, the default);
+//! 5. **vs start**: a kept candidate against the start weights (generation 0's),
+//!    `--vs-start-openings` openings without an SPRT. If its whole interval lies below 0 the
+//!    loop goes back to its answer (below) for the next generation.
+//!
+//! The loop's **answer** is the generation whose match against the start has the highest
+//! lower end of its 95% interval, the start itself when none is above 0
+//! ([`crate::gate::answer`]): never measured worse than the start. It is `OUT/best.json`
+//! after every step, and the SPSA stage starts from it.
 //!
 //! `OUT/state.json` is written atomically after every step and `OUT/ladder.md` and
-//! `OUT/ladder.svg` (the accepted gates' Elo added up, [`Chain`]) with it. A
+//! `OUT/ladder.svg` (the accepted gates' Elo added up, [`Chain`], and each kept generation
+//! against the start) with it. A
 //! rerun continues at the first step not done; every random choice comes from the seed and
 //! the generation, and every search is a fixed node count, so an engine that is deterministic
 //! at fixed nodes gives a continued loop the same generations as an uninterrupted one. An
@@ -47,7 +56,7 @@ pub use chain::Chain;
 pub use events::{LoopEvent, LoopOutcome};
 pub use ladder::{ladder_markdown, ladder_svg};
 use runner::Runner;
-pub use settings::{LoopOptions, LoopSettings, LAMBDA};
+pub use settings::{LoopOptions, LoopSettings, GATE_OPENINGS, LAMBDA, VS_START_OPENINGS};
 pub use settings::{SpsaSettings, SpsaUnits, SPSA_C_EVAL, SPSA_C_WEIGHT};
 use state::{LoopGeneration, LoopState, LoopStep, SpsaStage, LOOP_STATE_VERSION};
 
@@ -123,10 +132,21 @@ pub fn run_loop(
 }
 
 impl Runner<'_> {
-    /// Writes the state, then the ladder.
+    /// Writes the state, then the loop's answer to `OUT/best.json`, then the ladder.
     fn save(&self, state: &LoopState) -> Result<(), BootstrapError> {
         state.write(&self.state_path())?;
+        copy_file(&self.answer_path(state), &self.out().join("best.json"))?;
         ladder::write_ladder(self.out(), state)
+    }
+
+    /// The weights of the loop's answer: the SPSA stage's kept weights once its gate is
+    /// played (its result if the gate accepted it, else the answer it started from), else
+    /// the answer among the generations ([`LoopState::answer`]).
+    fn answer_path(&self, state: &LoopState) -> std::path::PathBuf {
+        match &state.spsa {
+            Some(stage) if stage.gate.is_some() => self.spsa_dir().join("kept.json"),
+            _ => self.weights_path(state.answer()),
+        }
     }
 
     /// The state to continue, or a new one with generation 0 (the start manifest copied).
@@ -157,7 +177,6 @@ impl Runner<'_> {
         let dir = generation_dir(self.out(), 0);
         std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
         copy_file(&settings.manifest, &self.weights_path(0))?;
-        copy_file(&settings.manifest, &self.out().join("best.json"))?;
         steps::write_options(&self.weights_path(0), &dir.join("options.txt"))?;
         let state = LoopState {
             version: LOOP_STATE_VERSION,
@@ -180,7 +199,9 @@ impl Runner<'_> {
         let Some(last) = state.generations.last() else {
             return Ok(None);
         };
-        let (after, start) = (last.generation, last.best);
+        // From the loop's answer (the generation measured best against the start), not from
+        // the last gate's current weights, which may be an unmeasured or a reverted one.
+        let (after, start) = (last.generation, state.answer());
         let stage = state.spsa.get_or_insert_with(|| SpsaStage {
             settings: settings.clone(),
             after,
@@ -239,6 +260,7 @@ impl Runner<'_> {
 
     /// Runs `step` of the last generation and stores its record; false if stopped.
     fn step(&self, state: &mut LoopState, step: LoopStep) -> Result<bool, BootstrapError> {
+        let answer = state.answer();
         let Some(g) = state.generations.last_mut() else {
             return Ok(false);
         };
@@ -249,6 +271,9 @@ impl Runner<'_> {
             LoopStep::Trace => self.trace(g, &dir)?.map(|r| g.trace = Some(r)),
             LoopStep::Tune => self.tune(g, &dir)?.map(|r| g.tuning = Some(r)),
             LoopStep::Gate => self.gate(g, &dir)?.map(|r| g.gate = Some(r)),
+            LoopStep::VsStart => self
+                .vs_start(g, &dir, answer)?
+                .map(|r| g.vs_start = Some(r)),
             // Not steps of a generation: the stage after them (`spsa_stage`).
             LoopStep::Spsa | LoopStep::SpsaGate => None,
         };

@@ -69,10 +69,29 @@ pub struct LoopSettings {
     /// from the files of loops written before it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uci_options: Vec<(String, String)>,
-    /// What a gate the SPRT left undecided at its cap keeps (`--gate-undecided`): the
-    /// candidate if ahead (the default, absent from the file and from older files) or the best.
-    #[serde(default, skip_serializing_if = "Undecided::is_ahead")]
+    /// What a gate the SPRT left undecided at its cap keeps (`--gate-undecided`): the best
+    /// (`reject`, the default) or the candidate if ahead. Files written before the setting was
+    /// always written lack it, and were run with `ahead`.
+    #[serde(default = "Undecided::before_reject")]
     pub undecided: Undecided,
+    /// Openings (each played twice) of the match that measures every kept generation against
+    /// the start weights (`--vs-start-openings`); the loop's answer is chosen by these matches
+    /// ([`crate::gate::answer`]). Files written before it read with the default.
+    #[serde(default = "default_vs_start_openings")]
+    pub vs_start_openings: usize,
+}
+
+/// The default of [`LoopSettings::gate_openings`]: at most 2,000 games. The SPRT [0, 10]
+/// decides few gates in 400 games (a candidate +30 Elo stronger, one in twenty on a stub
+/// engine: `crates/bootstrap/tests/it/gate_stub.rs`); in 2,000 it keeps +20 about four
+/// times in five and +30 always, 0 about one in forty and -10 never.
+pub const GATE_OPENINGS: usize = 1000;
+
+/// The default of [`LoopSettings::vs_start_openings`]: 400 games.
+pub const VS_START_OPENINGS: usize = 200;
+
+fn default_vs_start_openings() -> usize {
+    VS_START_OPENINGS
 }
 
 impl LoopSettings {
@@ -92,13 +111,14 @@ impl LoopSettings {
             l2: None,
             lambda: LAMBDA,
             max_iters: 200,
-            gate_openings: 200,
+            gate_openings: GATE_OPENINGS,
             gate_nodes: 5_000,
             gate_batch: 20,
             sprt: GATE_SPRT,
             clock: None,
             uci_options: Vec::new(),
-            undecided: Undecided::Ahead,
+            undecided: Undecided::Reject,
+            vs_start_openings: VS_START_OPENINGS,
         }
     }
 
@@ -127,8 +147,15 @@ impl LoopSettings {
         if self.games == 0 || self.nodes == 0 || self.gate_nodes == 0 {
             return bad("--games, --nodes and --gate-nodes must be at least 1");
         }
-        if self.gate_openings == 0 || self.gate_batch == 0 || self.window == 0 {
-            return bad("--gate-openings, --gate-batch and --window must be at least 1");
+        if self.gate_openings == 0
+            || self.gate_batch == 0
+            || self.window == 0
+            || self.vs_start_openings == 0
+        {
+            return bad(
+                "--gate-openings, --gate-batch, --vs-start-openings and --window must be at \
+                 least 1",
+            );
         }
         if !(self.valid_fraction > 0.0 && self.valid_fraction < 1.0) {
             return bad("--valid-fraction must be in (0, 1): the L2 strength is chosen on it");
@@ -291,20 +318,22 @@ mod tests {
     }
 
     #[test]
-    fn undecided_reject_is_written_and_old_files_read_as_ahead() {
-        let mut s = LoopSettings::new("engine", "m.json");
-        let json = serde_json::to_value(&s).unwrap();
-        assert!(
-            json.get("undecided").is_none(),
-            "the default is not written"
-        );
+    fn undecided_gates_reject_by_default_and_old_files_read_as_ahead() {
+        let s = LoopSettings::new("engine", "m.json");
+        assert_eq!(s.undecided, Undecided::Reject);
+        let mut json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["undecided"], "reject", "the setting is always written");
+        assert_eq!(json["vs_start_openings"], 200);
+        let back: LoopSettings = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, s);
+
+        // A state file from before: no `undecided` (it ran `ahead`), no `vs_start_openings`.
+        let fields = json.as_object_mut().unwrap();
+        fields.remove("undecided");
+        fields.remove("vs_start_openings");
         let old: LoopSettings = serde_json::from_value(json).unwrap();
         assert_eq!(old.undecided, Undecided::Ahead);
-
-        s.undecided = Undecided::Reject;
-        let json = serde_json::to_value(&s).unwrap();
-        assert_eq!(json["undecided"], "reject");
-        let back: LoopSettings = serde_json::from_value(json).unwrap();
-        assert_eq!(back, s);
+        assert_eq!(old.vs_start_openings, 200);
+        assert_ne!(old, s, "continuing it asks for --gate-undecided ahead");
     }
 }

@@ -9,8 +9,10 @@ use engine::selfplay::SelfPlaySummary;
 use serde::{Deserialize, Serialize};
 
 use super::settings::{LoopSettings, SpsaSettings};
+use crate::gate::{answer, Keep};
 use crate::state::{write_json, GateRecord, TuningRecord};
 use crate::BootstrapError;
+use engine::matches::MatchRecord;
 
 /// The version of the state file's layout.
 pub const LOOP_STATE_VERSION: u32 = 1;
@@ -43,6 +45,8 @@ pub enum LoopStep {
     Tune,
     /// The SPRT gate: candidate against the current weights.
     Gate,
+    /// A kept candidate against the start weights (generation 0's).
+    VsStart,
     /// The SPSA stage's iterations, after the last generation.
     Spsa,
     /// The SPSA stage's gate: its result against the weights it started from.
@@ -57,6 +61,7 @@ impl LoopStep {
             LoopStep::Trace => "trace",
             LoopStep::Tune => "tune",
             LoopStep::Gate => "gate",
+            LoopStep::VsStart => "vs start",
             LoopStep::Spsa => "spsa",
             LoopStep::SpsaGate => "spsa gate",
         }
@@ -79,13 +84,19 @@ pub struct LoopGeneration {
     pub tuning: Option<TuningRecord>,
     /// The gate and its decision.
     pub gate: Option<LoopGate>,
+    /// A kept candidate's match against the start weights (absent when the gate kept the
+    /// current weights, and from the files of loops written before it was played).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_start: Option<LoopVsStart>,
 }
 
 impl LoopGeneration {
     /// The first step not done, `None` when the generation is finished.
     pub fn next_step(&self) -> Option<LoopStep> {
-        if self.generation == 0 || self.gate.is_some() {
+        if self.generation == 0 {
             None
+        } else if let Some(gate) = &self.gate {
+            (gate.gate.keep == Keep::New && self.vs_start.is_none()).then_some(LoopStep::VsStart)
         } else if self.selfplay.is_none() {
             Some(LoopStep::SelfPlay)
         } else if self.trace.is_none() {
@@ -95,6 +106,11 @@ impl LoopGeneration {
         } else {
             Some(LoopStep::Gate)
         }
+    }
+
+    /// Its kept weights' match against the start, if measured.
+    pub fn vs_start(&self) -> Option<&MatchRecord> {
+        self.vs_start.as_ref().map(|v| &v.result)
     }
 }
 
@@ -172,6 +188,19 @@ pub struct LoopGate {
     pub engine_failures: usize,
 }
 
+/// A kept generation measured against the start weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopVsStart {
+    /// The match: the kept weights first, against generation 0's.
+    #[serde(rename = "match")]
+    pub result: MatchRecord,
+    /// Engine failures during the match.
+    pub engine_failures: usize,
+    /// Whether the loop went back to its answer's weights after it: the whole interval lay
+    /// below 0, the kept weights measured worse than the start.
+    pub reverted: bool,
+}
+
 impl LoopState {
     /// Reads a loop's state file.
     pub fn read(path: &Path) -> Result<LoopState, BootstrapError> {
@@ -192,6 +221,17 @@ impl LoopState {
             )));
         }
         Ok(state)
+    }
+
+    /// The loop's answer so far: the generation whose weights measured against the start have
+    /// the highest lower end of their interval, generation 0 if none is above 0
+    /// ([`crate::gate::answer`]).
+    pub fn answer(&self) -> u32 {
+        answer(
+            self.generations
+                .iter()
+                .filter_map(|g| Some((g.generation, g.vs_start()?))),
+        )
     }
 
     /// Writes the state to `path` atomically.

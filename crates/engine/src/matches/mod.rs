@@ -10,4 +10,6 @@ mod run;
 pub use play::{play_match, play_pair_game};
 pub use record::{format_elo, verdict_name, MatchRecord, SprtRecord};
 pub use result::{MatchGame, MatchResult};
-pub use run::{run_match, MatchEvent, MatchPlan, MatchReport, SprtOutcome, SprtStop};
+pub use run::{
+    run_match, run_match_with, MatchEvent, MatchPlan, MatchReport, PlayBatch, SprtOutcome, SprtStop,
+};

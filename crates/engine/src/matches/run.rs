@@ -153,6 +153,28 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
     plan: &MatchPlan,
     on_event: &(dyn Fn(MatchEvent<'_>) + Sync),
 ) -> MatchReport {
+    run_match_with(
+        &|openings, options, on_game| play_match(a, b, openings, options, on_game),
+        plan,
+        on_event,
+    )
+}
+
+/// How [`run_match_with`] has a batch of openings played: each opening twice (the first
+/// player White, then Black), as [`play_match`] does, honouring the options' `stop` and
+/// `abandon` flags, telling `on_game` of every game; the result holds whole pairs only, in
+/// opening order, numbered from 0 within the batch.
+pub type PlayBatch<'a> =
+    dyn Fn(&[Opening], &PlayOptions, &(dyn Fn(&MatchGame) + Sync)) -> MatchResult + Sync + 'a;
+
+/// [`run_match`] with the games played by `play` instead of by two players: the batches, the
+/// SPRT, the events and the report are the same code. A match whose games come from elsewhere
+/// (a simulated pair of players of known strengths, in the gate's tests) goes through it.
+pub fn run_match_with(
+    play: &PlayBatch<'_>,
+    plan: &MatchPlan,
+    on_event: &(dyn Fn(MatchEvent<'_>) + Sync),
+) -> MatchReport {
     let start = Instant::now();
     let sprt = plan.sprt;
     let batch = match (sprt, plan.sprt_stop) {
@@ -184,7 +206,7 @@ pub fn run_match<A: Player + ?Sized, B: Player + ?Sized>(
                 tally.add(&g, sprt, &halt, on_event);
             }
         };
-        let r = play_match(a, b, chunk, &options, &on_game);
+        let r = play(chunk, &options, &on_game);
         games.extend(r.games.into_iter().map(|mut g| {
             g.opening += offset;
             g

@@ -194,6 +194,8 @@ fn loop_args(engine: &str, manifest: &Path, out: &Path, generations: u32) -> Vec
         "300",
         "--gate-batch",
         "4",
+        "--vs-start-openings",
+        "4",
         "--max-iters",
         "15",
         "--threads",
@@ -855,4 +857,44 @@ fn an_spsa_stage_ends_the_loop_gated_and_resumable() {
     let r = run_loop(&other);
     assert_ne!(r.code, Some(0));
     assert!(r.stderr.contains("pairs"), "{}", r.stderr);
+}
+
+#[test]
+fn a_kept_generation_is_measured_against_the_start_and_the_answer_is_best_json() {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
+        return;
+    };
+    let engine = exe.display().to_string();
+    let out = dir.path().join("kept");
+    // An SPRT whose H1 (-500 Elo) any candidate passes: the gate keeps it, and the kept
+    // weights are then played against the start.
+    let mut args = loop_args(&engine, &manifest, &out, 1);
+    args.extend(["--sprt=-600,-500", "--alpha", "0.4", "--beta", "0.4"].map(String::from));
+    let r = run_loop_ok(&args);
+    let state: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["settings"]["undecided"], "reject");
+    let g = &state["generations"][1];
+    assert_eq!(g["gate"]["keep"], "new", "{g}");
+    let vs = &g["vs_start"];
+    assert_eq!(vs["match"]["opponent"], "gen 0", "{g}");
+    assert_eq!(vs["match"]["games"], 8, "four openings, both colours: {g}");
+    assert!(r.stderr.contains("against the start"), "{}", r.stderr);
+    // The answer: generation 1 only if its interval against the start lies above 0.
+    let lower = vs["match"]["interval"][0].as_f64();
+    let answer = if lower.is_some_and(|lo| lo > 0.0) {
+        1
+    } else {
+        0
+    };
+    let read = |p: PathBuf| std::fs::read(p).unwrap();
+    assert_eq!(
+        read(out.join("best.json")),
+        read(out.join(format!("gen{answer:03}/weights.json")))
+    );
+    let ladder = std::fs::read_to_string(out.join("ladder.md")).unwrap();
+    assert!(ladder.contains("\nanswer: "), "{ladder}");
+    if vs["reverted"] == true {
+        assert_eq!(g["best"], 0, "{g}");
+    }
 }
