@@ -1,5 +1,7 @@
 //! `tune verify`: engines' traced models rebuilt from its manifest and compared with
-//! the engine's own; exits with an error (status 1) when any differs beyond the tolerance.
+//! the engine's own, and every parameter that declares a catalogue group (a port of a term
+//! `tune discover` proposed) compared with gradtune's own counts of it; exits with an error
+//! (status 1) when any differs.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -40,13 +42,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..trace::VerifyOptions::default()
     };
     let report = trace::verify(m, &traces, &w, &opts);
-    // The traces kept, then the report, on one stream so that they stay in that order however
+    let ports = trace::check_ports(m, &traces, opts.max_listed)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", manifest.display()))?;
+    // The traces kept, then the reports, on one stream so that they stay in that order however
     // the output is captured; a closed pipe (`tune verify ... | head`) is ignored.
-    let _ = write!(std::io::stdout().lock(), "{note}\n{report}\n");
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{note}\n{report}\n");
+    for p in &ports {
+        let _ = writeln!(out, "{p}");
+    }
+    drop(out);
     if report.checked == 0 {
         anyhow::bail!(
             "nothing verified: none of the {} traces gives the engine's own evaluation (`eval`)",
             traces.len()
+        );
+    }
+    if let Some(p) = ports.iter().find(|p| !p.passed()) {
+        anyhow::bail!(
+            "{} of {} traced positions count `{}` otherwise than catalogue group `{}` \
+             (docs/catalogue.md defines it)",
+            p.failed,
+            p.checked,
+            p.param,
+            p.group
         );
     }
     if report.failed > 0 {

@@ -18,6 +18,7 @@ mod evaluate;
 mod fuzz_smoke;
 mod gradients;
 mod manifest;
+mod ports;
 mod reader;
 mod trunc;
 mod verify;

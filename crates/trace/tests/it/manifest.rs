@@ -448,3 +448,32 @@ fn json_is_read_as_written_kinds_and_all() {
     .unwrap();
     assert_eq!(m.engine(), "b");
 }
+
+/// A parameter may name the catalogue group it ports (`tune discover` flags that group, `tune
+/// verify` compares its counts); an unknown group, or a shape with another number of elements
+/// than the group's, is an error at its path.
+#[test]
+fn catalogue_key_names_a_known_group_of_the_same_size() {
+    let from = r#"{ "name": "ks_attack", "shape": [4],"#;
+    let with = |group: &str| {
+        fixture_with(
+            from,
+            &format!(r#"{{ "name": "ks_attack", "shape": [4], "catalogue": "{group}","#),
+        )
+    };
+    let m = Manifest::from_json(&with("king_zone_attacks"), "m").unwrap();
+    assert_eq!(
+        m.params()[2].catalogue.as_deref(),
+        Some("king_zone_attacks")
+    );
+    assert!(m.params().iter().filter(|p| p.catalogue.is_some()).count() == 1);
+    let (path, msg) = manifest_error(&with("no_such"));
+    assert_eq!(path, "params[2].catalogue");
+    assert!(msg.contains("no catalogue group `no_such`"), "{msg}");
+    let (path, msg) = manifest_error(&with("knight_table"));
+    assert_eq!(path, "params[2].catalogue");
+    assert!(
+        msg.contains("which has 64 elements (a1 .. h8), but its shape [4] has 4"),
+        "{msg}"
+    );
+}

@@ -361,3 +361,70 @@ fn score_k_fit_reads_another_engines_scores_at_their_own_k() {
         );
     }
 }
+
+/// `tune verify` on a port of catalogue group `passed_pawns`: White's pawn on d5 is a passer
+/// on its fifth rank (element `rank5`, trace index 3). The engine's evaluation agrees with its
+/// own counts either way; only the port check sees the count one rank too high.
+#[test]
+fn verify_checks_a_ported_catalogue_term_against_gradtunes_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("m.json");
+    std::fs::write(
+        &manifest,
+        r#"{"format": "gradtune-manifest", "version": 1, "engine": "port", "score": "white",
+  "phase": {"max": 24},
+  "params": [{"name": "passed", "shape": [6], "catalogue": "passed_pawns",
+              "value": [[5,10],[5,15],[10,25],[20,45],[40,80],[80,130]]}]}"#,
+    )
+    .unwrap();
+    let traces = dir.path().join("t.txt");
+    let check = |index: u32, eval: u32| {
+        let line =
+            format!("8/8/8/3P4/8/8/8/k6K w - - [0.5]; phase 0; eval {eval}; t {index}:1:0\n");
+        std::fs::write(&traces, line).unwrap();
+        run(&[
+            "verify",
+            "--trace",
+            arg(&traces),
+            "--manifest",
+            arg(&manifest),
+        ])
+    };
+    let right = check(3, 45);
+    assert_eq!(right.code, Some(0), "{}{}", right.stdout, right.stderr);
+    assert!(
+        right
+            .stdout
+            .contains("port passed of catalogue group `passed_pawns`: all 1 positions agree"),
+        "{}",
+        right.stdout
+    );
+    let wrong = check(4, 80);
+    assert_eq!(wrong.code, Some(1), "{}{}", wrong.stdout, wrong.stderr);
+    assert!(
+        wrong.stdout.contains("1 positions compared"),
+        "{}",
+        wrong.stdout
+    );
+    assert!(
+        wrong.stdout.contains(
+            "8/8/8/3P4/8/8/8/k6K w - - 0 1: rank5 engine White 0 Black 0, catalogue White 1 Black 0"
+        ),
+        "{}",
+        wrong.stdout
+    );
+    assert!(
+        wrong
+            .stdout
+            .contains("rank6 engine White 1 Black 0, catalogue White 0 Black 0"),
+        "{}",
+        wrong.stdout
+    );
+    assert!(
+        wrong
+            .stderr
+            .contains("otherwise than catalogue group `passed_pawns`"),
+        "{}",
+        wrong.stderr
+    );
+}
