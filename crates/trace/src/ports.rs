@@ -172,13 +172,16 @@ fn engine_counts(p: &ParamDecl, t: &Trace, out: &mut Vec<(u32, f32, f32)>) {
     );
 }
 
+/// An element whose counts differ: `(element, engine's (White, Black), catalogue's)`.
+type Difference = (u32, (f32, f32), (i32, i32));
+
 /// The elements whose counts differ between the engine's (`(element, white, black)`, sorted)
 /// and the catalogue's (sorted), with both sides' counts; an element absent from one side
 /// counts 0 there.
 fn differing(
     engine: &[(u32, f32, f32)],
     ours: &[Count],
-    out: &mut Vec<(u32, (f32, f32), (i32, i32))>,
+    out: &mut Vec<Difference>,
 ) {
     out.clear();
     let (mut i, mut j) = (0, 0);
