@@ -178,11 +178,7 @@ type Difference = (u32, (f32, f32), (i32, i32));
 /// The elements whose counts differ between the engine's (`(element, white, black)`, sorted)
 /// and the catalogue's (sorted), with both sides' counts; an element absent from one side
 /// counts 0 there.
-fn differing(
-    engine: &[(u32, f32, f32)],
-    ours: &[Count],
-    out: &mut Vec<Difference>,
-) {
+fn differing(engine: &[(u32, f32, f32)], ours: &[Count], out: &mut Vec<Difference>) {
     out.clear();
     let (mut i, mut j) = (0, 0);
     while i < engine.len() || j < ours.len() {

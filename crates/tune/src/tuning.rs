@@ -52,7 +52,12 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
                  played with its new weights by the engine itself (tune match uci:...)"
             );
         }
-        run_as::<texel::traced::Traced>(method, &all.args)?;
+        if let Some((_, out)) = run_as::<texel::traced::Traced>(method, &all.args)? {
+            print!(
+                "{}",
+                games_hint(&out, all.args.traced.files.manifest.as_deref())
+            );
+        }
         return Ok(());
     }
     // Read the reference first: a bad file should not cost a whole run.
@@ -95,6 +100,21 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// What a traced run's result is worth is decided in games, not by its loss: the command that
+/// plays the new integer weights against the manifest's, both in the engine.
+fn games_hint(out: &std::path::Path, manifest: Option<&std::path::Path>) -> String {
+    let start = manifest.map_or("MANIFEST".into(), |m| m.display().to_string());
+    format!(
+        "\nA lower loss is not Elo: fits like this one, from an engine's shipped weights on \
+         positions of other engines' games, lost 60 to 230 Elo to those weights \
+         (docs/engine-authors.md). Before you keep them, play them in your engine:\n  \
+         tune match uci:ENGINE uci:ENGINE --weights-a {} --weights-b {start} --openings 200 \
+         --nodes 5000\nor let `tune loop` tune on your engine's own games and keep only what \
+         its gates prove (docs/loop.md).\n",
+        out.join("weights-int.json").display()
+    )
 }
 
 #[cfg(test)]

@@ -70,6 +70,13 @@ fn verify_passes_and_fails_and_tuning_refuses_failing_traces() {
     let r = two_iters(&f, "lbfgs", &out, &["--no-verify-traces"]);
     ok(&r, "tuned anyway");
     assert!(out.join("weights.json").is_file());
+    // The run ends by saying how to check its result in games.
+    let play = format!(
+        "tune match uci:ENGINE uci:ENGINE --weights-a {}",
+        out.join("weights-int.json").display()
+    );
+    assert!(r.stdout.contains(&play), "{}", r.stdout);
+    assert!(r.stdout.contains("A lower loss is not Elo"), "{}", r.stdout);
 }
 
 #[test]
