@@ -101,6 +101,7 @@
 pub mod activity;
 pub mod chess;
 pub mod compare;
+pub mod discover;
 pub mod emit;
 mod error;
 pub mod explain;

@@ -51,6 +51,9 @@ pub struct ParamDecl {
     pub frozen: bool,
     /// The per-side sum its coefficients add to, instead of entering mg/eg directly.
     pub sum: Option<String>,
+    /// The catalogue group (`eval::catalogue`) it declares itself a port of, if any: `tune
+    /// discover` flags that group as already in the model.
+    pub catalogue: Option<String>,
     /// The trace index of its first element.
     pub first_index: u32,
     /// The weight index of its first weight.

@@ -249,6 +249,16 @@ fn param(
         Some(s) if s.is_empty() => return Err(doc.err(&join(path, "sum"), "an empty sum name")),
         s => s,
     };
+    let catalogue = doc.string(o.catalogue, path, "catalogue")?;
+    if let Some(c) = catalogue.as_deref() {
+        if eval::catalogue::find(c).is_none() {
+            let known: Vec<&str> = eval::catalogue::groups().iter().map(|g| g.name).collect();
+            return Err(doc.err(
+                &join(path, "catalogue"),
+                format!("no catalogue group `{c}` (known: {})", known.join(", ")),
+            ));
+        }
+    }
     let p = ParamDecl {
         name,
         shape,
@@ -257,6 +267,7 @@ fn param(
         bounds,
         frozen: doc.boolean(o.frozen, false, path, "frozen")?,
         sum,
+        catalogue,
         first_index: first_index as u32,
         first_weight,
     };

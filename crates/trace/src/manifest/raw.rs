@@ -83,8 +83,16 @@ pub(super) struct RawScale {
 }
 
 /// A parameter's keys.
-pub(super) const PARAM_KEYS: [&str; 8] = [
-    "name", "shape", "tapered", "integer", "value", "bounds", "frozen", "sum",
+pub(super) const PARAM_KEYS: [&str; 9] = [
+    "name",
+    "shape",
+    "tapered",
+    "integer",
+    "value",
+    "bounds",
+    "frozen",
+    "sum",
+    "catalogue",
 ];
 
 /// One of `params`. Its `value` stays JSON: its nesting follows `shape`.
@@ -99,6 +107,7 @@ pub(super) struct RawParam {
     pub bounds: Field<Vec<Field<f64>>>,
     pub frozen: Field<bool>,
     pub sum: Field<String>,
+    pub catalogue: Field<String>,
     #[serde(flatten)]
     pub unknown: Map<String, Value>,
 }

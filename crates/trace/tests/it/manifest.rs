@@ -448,3 +448,28 @@ fn json_is_read_as_written_kinds_and_all() {
     .unwrap();
     assert_eq!(m.engine(), "b");
 }
+
+/// A parameter may name the catalogue group it ports (`tune discover` flags that group); an
+/// unknown group is an error at its path.
+#[test]
+fn catalogue_key_names_a_known_group() {
+    let from = "\"taperd\": false, \"integer\": false,\n      \"value\": [0";
+    let from = &from.replace("taperd", "tapered");
+    let good = fixture_with(
+        from,
+        &from.replace(
+            "\"tapered\"",
+            "\"catalogue\": \"knight_table\", \"tapered\"",
+        ),
+    );
+    let m = Manifest::from_json(&good, "m").unwrap();
+    assert_eq!(m.params()[3].catalogue.as_deref(), Some("knight_table"));
+    assert!(m.params().iter().filter(|p| p.catalogue.is_some()).count() == 1);
+    let bad = fixture_with(
+        from,
+        &from.replace("\"tapered\"", "\"catalogue\": \"no_such\", \"tapered\""),
+    );
+    let (path, msg) = manifest_error(&bad);
+    assert_eq!(path, "params[3].catalogue");
+    assert!(msg.contains("no catalogue group `no_such`"), "{msg}");
+}
