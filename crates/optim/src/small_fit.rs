@@ -63,16 +63,19 @@ pub struct SmallFitOptions {
     pub max_iters: usize,
     /// Stop once a step lowers the objective by less than this (absolute, mean loss).
     pub tol: f64,
+    /// Where to start (missing parameters at 0): a warm start from a smaller fit.
+    pub start: Vec<f64>,
 }
 
 impl SmallFitOptions {
-    /// `link` and `ridge`, at most 50 steps, a tolerance of `1e-12`.
+    /// `link` and `ridge`, at most 50 steps, a tolerance of `1e-11`, from 0.
     pub fn new(link: Link, ridge: Vec<f64>) -> Self {
         SmallFitOptions {
             link,
             ridge,
             max_iters: 50,
-            tol: 1e-12,
+            tol: 1e-11,
+            start: Vec::new(),
         }
     }
 }
@@ -211,7 +214,7 @@ fn penalty(ridge: &[f64], theta: &[f64]) -> f64 {
     ridge.iter().zip(theta).map(|(r, t)| r * t * t).sum()
 }
 
-/// Fits `n_params` parameters from 0 by Levenberg-Marquardt steps on the Gauss-Newton matrix
+/// Fits `n_params` parameters from [`SmallFitOptions::start`] (0 by default) by Levenberg-Marquardt steps on the Gauss-Newton matrix
 /// (a damped step is retried with more damping until the objective goes down), asking `stop`
 /// before each pass. Rows with no entry only add a constant.
 pub fn fit_small<R: SparseRows>(
@@ -225,10 +228,12 @@ pub fn fit_small<R: SparseRows>(
     let ridge: Vec<f64> = (0..p)
         .map(|j| opts.ridge.get(j).copied().unwrap_or(0.0))
         .collect();
-    let mut theta = vec![0.0; p];
+    let mut theta: Vec<f64> = (0..p)
+        .map(|j| opts.start.get(j).copied().unwrap_or(0.0))
+        .collect();
     let mut mu = 1e-3;
     let mut iters = 0;
-    let mut current = total_loss(rows, &theta, opts.link) / n;
+    let mut current = (total_loss(rows, &theta, opts.link) + penalty(&ridge, &theta)) / n;
     while iters < opts.max_iters {
         if stop.now() {
             return Err(Interrupted);

@@ -83,6 +83,29 @@ impl Default for DiscoverOptions {
     }
 }
 
+impl DiscoverOptions {
+    /// Refuses options out of range and unknown group names (before any data is read).
+    pub fn check(&self) -> Result<(), crate::TexelError> {
+        let bad = |m: String| Err(crate::TexelError::Config(m));
+        if !(self.valid_fraction > 0.0 && self.valid_fraction < 1.0) {
+            return bad(format!(
+                "--valid-fraction must be between 0 and 1 (exclusive), not {}",
+                self.valid_fraction
+            ));
+        }
+        if !(self.l2 >= 0.0 && self.l2.is_finite()) {
+            return bad(format!("--l2 must be 0 or more, not {}", self.l2));
+        }
+        if !(self.level > 0.0 && self.level < 1.0) {
+            return bad(format!(
+                "--level must be between 0 and 1, not {}",
+                self.level
+            ));
+        }
+        rank::groups_named(&self.groups).map(|_| ())
+    }
+}
+
 /// The catalogue groups already in gradtune's `model`: for `full`, those whose counts are one of
 /// its groups' (`full_group`); none for `psqt`.
 pub fn in_builtin(model: &eval::Model) -> Vec<String> {

@@ -61,20 +61,25 @@ pub(crate) fn layout(sizes: &[usize]) -> (Vec<u32>, usize) {
     (firsts, next)
 }
 
-/// Fits groups (features `feats` of `sizes` elements) jointly on `pos`, from 0, with the ridge
-/// `l2` positions' worth of curvature at an even score (see `docs/discover.md`).
+/// Fits groups (features `feats` of `sizes` elements) jointly on `pos`, from `start` (the
+/// first groups' values; the rest from 0), with the ridge `l2` positions' worth of curvature at
+/// an even score (see `docs/discover.md`).
 pub(crate) fn fit(
     pos: &Positions,
     feats: &[&Features],
     sizes: &[usize],
     link: Link,
     l2: f64,
+    start: &[f64],
     stop: Stop,
 ) -> Result<Vec<f64>, TexelError> {
     let design = design(pos, feats, sizes);
     let (_, p) = layout(sizes);
     let ridge = vec![l2 * link.curvature(0.0); p];
-    let opts = SmallFitOptions::new(link, ridge);
+    let opts = SmallFitOptions {
+        start: start.to_vec(),
+        ..SmallFitOptions::new(link, ridge)
+    };
     let f = fit_small(&design, p, &opts, stop).map_err(|_| TexelError::Stopped)?;
     Ok(f.theta)
 }

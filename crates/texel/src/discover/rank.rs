@@ -59,7 +59,17 @@ impl Run<'_> {
     ) -> Result<(Gain, Vec<f64>), TexelError> {
         let sizes: Vec<usize> = chosen.iter().map(|c| c.0.len()).collect();
         let train: Vec<&Features> = chosen.iter().map(|c| &c.1 .0).collect();
-        let theta = fit(&self.train, &train, &sizes, self.link, self.opts.l2, stop)?;
+        // Warm start: the groups chosen before at their values.
+        let start = reference.1;
+        let theta = fit(
+            &self.train,
+            &train,
+            &sizes,
+            self.link,
+            self.opts.l2,
+            start,
+            stop,
+        )?;
         let valid: Vec<&Features> = chosen.iter().map(|c| &c.1 .1).collect();
         let ref_sizes: Vec<usize> = reference.0.iter().map(|c| c.0.len()).collect();
         let ref_valid: Vec<&Features> = reference.0.iter().map(|c| &c.1 .1).collect();
@@ -107,7 +117,7 @@ fn values(group: &Group, theta: &[f64]) -> BTreeMap<String, [f64; 2]> {
 }
 
 /// The groups to try: the named ones (an unknown name is an error) or the whole catalogue.
-fn chosen_groups(names: &[String]) -> Result<Vec<&'static Group>, TexelError> {
+pub(super) fn groups_named(names: &[String]) -> Result<Vec<&'static Group>, TexelError> {
     if names.is_empty() {
         return Ok(catalogue::groups().iter().collect());
     }
@@ -131,7 +141,8 @@ pub fn discover(
     opts: &DiscoverOptions,
     stop: Stop,
 ) -> Result<Discovery, TexelError> {
-    let groups = chosen_groups(&opts.groups)?;
+    opts.check()?;
+    let groups = groups_named(&opts.groups)?;
     let (train, valid) = positions.split(opts.valid_fraction, opts.seed);
     if train.is_empty() || valid.is_empty() {
         return Err(TexelError::Config(format!(
