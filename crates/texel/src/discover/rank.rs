@@ -116,13 +116,16 @@ fn values(group: &Group, theta: &[f64]) -> BTreeMap<String, [f64; 2]> {
         .collect()
 }
 
-/// The groups to try: the named ones (an unknown name is an error) or the whole catalogue.
+/// The groups to try: the named ones (an unknown name is an error; a name repeated counts
+/// once) or the whole catalogue.
 pub(super) fn groups_named(names: &[String]) -> Result<Vec<&'static Group>, TexelError> {
     if names.is_empty() {
         return Ok(catalogue::groups().iter().collect());
     }
+    let mut seen = std::collections::HashSet::new();
     names
         .iter()
+        .filter(|n| seen.insert(n.as_str()))
         .map(|n| {
             catalogue::find(n).ok_or_else(|| {
                 let known: Vec<&str> = catalogue::groups().iter().map(|g| g.name).collect();
@@ -273,6 +276,9 @@ fn greedy(
             .copied()
             .filter(|g| !chosen.iter().any(|c| c.0.name == g.name))
             .collect();
+        if remaining.is_empty() {
+            break;
+        }
         let best = if chosen.is_empty() {
             let r = &ranked[0];
             let g = catalogue::find(&r.name).ok_or_else(|| TexelError::Config(r.name.clone()))?;
