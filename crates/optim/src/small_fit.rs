@@ -148,12 +148,12 @@ fn sums<R: SparseRows>(rows: &R, theta: &[f64], link: Link) -> Sums {
                 let (l, d) = link.loss(q, y);
                 let c = link.curvature(q);
                 s.f += l;
-                for &(j, x) in &e {
+                merge(&mut e);
+                for (a, &(j, x)) in e.iter().enumerate() {
                     s.g[j as usize] += d * x;
-                    for &(k, z) in &e {
-                        if k >= j {
-                            s.h[j as usize * p + k as usize] += c * x * z;
-                        }
+                    let (row, cx) = (j as usize * p, c * x);
+                    for &(k, z) in &e[a..] {
+                        s.h[row + k as usize] += cx * z;
                     }
                 }
             }
@@ -172,6 +172,23 @@ fn sums<R: SparseRows>(rows: &R, theta: &[f64], link: Link) -> Sums {
         total.h.iter_mut().zip(&s.h).for_each(|(a, b)| *a += b);
     }
     total
+}
+
+/// Sorts a row's entries by parameter and adds repeated ones: then each pair of entries is
+/// one cell of the upper triangle.
+fn merge(e: &mut Vec<(u32, f64)>) {
+    if e.windows(2).all(|w| w[0].0 < w[1].0) {
+        return;
+    }
+    e.sort_unstable_by_key(|x| x.0);
+    e.dedup_by(|next, kept| {
+        if next.0 == kept.0 {
+            kept.1 += next.1;
+            true
+        } else {
+            false
+        }
+    });
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a` given by its upper triangle

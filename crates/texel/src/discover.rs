@@ -31,6 +31,7 @@ mod report;
 mod stats;
 
 pub use features::Features;
+pub use fit::fit as fit_groups;
 pub use positions::{from_samples, from_traces, Positions};
 pub use rank::discover;
 pub use report::{Discovery, GroupResult, SplitCounts, Step};

@@ -61,10 +61,11 @@ pub(crate) fn layout(sizes: &[usize]) -> (Vec<u32>, usize) {
     (firsts, next)
 }
 
-/// Fits groups (features `feats` of `sizes` elements) jointly on `pos`, from `start` (the
-/// first groups' values; the rest from 0), with the ridge `l2` positions' worth of curvature at
-/// an even score (see `docs/discover.md`).
-pub(crate) fn fit(
+/// Fits groups (features `feats` of `sizes` elements) jointly on `pos` (their base scores
+/// frozen) with the link `link`, from `start` (the first groups' values; the rest from 0), with
+/// the ridge `l2` positions' worth of curvature at an even score (see `docs/discover.md`).
+/// Group `g`'s element `e` is parameters `2 e` (mg) and `2 e + 1` (eg) after the groups before.
+pub fn fit(
     pos: &Positions,
     feats: &[&Features],
     sizes: &[usize],

@@ -169,3 +169,23 @@ fn nothing_is_significant_under_the_null() {
         assert!(d.greedy.iter().all(|s| !s.added), "{}", d.to_text());
     }
 }
+
+/// A manual report (ignored): the time of a joint fit of 1 to 6 groups' worth of parameters on
+/// the test's positions (the knight table's counts repeated under new parameters): what a
+/// greedy step costs per candidate.
+#[test]
+#[ignore]
+fn print_joint_fit_timing() {
+    let group = catalogue::find("knight_table").unwrap();
+    let p = sampled(&[], 1);
+    let f = Features::extract(group, &p.boards);
+    for k in 1..=6 {
+        let feats: Vec<&Features> = (0..k).map(|_| &f).collect();
+        let sizes = vec![group.len(); k];
+        let t = std::time::Instant::now();
+        let link = Link::texel(1.0);
+        discover::fit_groups(&p, &feats, &sizes, link, 20.0, &[], tapered::Stop::Never).unwrap();
+        let s = t.elapsed().as_secs_f64();
+        eprintln!("{k} groups, {} positions: {s:.2} s", p.len());
+    }
+}
