@@ -217,9 +217,12 @@ fn rank_alone(
         check(stop)?;
         let pair = run.features(g);
         let (r, theta) = run.alone(g.name.to_string(), g, pair, stop)?;
-        progress.send(ProgressEvent::Message(&format!(
-            "{}: gain {:.2e} ± {:.1e}",
-            g.name, r.gain.gain, r.gain.se
+        progress.send(ProgressEvent::Note(&format!(
+            "{}: held-out gain {:.2} ± {:.2} (1e-6), z {:.2}",
+            g.name,
+            r.gain.gain * 1e6,
+            r.gain.se * 1e6,
+            r.gain.z
         )));
         progress.advance(1);
         thetas.insert(g.name.to_string(), theta);
