@@ -9,10 +9,10 @@ use tapered::{ProgressEvent, Stop};
 
 use super::features::Features;
 use super::fit::{design, differences, fit};
+use super::options::{check, groups_named, DiscoverOptions};
 use super::positions::Positions;
 use super::report::{Discovery, GroupResult, SplitCounts, Step};
 use super::stats::{clustered, holm, Gain};
-use super::{check, DiscoverOptions};
 use crate::TexelError;
 
 /// A group's counts on the training and the held-out positions.
@@ -113,28 +113,6 @@ fn values(group: &Group, theta: &[f64]) -> BTreeMap<String, [f64; 2]> {
         .iter()
         .enumerate()
         .map(|(e, name)| (name.clone(), [theta[2 * e], theta[2 * e + 1]]))
-        .collect()
-}
-
-/// The groups to try: the named ones (an unknown name is an error; a name repeated counts
-/// once) or the whole catalogue.
-pub(super) fn groups_named(names: &[String]) -> Result<Vec<&'static Group>, TexelError> {
-    if names.is_empty() {
-        return Ok(catalogue::groups().iter().collect());
-    }
-    let mut seen = std::collections::HashSet::new();
-    names
-        .iter()
-        .filter(|n| seen.insert(n.as_str()))
-        .map(|n| {
-            catalogue::find(n).ok_or_else(|| {
-                let known: Vec<&str> = catalogue::groups().iter().map(|g| g.name).collect();
-                TexelError::Config(format!(
-                    "no catalogue group `{n}` (known: {})",
-                    known.join(", ")
-                ))
-            })
-        })
         .collect()
 }
 
