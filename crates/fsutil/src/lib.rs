@@ -24,8 +24,8 @@
 //! file. Users: weights (`save_weights`), caches and EPD (`write_cache`, streaming zstd into the
 //! temporary file; `write_epd`), a run's `weights*.json`, `tables.txt`, `weights.rs` and
 //! `summary.json` (`texel::output`, including `add_to_summary`), `tune emit`'s source, `tune
-//! label`'s output (`data::write_samples`), `tune compare`'s markdown, JSON and SVG plots, the
-//! bootstrap's and `tune loop`'s `state.json` and ladder, `tune selfplay`'s EPD, and `tune match
+//! label`'s output (`data::write_samples`), `tune compare`'s markdown, JSON and SVG plots, `tune
+//! discover`'s `discover.json` and `discover.svg`, the bootstrap's and `tune loop`'s `state.json` and ladder, `tune selfplay`'s EPD, and `tune match
 //! --pgn`. The exceptions are a run's `log.jsonl`, appended line by line as the run goes (a log; a
 //! resumed run appends to it), and `tune label`'s `OUT.progress` (the finished labels, appended one
 //! by one so that a rerun continues; removed once OUT is written). New code that writes a file uses

@@ -249,6 +249,7 @@ pub mod regularise;
 mod resolve;
 mod rounds;
 mod run;
+pub mod small_fit;
 pub mod solvers;
 mod stage;
 mod stopping;

@@ -42,6 +42,9 @@ pub enum TexelError {
     /// Stopped (Ctrl-C) while the data was being loaded and recorded: nothing was tuned.
     #[error("interrupted while loading the data: nothing was tuned")]
     Interrupted,
+    /// Stopped (Ctrl-C) during `tune discover`'s fits: nothing was written.
+    #[error("interrupted: discover stopped before it finished, nothing was written")]
+    Stopped,
 }
 
 impl TexelError {

@@ -18,6 +18,8 @@
 //!   ([`traced::trace_activity`] over an engine's traces).
 //! * [`explain`]: the positions that pull a parameter, the odd values, the residuals against
 //!   simple position properties (`tune explain`).
+//! * [`discover`]: the catalogue's candidate groups of terms fitted on top of a frozen
+//!   evaluation and ranked by their held-out gain (`tune discover`, `docs/discover.md`).
 //!
 //! It may know chess, files and the run directory; it may not know the command line (that is
 //! the `tune` binary's) nor search and matches (the `engine` crate's).
@@ -101,6 +103,7 @@
 pub mod activity;
 pub mod chess;
 pub mod compare;
+pub mod discover;
 pub mod emit;
 mod error;
 pub mod explain;

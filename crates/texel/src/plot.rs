@@ -218,3 +218,69 @@ pub fn calibration_plot_svg(
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), TexelError> {
     crate::output::write(path, svg)
 }
+
+/// An SVG of estimates with their 95% intervals (`estimate ± 1.96 SE`), one a row top to
+/// bottom: `(label, estimate, SE)`; a vertical line marks 0.
+///
+/// ```
+/// let rows = vec![("a".to_string(), 3.0, 1.0), ("b".to_string(), -0.5, 0.7)];
+/// let svg = texel::plot::interval_plot_svg("gains", "gain", &rows).unwrap();
+/// assert!(svg.starts_with("<svg"));
+/// ```
+pub fn interval_plot_svg(
+    title: &str,
+    x_label: &str,
+    rows: &[(String, f64, f64)],
+) -> Result<String, TexelError> {
+    let rows: Vec<&(String, f64, f64)> = rows
+        .iter()
+        .filter(|r| r.1.is_finite() && r.2.is_finite())
+        .collect();
+    if rows.is_empty() {
+        return Err(TexelError::Plot("nothing to plot".to_string()));
+    }
+    let lo = rows.iter().map(|r| r.1 - 1.96 * r.2).fold(0.0, f64::min);
+    let hi = rows.iter().map(|r| r.1 + 1.96 * r.2).fold(0.0, f64::max);
+    let pad = ((hi - lo) * 0.05).max(1e-9);
+    let n = rows.len();
+    let height = (120 + 28 * n as u32).min(4000);
+    render((900, height), |root| {
+        let mut chart = builder(root, title, 240)
+            .build_cartesian_2d(lo - pad..hi + pad, -0.5..n as f64 - 0.5)
+            .map_err(|e| plot_err(&e))?;
+        let label = |y: &f64| {
+            let k = (n as f64 - 1.0 - y.round()).max(0.0) as usize;
+            if (y - y.round()).abs() < 1e-6 && k < n {
+                rows[k].0.clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_labels(n.max(2) * 2 - 1)
+            .y_label_formatter(&label)
+            .draw()
+            .map_err(|e| plot_err(&e))?;
+        let (grey, blue) = (COLOURS[7], COLOURS[0]);
+        let top = n as f64 - 0.5;
+        chart
+            .draw_series(LineSeries::new(
+                vec![(0.0, -0.5), (0.0, top)],
+                grey.stroke_width(1),
+            ))
+            .map_err(|e| plot_err(&e))?;
+        for (k, r) in rows.iter().enumerate() {
+            let y = (n - 1 - k) as f64;
+            let (a, b) = (r.1 - 1.96 * r.2, r.1 + 1.96 * r.2);
+            chart
+                .draw_series(LineSeries::new(vec![(a, y), (b, y)], blue.stroke_width(2)))
+                .map_err(|e| plot_err(&e))?;
+            chart
+                .draw_series(std::iter::once(Circle::new((r.1, y), 4, blue.filled())))
+                .map_err(|e| plot_err(&e))?;
+        }
+        Ok(())
+    })
+}

@@ -10,6 +10,7 @@ mod bench_traced;
 mod bootstrap;
 mod compare;
 mod datagen;
+mod discover;
 mod emit;
 mod eval;
 mod explain;
@@ -86,6 +87,10 @@ enum Command {
     /// Explain odd parameter values by the positions that pull them, and mine the residuals
     /// for the knowledge the evaluation lacks.
     Explain(explain::Args),
+    /// Rank the catalogue's candidate groups of terms by what each would gain on held-out
+    /// games with the evaluation frozen (a traced model or gradtune's own), with a greedy
+    /// selection and a shuffled control: OUT/discover.json and .svg (docs/discover.md).
+    Discover(discover::Args),
     /// Rebuild the traced model's evaluation of every trace from its manifest and compare it
     /// with the engine's own (exit status 1 if any differs beyond --tolerance).
     Verify(verify_traces::Args),
@@ -132,6 +137,7 @@ fn dispatch(matches: &clap::ArgMatches) -> anyhow::Result<()> {
         Command::Trace(a) => trace::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Discover(a) => discover::run(a),
         Command::Verify(a) => verify_traces::run(a),
     }
 }

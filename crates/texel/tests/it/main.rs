@@ -12,6 +12,7 @@ mod tools;
 mod bounds;
 mod centring;
 mod compare;
+mod discover;
 mod emit;
 mod explain;
 mod judge;

@@ -13,6 +13,7 @@ mod fixture;
 // `clock_engine` reaches the tool probes as `crate::tools`.
 use common::tools;
 
+mod discover;
 mod emit;
 mod emit_trace;
 mod eval_explain;
