@@ -31,7 +31,7 @@ mod stats;
 
 pub use features::Features;
 pub use fit::fit as fit_groups;
-pub use options::{DiscoverOptions, DEFAULT_L2};
+pub use options::{DiscoverOptions, DEFAULT_L2, DEFAULT_LEVEL};
 pub use positions::{from_samples, from_traces, Positions};
 pub use rank::discover;
 pub use report::{Discovery, GroupResult, SplitCounts, Step};

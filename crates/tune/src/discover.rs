@@ -40,7 +40,7 @@ pub struct Args {
     l2: f64,
     /// The family-wise significance level (Holm over the groups; Bonferroni at each greedy
     /// step).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = discover::DEFAULT_LEVEL)]
     level: f64,
     /// At most this many groups chosen by the greedy forward selection.
     #[arg(long, default_value_t = 5, value_name = "N")]

@@ -260,15 +260,18 @@ fn greedy(
         if remaining.is_empty() {
             break;
         }
+        let threshold = level / remaining.len() as f64;
         let best = if chosen.is_empty() {
-            let r = &ranked[0];
+            let r = ranked
+                .iter()
+                .max_by(|a, b| order(&a.gain, &b.gain, threshold))
+                .ok_or_else(|| TexelError::Config("no group to rank".to_string()))?;
             let g = catalogue::find(&r.name).ok_or_else(|| TexelError::Config(r.name.clone()))?;
             (g, r.gain, thetas.get(&r.name).cloned().unwrap_or_default())
         } else {
-            best_addition(run, &chosen, &chosen_theta, &remaining, stop)?
+            best_addition(run, &chosen, &chosen_theta, &remaining, threshold, stop)?
         };
-        let threshold = level / remaining.len() as f64;
-        let added = best.1.p <= threshold && best.1.gain > 0.0;
+        let added = significant(&best.1, threshold);
         steps.push(Step {
             step: steps.len() + 1,
             group: best.0.name.to_string(),
@@ -287,12 +290,27 @@ fn greedy(
     Ok(steps)
 }
 
-/// The remaining group whose joint refit with `chosen` gains most over them.
+/// Whether a greedy step's gain is significant at its Bonferroni `threshold`.
+fn significant(g: &Gain, threshold: f64) -> bool {
+    g.p <= threshold && g.gain > 0.0
+}
+
+/// How a greedy step orders two candidates: a significant one before any other (a group whose
+/// gain is sure beats a larger gain that may be noise), then by gain. So the step adds the
+/// significant candidate that gains most, and stops only when none is significant.
+fn order(a: &Gain, b: &Gain, threshold: f64) -> std::cmp::Ordering {
+    let sure = |g: &Gain| significant(g, threshold);
+    sure(a).cmp(&sure(b)).then(a.gain.total_cmp(&b.gain))
+}
+
+/// The remaining group whose joint refit with `chosen` comes first by [`order`]: the
+/// significant one that gains most over them, else the one that gains most.
 fn best_addition(
     run: &mut Run,
     chosen: &[(&'static Group, Pair)],
     chosen_theta: &[f64],
     remaining: &[&'static Group],
+    threshold: f64,
     stop: Stop,
 ) -> Result<(&'static Group, Gain, Vec<f64>), TexelError> {
     let progress = run.opts.progress.clone();
@@ -307,7 +325,10 @@ fn best_addition(
         with.push((g, run.features(g)));
         let (gain, theta) = run.try_groups(&with, (chosen, chosen_theta), stop)?;
         progress.advance(1);
-        if best.as_ref().is_none_or(|b| gain.gain > b.1.gain) {
+        if best
+            .as_ref()
+            .is_none_or(|b| order(&gain, &b.1, threshold).is_gt())
+        {
             best = Some((g, gain, theta));
         }
     }
