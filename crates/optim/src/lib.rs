@@ -252,6 +252,7 @@ mod run;
 pub mod solvers;
 mod stage;
 mod stopping;
+pub mod support;
 mod validation;
 
 pub use config::RunConfig;
@@ -273,4 +274,5 @@ pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
 pub use stopping::{
     Budget, Control, Controlled, Guard, Guarded, Stall, StallGuard, Stopping, CONVERGED,
 };
+pub use support::{Support, Wanderer};
 pub use validation::{Decision, Difference, Selection, Tracker};

@@ -26,3 +26,4 @@ mod setup;
 mod stream;
 mod traced;
 mod traced_heads;
+mod wandering;
