@@ -306,6 +306,22 @@ mod tests {
     }
 
     #[test]
+    fn a_loop_written_before_the_prior_continues_without_it() {
+        let s = LoopSettings::new("engine", "m.json");
+        assert_eq!(s.prior_positions, texel::traced::PRIOR_POSITIONS);
+        let mut json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["prior_positions"], texel::traced::PRIOR_POSITIONS);
+        json.as_object_mut().unwrap().remove("prior_positions");
+        let old: LoopSettings = serde_json::from_value(json).unwrap();
+        assert_eq!(old.prior_positions, 0.0);
+        let bad = LoopSettings {
+            prior_positions: -1.0,
+            ..s
+        };
+        assert!(bad.validate().is_err());
+    }
+
+    #[test]
     fn an_spsa_stage_recorded_before_calibration_reads_as_weight_units() {
         use super::{SpsaSettings, SpsaUnits};
         let old = r#"{"iterations": 400, "pairs": 8, "c": 20.0, "basis": "tables", "only": []}"#;
