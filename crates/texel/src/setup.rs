@@ -225,6 +225,8 @@ pub(crate) fn load_builtin(
 /// Loads `M`'s data ([`Tunable::load`]), fits `K` and builds the objectives: the training
 /// objective with the free parameters ([`Tunable::free_indices`]), the bounds and the
 /// smoothness pairs of the model, and the validation one beside it. The same for every model.
+/// Each weight's support is measured at the start weights ([`Setup::support`], one pass), and
+/// the prior of [`SetupOptions::prior_positions`] (or the model's default) added from it.
 pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup<M>, TexelError> {
     prior::check(opts)?;
     let stop = &|| stop.now();
