@@ -8,6 +8,10 @@
 //! * [`Objective`]: the mean loss over a set ([`Link`]: logistic with `K` or tanh; squared
 //!   error or cross-entropy), L1/L2 regularisation, target blending, frozen parameters; value
 //!   and gradient in one parallel pass; the Gauss-Newton matrix on demand.
+//! * [`Support`]: each weight's support (the rows whose gradient in it is nonzero) and
+//!   curvature at one point, the pseudo-count prior's per-weight strengths built from them
+//!   ([`Objective::with_prior`]), and the report of the weights that moved furthest for their
+//!   support ([`Support::wandering`]).
 //! * [`fit_k`]: the link's scale `K`, by a one-dimensional minimisation at the starting weights.
 //! * [`FitProblem`]: the argmin glue, caching value and gradient per point.
 //! * [`solvers`]: argmin's L-BFGS (More-Thuente) and particle swarm; our Gauss-Newton
@@ -253,6 +257,7 @@ pub mod small_fit;
 pub mod solvers;
 mod stage;
 mod stopping;
+pub mod support;
 mod validation;
 
 pub use config::RunConfig;
@@ -274,4 +279,5 @@ pub use stage::{ArgminStage, Sequence, Stage, StageEnd};
 pub use stopping::{
     Budget, Control, Controlled, Guard, Guarded, Stall, StallGuard, Stopping, CONVERGED,
 };
+pub use support::{Support, Wanderer};
 pub use validation::{Decision, Difference, Selection, Tracker};

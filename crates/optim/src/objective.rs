@@ -106,6 +106,8 @@ pub struct Objective {
     /// Neighbour pairs of the smoothness penalty (full indices, at least one of each pair
     /// free).
     pairs: Arc<[(u32, u32)]>,
+    /// The per-weight L2 strengths of the prior, over the free parameters (empty: none).
+    prior: Arc<[f64]>,
     evaluated: AtomicU64,
 }
 
@@ -188,6 +190,7 @@ impl Objective {
             base,
             bounds,
             pairs: Arc::from(Vec::new()),
+            prior: Arc::from(Vec::new()),
             evaluated: AtomicU64::new(0),
         })
     }
@@ -234,6 +237,56 @@ impl Objective {
         Ok(self)
     }
 
+    /// A prior of per-weight strengths, `sum_j strengths_j (w_j - w0_j)^2` over the free
+    /// parameters beside `l2` (`strengths` indexed like the full weights; the frozen ones'
+    /// are dropped): each weight held towards its start as firmly as its own strength says,
+    /// e.g. [`Support::prior_strengths`](crate::Support::prior_strengths), which holds the
+    /// weights few rows support. Kept by [`with_set`](Self::with_set) and
+    /// [`with_config`](Self::with_config), added to the curvature like `l2`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use optim::{Link, LossKind, Objective, ObjectiveConfig, Sigmoid};
+    /// use tapered::{CompiledSet, Target};
+    /// use tape::Scalar;
+    ///
+    /// let items = vec![vec![(0u32, 1.0)], vec![(1, 1.0)]];
+    /// let set = CompiledSet::record(&[0.0, 0.0], &items,
+    ///     |_, _| Target { value: 0.5, score: None, group: 0 },
+    ///     |_, f, w| Some(tape::Var::dot(w, f)), None);
+    /// let link = Link { sigmoid: Sigmoid::Logistic, k: 1.0, loss: LossKind::Mse };
+    /// let obj = Objective::new(Arc::new(set), ObjectiveConfig::new(link), vec![0.0, 0.0], None)
+    ///     .unwrap()
+    ///     .with_prior(&[0.0, 0.5])
+    ///     .unwrap();
+    /// let (e, g) = obj.value_and_gradient(&[2.0, 2.0]);
+    /// assert!((e - obj.data_loss(&[2.0, 2.0]) - 0.5 * 4.0).abs() < 1e-12);
+    /// assert!((g[1] - g[0] - 2.0 * 0.5 * 2.0).abs() < 1e-12);
+    /// assert!(obj.with_prior(&[1.0]).is_err() && obj.with_prior(&[-1.0, 0.0]).is_err());
+    /// ```
+    pub fn with_prior(&self, strengths: &[f64]) -> Result<Self, OptimError> {
+        if strengths.len() != self.base.len() {
+            return Err(OptimError::Config(format!(
+                "{} prior strengths for {} parameters",
+                strengths.len(),
+                self.base.len()
+            )));
+        }
+        if let Some(v) = strengths.iter().find(|v| !(**v >= 0.0 && v.is_finite())) {
+            return Err(OptimError::Config(format!(
+                "prior strengths must be finite and non-negative, not {v}"
+            )));
+        }
+        let mut o = self.with_config(self.cfg)?;
+        o.prior = self.free.iter().map(|&i| strengths[i]).collect();
+        Ok(o)
+    }
+
+    /// The prior's per-weight strengths over the free parameters (empty: none).
+    pub fn prior(&self) -> &[f64] {
+        &self.prior
+    }
+
     /// The neighbour pairs of the smoothness penalty (full indices).
     pub fn pairs(&self) -> &[(u32, u32)] {
         &self.pairs
@@ -273,6 +326,7 @@ impl Objective {
         let mut o = Objective::new(set, self.cfg, self.base.clone(), Some(self.free.clone()))?;
         o.bounds = self.bounds.clone();
         o.pairs = self.pairs.clone();
+        o.prior = self.prior.clone();
         Ok(o)
     }
 
@@ -286,6 +340,7 @@ impl Objective {
         )?;
         o.bounds = self.bounds.clone();
         o.pairs = self.pairs.clone();
+        o.prior = self.prior.clone();
         Ok(o)
     }
 
@@ -469,6 +524,7 @@ impl Objective {
             slot: &self.slot,
             base: &self.base,
             pairs: &self.pairs,
+            prior: &self.prior,
         }
     }
 
@@ -482,7 +538,7 @@ impl Objective {
         self.penalties().add_gradient(x, g)
     }
 
-    /// The penalties' curvature's diagonal over the free parameters: `2 l2 + 2 smooth L_jj`.
+    /// The penalties' curvature's diagonal over the free parameters: `2 (l2 + p_j) + 2 smooth L_jj`.
     pub(crate) fn penalty_diagonal(&self) -> Vec<f64> {
         self.penalties().diagonal()
     }

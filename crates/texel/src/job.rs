@@ -9,7 +9,7 @@ use std::sync::Arc;
 use eval::Model;
 
 use crate::finish::Polish;
-use crate::output::{write_run, Summary};
+use crate::output::{write_run, Held, Summary};
 use crate::setup::{prepare_as, Setup, SetupOptions};
 use crate::tunable::Tunable;
 use crate::TexelError;
@@ -150,6 +150,15 @@ pub fn tune_as<M: Tunable>(
     if let Some(part) = &part {
         append_log(&log_path, part)?;
     }
+    let held = Held {
+        prior_positions: setup.prior_positions,
+        wandering: (setup.support).wandering(
+            &cfg.names,
+            &setup.start,
+            &outcome.weights,
+            optim::support::WANDERING_TOP,
+        ),
+    };
     let summary = write_run(
         out,
         &setup.model,
@@ -160,6 +169,7 @@ pub fn tune_as<M: Tunable>(
         Some(&log_path),
         &job.emit,
         &polish,
+        held,
     )?;
     Ok(Tuned {
         summary,

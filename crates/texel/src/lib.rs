@@ -6,8 +6,9 @@
 //! * [`Tunable`]: what a run tunes: a built-in model ([`eval::Model`]) or an engine's traced
 //!   evaluation ([`traced::Traced`]: its manifest and traces, verified before tuning); every
 //!   path below takes either.
-//! * [`setup`]: data files loaded, split by game, recorded; `K` fitted; the objectives built
-//!   ([`setup::prepare`]).
+//! * [`setup`]: data files loaded, split by game, recorded; `K` fitted; each weight's support
+//!   measured at the start weights; the objectives built, with the prior of
+//!   `--prior-positions` where asked or the model's default ([`setup::prepare`]).
 //! * [`Resolver`]: the quiescence leaves searched again as the weights move, the
 //!   [`optim::Rerecord`] hook [`optim::run_resolving`] calls between rounds.
 //! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes.

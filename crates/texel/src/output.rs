@@ -12,6 +12,7 @@ use optim::Decision;
 use optim::Objective;
 use optim::Resolution;
 use optim::RunOutcome;
+use optim::Wanderer;
 
 /// Everything a run reports at the end (also written as `summary.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -69,8 +70,27 @@ pub struct Summary {
     /// many training and validation leaves changed, of how many. Empty otherwise.
     #[serde(default)]
     pub resolutions: Vec<Resolution>,
+    /// The prior's strength in positions (`--prior-positions`; 0: none): each weight counted
+    /// as this many positions at its start value.
+    #[serde(default)]
+    pub prior_positions: f64,
+    /// The weights that moved furthest for the positions behind them: the largest
+    /// `|end - start| / sqrt(support + 1)`, largest first ([`optim::Support::wandering`];
+    /// `docs/guide.md`, "Wandering weights").
+    #[serde(default)]
+    pub wandering: Vec<Wanderer>,
     /// The files written, by kind.
     pub files: Vec<(String, PathBuf)>,
+}
+
+/// What a run's summary says of the support behind each weight: the prior's strength and the
+/// wandering report (`tune lbfgs` and every tuner through [`crate::job::tune_as`]).
+#[derive(Clone, Debug, Default)]
+pub struct Held {
+    /// The prior's strength in positions (0: none).
+    pub prior_positions: f64,
+    /// The wandering report.
+    pub wandering: Vec<Wanderer>,
 }
 
 impl Summary {
@@ -144,8 +164,39 @@ impl Summary {
                     .join(", ")
             );
         }
+        s += &self.held_text();
         for (what, p) in &self.files {
             s += &format!("{what:>10}: {}\n", p.display());
+        }
+        s
+    }
+
+    /// The prior's line and the wandering report: each weight's name, start, end, move,
+    /// support (positions and share) and measure.
+    fn held_text(&self) -> String {
+        let mut s = String::new();
+        if self.prior_positions > 0.0 {
+            s += &format!(
+                "prior     the start weights count as {} positions each (--prior-positions)\n",
+                self.prior_positions
+            );
+        }
+        if self.wandering.is_empty() {
+            return s;
+        }
+        s += "wandering the largest moves for the positions behind them, |end - start| / \
+              sqrt(support + 1):\n";
+        for w in &self.wandering {
+            s += &format!(
+                "  {:<24} {:>9.2} -> {:>9.2} ({:+.2}), support {} ({:.2}%): {:.3}\n",
+                w.name,
+                w.start,
+                w.end,
+                w.moved,
+                w.support,
+                100.0 * w.share,
+                w.score
+            );
         }
         s
     }
@@ -179,7 +230,8 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), TexelError> {
 /// other language in `emit`, e.g. `weights.h`) and `summary.json` into `dir` (the log,
 /// `log.jsonl`, is written during the run) and returns the summary. `polish` bounds the
 /// integer polish (its budget, stop flag and progress). Each file is replaced
-/// atomically: an interrupted write leaves the previous file whole.
+/// atomically: an interrupted write leaves the previous file whole. `held` (the prior and
+/// the wandering report) goes into the summary as it is.
 #[allow(clippy::too_many_arguments)]
 pub fn write_run<M: Tunable>(
     dir: &Path,
@@ -191,6 +243,7 @@ pub fn write_run<M: Tunable>(
     log: Option<&Path>,
     emit: &[trace::emit::Language],
     polish: &Polish,
+    held: Held,
 ) -> Result<Summary, TexelError> {
     std::fs::create_dir_all(dir).map_err(|e| TexelError::io(dir, e))?;
     // The exactly flat directions centred, then rounded and polished on the training loss.
@@ -230,6 +283,8 @@ pub fn write_run<M: Tunable>(
         smooth: cfg.smooth,
         l2_path: outcome.l2_path.clone(),
         resolutions: outcome.resolutions.clone(),
+        prior_positions: held.prior_positions,
+        wandering: held.wandering,
         files,
     };
     write(&summary_path, &serde_json::to_string_pretty(&summary)?)?;

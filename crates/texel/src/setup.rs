@@ -13,11 +13,12 @@ use crate::tunable::Tunable;
 use crate::TexelError;
 
 mod options;
+mod prior;
 pub mod stream;
 
 use optim::fit_k;
 use optim::Link;
-use optim::{Objective, ObjectiveConfig};
+use optim::{Objective, ObjectiveConfig, Support};
 pub use options::{Loaded, ScoreK, SetupOptions, TraceOptions};
 use tapered::CompiledSet;
 use tapered::Stop;
@@ -76,6 +77,12 @@ pub struct Setup<M: Tunable = Model> {
     pub resolver: Option<Resolver>,
     /// Messages for the user (data reports, skipped records).
     pub notes: Vec<String>,
+    /// Each weight's support in the training set at the start weights: the positions whose
+    /// gradient in it is nonzero (the wandering report's denominator, the prior's counts).
+    pub support: Support,
+    /// The prior's strength in positions ([`SetupOptions::prior_positions`] or the model's
+    /// default); 0: none.
+    pub prior_positions: f64,
     /// Seconds spent loading and recording.
     pub seconds: f64,
 }
@@ -218,7 +225,10 @@ pub(crate) fn load_builtin(
 /// Loads `M`'s data ([`Tunable::load`]), fits `K` and builds the objectives: the training
 /// objective with the free parameters ([`Tunable::free_indices`]), the bounds and the
 /// smoothness pairs of the model, and the validation one beside it. The same for every model.
+/// Each weight's support is measured at the start weights ([`Setup::support`], one pass), and
+/// the prior of [`SetupOptions::prior_positions`] (or the model's default) added from it.
 pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup<M>, TexelError> {
+    prior::check(opts)?;
     let stop = &|| stop.now();
     let t0 = Instant::now();
     let Loaded {
@@ -269,17 +279,10 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
         score_k,
         smooth: opts.smooth,
     };
-    let specs = model.param_specs();
-    let free = model.free_indices(&opts.freeze);
-    if free.is_empty() {
-        return Err(TexelError::Config("every parameter is frozen".to_string()));
-    }
-    let bounds: Vec<Option<(f64, f64)>> = specs.iter().map(|p| p.bounds).collect();
-    let train = Arc::new(
-        Objective::new(train_set, cfg, start.clone(), Some(free))?
-            .with_bounds(&bounds)?
-            .with_pairs(&model.smoothing_pairs())?,
-    );
+    let train = objective(&model, train_set, cfg, &start, &opts.freeze)?;
+    let prior_positions = (opts.prior_positions).unwrap_or_else(|| model.default_prior_positions());
+    let (train, support) =
+        prior::hold(train, &start, prior_positions, Stop::When(stop), &mut notes)?;
     let valid = if valid_set.is_empty() {
         None
     } else {
@@ -293,6 +296,29 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
         k_fitted,
         resolver,
         notes,
+        support,
+        prior_positions,
         seconds: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// The training objective of `model` over `set`: the free parameters (all but those `freeze`
+/// and the model freeze), the model's bounds and smoothness pairs.
+fn objective<M: Tunable>(
+    model: &M,
+    set: Arc<CompiledSet>,
+    cfg: ObjectiveConfig,
+    start: &[f64],
+    freeze: &[String],
+) -> Result<Arc<Objective>, TexelError> {
+    let free = model.free_indices(freeze);
+    if free.is_empty() {
+        return Err(TexelError::Config("every parameter is frozen".to_string()));
+    }
+    let bounds: Vec<Option<(f64, f64)>> = model.param_specs().iter().map(|p| p.bounds).collect();
+    Ok(Arc::new(
+        Objective::new(set, cfg, start.to_vec(), Some(free))?
+            .with_bounds(&bounds)?
+            .with_pairs(&model.smoothing_pairs())?,
+    ))
 }

@@ -26,6 +26,13 @@ pub use model::{label, Traced};
 pub use record::record_traces;
 pub use report::{explain_traces, judge_traces, score_traces};
 
+/// The prior's strength of a traced run that does not name one (`--prior-positions`): the
+/// engine's current weights count as 1,000 positions each. On the data of a real run (tens of
+/// thousands of positions and more) the weights every position holds move within a few per
+/// cent of where they would without it, while one active in a few hundred positions is held
+/// at least half way to its start (`docs/guide.md`, "The prior").
+pub const PRIOR_POSITIONS: f64 = 1000.0;
+
 impl Tunable for Traced {
     /// `traced (<engine>)`.
     fn model_name(&self) -> String {
@@ -71,6 +78,12 @@ impl Tunable for Traced {
     /// one).
     fn default_l2(&self) -> f64 {
         0.0
+    }
+
+    /// [`PRIOR_POSITIONS`]: a traced run starts from an engine's current weights, which
+    /// its author chose on more than the few positions some weights are active in.
+    fn default_prior_positions(&self) -> f64 {
+        PRIOR_POSITIONS
     }
 
     /// `integer` weights rounded, the others to fixed point (multiples of

@@ -49,6 +49,12 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
     /// The L2 strength of a run that does not name one.
     fn default_l2(&self) -> f64;
 
+    /// The prior's strength in positions of a run that does not name one
+    /// ([`SetupOptions::prior_positions`]); by default none.
+    fn default_prior_positions(&self) -> f64 {
+        0.0
+    }
+
     /// The weights as an engine stores them (integers, or fixed point for the others).
     fn round(&self, w: &[f64]) -> Vec<f64>;
 

@@ -50,6 +50,11 @@ pub struct Args {
     /// L2 pull towards the current weights; `auto` chooses it on the validation split.
     #[arg(long, value_name = "X|auto", default_value = "auto")]
     l2: optim::regularise::L2,
+    /// The prior that holds the weights few positions support at the current weights: each
+    /// weight counts as M positions at its current value (`tune lbfgs --prior-positions`,
+    /// docs/guide.md, "The prior"); 0 turns it off.
+    #[arg(long, value_name = "M", default_value_t = texel::traced::PRIOR_POSITIONS)]
+    prior_positions: f64,
     /// Label blend: lambda * result + (1 - lambda) * sigma(engine's search score); 1: the game
     /// result alone (docs/loop.md).
     #[arg(long, default_value_t = bootstrap::external::LAMBDA)]
@@ -144,6 +149,7 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
             optim::regularise::L2::Auto => None,
         },
         lambda: args.lambda,
+        prior_positions: args.prior_positions,
         max_iters: args.max_iters,
         gate_openings: args.gate_openings,
         gate_nodes: args.gate_nodes,

@@ -46,6 +46,11 @@ pub struct LoopSettings {
     pub l2: Option<f64>,
     /// Label blend: `lambda * result + (1 - lambda) * sigma(score)`.
     pub lambda: f64,
+    /// The prior of each tuning run: every weight counts as this many positions at its
+    /// current value (`tune lbfgs --prior-positions`); 0: none. Files written before the
+    /// prior lack it, and were run without one.
+    #[serde(default)]
+    pub prior_positions: f64,
     /// L-BFGS iterations per tuning run, at most.
     pub max_iters: u64,
     /// Openings of the gate match (each played twice), at most.
@@ -110,6 +115,7 @@ impl LoopSettings {
             valid_fraction: 0.1,
             l2: None,
             lambda: LAMBDA,
+            prior_positions: texel::traced::PRIOR_POSITIONS,
             max_iters: 200,
             gate_openings: GATE_OPENINGS,
             gate_nodes: 5_000,
@@ -165,6 +171,9 @@ impl LoopSettings {
         }
         if self.l2.is_some_and(|l| !(l.is_finite() && l >= 0.0)) {
             return bad("--l2 must be `auto` or a number >= 0");
+        }
+        if !(self.prior_positions.is_finite() && self.prior_positions >= 0.0) {
+            return bad("--prior-positions must be a number >= 0");
         }
         if let Err(e) = self.sprt.check() {
             return bad(&e);
@@ -294,6 +303,22 @@ mod tests {
         assert_eq!(setup.options, s.uci_options);
         let back: LoopSettings = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn a_loop_written_before_the_prior_continues_without_it() {
+        let s = LoopSettings::new("engine", "m.json");
+        assert_eq!(s.prior_positions, texel::traced::PRIOR_POSITIONS);
+        let mut json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["prior_positions"], texel::traced::PRIOR_POSITIONS);
+        json.as_object_mut().unwrap().remove("prior_positions");
+        let old: LoopSettings = serde_json::from_value(json).unwrap();
+        assert_eq!(old.prior_positions, 0.0);
+        let bad = LoopSettings {
+            prior_positions: -1.0,
+            ..s
+        };
+        assert!(bad.validate().is_err());
     }
 
     #[test]

@@ -175,7 +175,8 @@ impl Runner<'_> {
         Ok(Some(TuningRecord::new(window, &tuned.summary)))
     }
 
-    /// `tune lbfgs --trace TRACES --manifest CURRENT --l2 auto`'s job, into `dir/tune`.
+    /// `tune lbfgs --trace TRACES --manifest CURRENT --l2 auto --prior-positions M`'s job, into
+    /// `dir/tune`.
     fn tune_job(&self, g: &LoopGeneration, dir: &Path) -> Job {
         let s = &self.opts.settings;
         let current = self.weights_path(g.best);
@@ -185,6 +186,7 @@ impl Runner<'_> {
                 seed: derive_seed(s.seed, g.generation, SALT_TUNE),
                 l2: s.l2,
                 lambda: s.lambda,
+                prior_positions: Some(s.prior_positions),
                 traced: Some(TraceOptions::new(current, vec![dir.join(TRACES)])),
                 ..SetupOptions::default()
             },

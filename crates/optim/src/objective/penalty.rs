@@ -13,6 +13,9 @@ pub(super) struct Penalty<'a> {
     pub(super) slot: &'a [u32],
     pub(super) base: &'a [f64],
     pub(super) pairs: &'a [(u32, u32)],
+    /// The prior's per-weight strengths `p_j` over the free parameters (empty: none): `sum_j
+    /// p_j (w_j - w0_j)^2` beside `l2`.
+    pub(super) prior: &'a [f64],
 }
 
 impl Penalty<'_> {
@@ -48,6 +51,11 @@ impl Penalty<'_> {
         if self.l2 != 0.0 {
             p += self.l2 * self.offsets(x).map(|d| d * d).sum::<f64>();
         }
+        if !self.prior.is_empty() {
+            p += (self.offsets(x).zip(self.prior))
+                .map(|(d, s)| s * d * d)
+                .sum::<f64>();
+        }
         if self.smooth != 0.0 {
             p += self.smooth * self.pair_differences(x).map(|(_, _, d)| d * d).sum::<f64>();
         }
@@ -63,6 +71,9 @@ impl Penalty<'_> {
                 *gi += 2.0 * self.l2 * d;
             }
         }
+        for ((gi, d), s) in g.iter_mut().zip(self.offsets(x)).zip(self.prior) {
+            *gi += 2.0 * s * d;
+        }
         if self.smooth != 0.0 {
             for (sa, sb, d) in self.pair_differences(x) {
                 let f = 2.0 * self.smooth * d;
@@ -76,13 +87,17 @@ impl Penalty<'_> {
         }
     }
 
-    /// The penalties' curvature (L1 has none) over the free parameters: `2 l2 I + 2 smooth L`,
+    /// The penalties' curvature (L1 has none) over the free parameters: `2 (l2 I + P) + 2 smooth
+    /// L`, `P` the prior's strengths on the diagonal,
     /// `L` the Laplacian of the pairs among free parameters (a pair with a frozen member adds
     /// to its free member's diagonal only). [`Linearisation`](crate::Linearisation) adds it to the Gauss-Newton
     /// matrix in each of its forms through the three methods below (the objective's
     /// `penalty_diagonal`, `add_penalty_curvature_times`, `add_penalty_curvature_dense`).
     pub(super) fn diagonal(&self) -> Vec<f64> {
         let mut d = vec![2.0 * self.l2; self.free.len()];
+        for (d, s) in d.iter_mut().zip(self.prior) {
+            *d += 2.0 * s;
+        }
         if self.smooth != 0.0 {
             for &(a, b) in self.pairs.iter() {
                 for s in [self.slot[a as usize], self.slot[b as usize]] {
@@ -95,10 +110,13 @@ impl Penalty<'_> {
         d
     }
 
-    /// `out += (2 l2 I + 2 smooth L) v`.
+    /// `out += (2 (l2 I + P) + 2 smooth L) v`.
     pub(super) fn add_curvature_times(&self, v: &[f64], out: &mut [f64]) {
         for (o, &x) in out.iter_mut().zip(v) {
             *o += 2.0 * self.l2 * x;
+        }
+        for ((o, &x), s) in out.iter_mut().zip(v).zip(self.prior) {
+            *o += 2.0 * s * x;
         }
         if self.smooth != 0.0 {
             let c = 2.0 * self.smooth;
@@ -116,7 +134,7 @@ impl Penalty<'_> {
         }
     }
 
-    /// `h += 2 l2 I + 2 smooth L` on a dense row-major `m x m` matrix.
+    /// `h += 2 (l2 I + P) + 2 smooth L` on a dense row-major `m x m` matrix.
     pub(super) fn add_curvature_dense(&self, h: &mut [f64]) {
         let m = self.free.len();
         for (a, x) in self.diagonal().into_iter().enumerate() {

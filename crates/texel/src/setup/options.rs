@@ -42,6 +42,11 @@ pub struct SetupOptions {
     /// Smoothness prior's weight over the model's neighbour pairs
     /// ([`eval::Model::smoothing_pairs`]).
     pub smooth: f64,
+    /// The prior that holds weakly supported weights at their start: each weight counts as
+    /// this many positions at its start value ([`optim::Support::prior_strengths`]); 0: off;
+    /// `None`: the model's [`default_prior_positions`](crate::Tunable::default_prior_positions)
+    /// ([`crate::traced::PRIOR_POSITIONS`] for a traced model, 0 for the built-in ones).
+    pub prior_positions: Option<f64>,
     /// Freeze patterns (group names or globs on parameter names).
     pub freeze: Vec<String>,
     /// Static evaluation or quiescence leaf.
@@ -163,6 +168,7 @@ impl Default for SetupOptions {
             lambda: 1.0,
             score_k: ScoreK::Model,
             smooth: 0.0,
+            prior_positions: None,
             freeze: Vec::new(),
             leaf: Leaf::Static,
             resolvable: false,

@@ -27,3 +27,4 @@ mod setup;
 mod stream;
 mod traced;
 mod traced_heads;
+mod wandering;

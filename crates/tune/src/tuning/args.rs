@@ -112,6 +112,14 @@ pub struct RunArgs {
     /// instead of leaving it to the noise, which a search exploits; 0 turns it off.
     #[arg(long, default_value_t = 0.0, value_name = "X")]
     pub smooth: f64,
+    /// The prior that holds weakly supported weights: each weight counts as M positions at its
+    /// start value (with its own typical curvature), so one active in few positions stays near
+    /// its start and one active in many fits as before; the summary's `wandering` report says
+    /// which weights moved furthest for the positions behind them (docs/guide.md, "The
+    /// prior"). 0 turns it off. Default: 1000 for a traced model (--trace, which starts from
+    /// an engine's current weights), 0 for psqt and full.
+    #[arg(long, value_name = "M")]
+    pub prior_positions: Option<f64>,
     /// Freeze parameters: a group name (material, pst, mobility, ...) or a glob on names
     /// (pst.*.e4). Repeatable.
     #[arg(long, value_name = "PATTERN")]
@@ -201,6 +209,7 @@ impl RunArgs {
             lambda: self.lambda,
             score_k: self.score_k,
             smooth: self.smooth,
+            prior_positions: self.prior_positions,
             freeze: self.freeze.clone(),
             leaf: self.leaf,
             resolvable: self.resolve_every > 0,

@@ -434,4 +434,47 @@ fn verify_checks_a_ported_catalogue_term_against_gradtunes_counts() {
         "{}",
         wrong.stderr
     );
+
+#[test]
+fn a_traced_run_reports_its_prior_and_the_wandering_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::NonLinear, 400, 5, None);
+    let out = dir.path().join("run");
+    let r = two_iters(&f, "lbfgs", &out, &[]);
+    ok(&r, "lbfgs");
+    // On the terminal: the prior's line and the report, a weight a line.
+    assert!(r.stdout.contains("count as 1000 positions"), "{}", r.stdout);
+    assert!(r.stdout.contains("wandering"), "{}", r.stdout);
+    assert!(r.stderr.contains("prior:"), "the note: {}", r.stderr);
+    let text = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["prior_positions"], 1000.0);
+    let rows = json["wandering"].as_array().expect("the report");
+    assert!(!rows.is_empty() && rows.len() <= 10, "{rows:?}");
+    let score = |r: &serde_json::Value| r["score"].as_f64().unwrap();
+    assert!(rows.windows(2).all(|p| score(&p[0]) >= score(&p[1])));
+    for row in rows {
+        let (moved, support) = (
+            row["moved"].as_f64().unwrap(),
+            row["support"].as_f64().unwrap(),
+        );
+        assert!((score(row) - moved.abs() / (support + 1.0).sqrt()).abs() < 1e-12);
+    }
+    // Off, and refused when it is not a count.
+    let r = two_iters(
+        &f,
+        "lbfgs",
+        &dir.path().join("off"),
+        &["--prior-positions", "0"],
+    );
+    ok(&r, "no prior");
+    assert!(!r.stdout.contains("count as"), "{}", r.stdout);
+    let r = two_iters(
+        &f,
+        "lbfgs",
+        &dir.path().join("bad"),
+        &["--prior-positions=-1"],
+    );
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("--prior-positions"), "{}", r.stderr);
 }
