@@ -434,6 +434,7 @@ fn verify_checks_a_ported_catalogue_term_against_gradtunes_counts() {
         "{}",
         wrong.stderr
     );
+}
 
 #[test]
 fn a_traced_run_reports_its_prior_and_the_wandering_weights() {
