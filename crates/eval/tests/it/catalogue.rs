@@ -7,7 +7,6 @@ use crate::common;
 use eval::catalogue::{self, Count, Group};
 use eval::{Model, ModelKind};
 use shakmaty::{Chess, Position};
-use tape::Tape;
 
 /// The positions the properties run over: 800 real ones and the hand-checked boards.
 fn positions() -> Vec<Chess> {
@@ -122,15 +121,7 @@ fn full_param(group: &str, e: &str) -> Option<(String, f64)> {
 /// Black's) times its phase's share, `rho` for `.mg`, `1 - rho` for `.eg`
 /// (`tests/it/features.rs`).
 fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
-    let w = model.default_weights();
-    let mut tape = Tape::new();
-    tape.record(|rec| {
-        let vars = rec.inputs(&w);
-        let y = model.evaluate(pos, &vars);
-        let mut g = vec![0.0; model.len()];
-        rec.gradient(y, &mut g);
-        g
-    })
+    crate::features::gradient(model, pos)
 }
 
 #[test]

@@ -12,7 +12,7 @@ use eval::{Model, ModelKind};
 use shakmaty::{Chess, Position};
 use tape::Tape;
 
-fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
+pub(crate) fn gradient(model: &Model, pos: &Chess) -> Vec<f64> {
     let w = model.default_weights();
     let mut tape = Tape::new();
     tape.record(|rec| {

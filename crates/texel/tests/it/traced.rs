@@ -37,7 +37,12 @@ fn options(f: &Fixture) -> SetupOptions {
 }
 
 /// Tunes `setup` with `method` for at most `iters` iterations into `out`.
-fn run(setup: SetupOptions, method: Method, iters: u64, out: &std::path::Path) -> Tuned<Traced> {
+pub(crate) fn run(
+    setup: SetupOptions,
+    method: Method,
+    iters: u64,
+    out: &std::path::Path,
+) -> Tuned<Traced> {
     let job = Job {
         setup,
         config: RunConfig {

@@ -12,12 +12,11 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use optim::{Budget, Control, Method, RunConfig};
+use optim::Method;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use texel::job::{tune_as, Job, Tuned};
+use texel::job::Tuned;
 use texel::setup::{prepare_as, SetupOptions, TraceOptions};
 use texel::traced::Traced;
 use texel::Tunable;
@@ -88,21 +87,9 @@ fn options(manifest: &Path, traces: &Path, prior: Option<f64>, valid: f64) -> Se
     }
 }
 
+/// L-BFGS for at most 200 iterations (`traced.rs`'s run).
 fn run(setup: SetupOptions, out: &Path) -> Tuned<Traced> {
-    let job = Job {
-        setup,
-        config: RunConfig {
-            method: Method::Lbfgs,
-            budget: Budget::iterations(200),
-            ..RunConfig::default()
-        },
-        resolve_every: 0,
-        out: out.to_path_buf(),
-        append_log: false,
-        l2_path: None,
-        emit: Vec::new(),
-    };
-    tune_as::<Traced>(&job, Arc::new(Control::new()), &mut |_| {}).expect("the run")
+    crate::traced::run(setup, Method::Lbfgs, 200, out)
 }
 
 #[test]
