@@ -1,6 +1,6 @@
-//! `tune discover` through the real binary: on the synthetic traced engine (its `table` declared
-//! a port of `knight_table`) it writes discover.json with every key the docs name, and the
-//! flagged group says so; bad options fail before any data is read.
+//! `tune discover` through the real binary: on the synthetic traced engine (its `tempo` declared
+//! a port of the catalogue's `tempo`) it writes discover.json with every key the docs name, and
+//! the flagged group says so; bad options fail before any data is read.
 
 use crate::common;
 
@@ -13,15 +13,11 @@ use fixture::{write, Kind};
 fn discover_on_traces_writes_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), Kind::Linear, 600, 5, None);
-    // Declare the table a port of the catalogue's knight_table.
+    // Declare the engine's tempo a port of the catalogue's (one element each).
     let m = std::fs::read_to_string(&f.manifest).unwrap();
-    let from = "{\"name\": \"table\",";
+    let from = "{\"name\": \"tempo\",";
     assert!(m.contains(from), "{m}");
-    let m = m.replacen(
-        from,
-        "{\"name\": \"table\", \"catalogue\": \"knight_table\",",
-        1,
-    );
+    let m = m.replacen(from, "{\"name\": \"tempo\", \"catalogue\": \"tempo\",", 1);
     std::fs::write(&f.manifest, m).unwrap();
     let out = dir.path().join("out");
     let r = run(&[
@@ -32,6 +28,9 @@ fn discover_on_traces_writes_the_report() {
         arg(&f.manifest),
         "--valid-fraction",
         "0.3",
+        "--groups",
+        "knight_table",
+        "tempo",
         "--out",
         arg(&out),
         "--quiet",
@@ -80,11 +79,24 @@ fn discover_on_traces_writes_the_report() {
     ] {
         assert!(g.get(key).is_some(), "no `{key}` in a group: {text}");
     }
-    assert_eq!(g["name"], "knight_table");
-    assert_eq!(g["notes"][0], "already in the model");
-    let b1 = g["values"]["b1"].as_array().expect("b1: [mg, eg]");
-    assert_eq!(b1.len(), 2);
-    assert_eq!(j["controls"][0]["name"], "control: shuffled knight_table");
+    let group = |name: &str| {
+        let all = j["groups"].as_array().unwrap();
+        all.iter().find(|g| g["name"] == name).cloned().unwrap()
+    };
+    assert_eq!(group("tempo")["notes"][0], "already in the model", "{text}");
+    assert!(
+        group("knight_table")["notes"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{text}"
+    );
+    let b1 = group("knight_table")["values"]["b1"].as_array().cloned();
+    assert_eq!(b1.expect("b1: [mg, eg]").len(), 2);
+    assert_eq!(
+        j["controls"][0]["name"],
+        format!("control: shuffled {}", g["name"].as_str().unwrap())
+    );
 }
 
 #[test]
