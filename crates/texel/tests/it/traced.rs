@@ -50,6 +50,7 @@ fn run(setup: SetupOptions, method: Method, iters: u64, out: &std::path::Path) -
         append_log: false,
         l2_path: None,
         emit: Vec::new(),
+        polish_passes: texel::finish::POLISH_PASSES,
     };
     tune_as::<Traced>(&job, Arc::new(Control::new()), &mut |_| {}).expect("the run")
 }
