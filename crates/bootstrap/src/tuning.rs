@@ -50,6 +50,7 @@ impl Runner<'_> {
             append_log: false,
             l2_path: None,
             emit: Vec::new(),
+            polish_passes: texel::finish::POLISH_PASSES,
         };
         (window, job)
     }

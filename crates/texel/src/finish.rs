@@ -150,7 +150,12 @@ impl Rounding {
                 moved.join(", ")
             );
         }
-        if self.polish_sweeps > 0 {
+        if self.polish_sweeps == 0 && self.polish_cut.as_deref() == Some("budget") {
+            s += &format!(
+                "polish    none (a budget of 0 passes): rounding cost {:+.2e}\n",
+                self.cost_after_polish
+            );
+        } else if self.polish_sweeps > 0 {
             let cut = match &self.polish_cut {
                 Some(why) => format!(", stopped early: {why}"),
                 None => String::new(),

@@ -41,6 +41,10 @@ pub struct Job {
     pub l2_path: Option<Vec<f64>>,
     /// Source code to write besides `weights.rs` (e.g. C: `weights.h`).
     pub emit: Vec<trace::emit::Language>,
+    /// The most passes of the training set the integer polish of the rounded weights takes
+    /// ([`POLISH_PASSES`](crate::finish::POLISH_PASSES) as a default; 0: no polish, plain
+    /// rounding).
+    pub polish_passes: usize,
 }
 
 /// The run directory used when none is given: `runs/<method>-<unix time>`.
@@ -109,6 +113,7 @@ pub fn tune_as<M: Tunable>(
     cfg.log = Some(part.clone().unwrap_or_else(|| log_path.clone()));
     let l2_path = l2_path_or_default(&mut setup, job.l2_path.as_ref())?;
     let polish = Polish {
+        passes: job.polish_passes,
         stop: Some(control.interrupt_flag()),
         progress: cfg.progress.clone(),
         ..Polish::default()

@@ -63,11 +63,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.l2 == Some(optim::regularise::L2::Auto) {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
-    if common.traced.files.is_traced() {
-        compare_as::<texel::traced::Traced>(&args, &common)
-    } else {
-        compare_as::<eval::Model>(&args, &common)
-    }
+    common.threads.clone().install(|| {
+        if common.traced.files.is_traced() {
+            compare_as::<texel::traced::Traced>(&args, &common)
+        } else {
+            compare_as::<eval::Model>(&args, &common)
+        }
+    })
 }
 
 /// Compares the methods on `M` (a built-in model or traces), as `common` defines the problem.

@@ -88,9 +88,17 @@ pub struct Args {
     /// Write the calibration plot (predicted against observed result) to this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    #[command(flatten)]
+    threads: crate::tuning::ThreadsArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let threads = args.threads.clone();
+    threads.install(|| run_in_pool(args))
+}
+
+/// [`run`] on the thread pool of `--threads`.
+fn run_in_pool(args: Args) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let judged = args.input.load()?;
     let loaded = t0.elapsed().as_secs_f64();

@@ -110,6 +110,31 @@ fn name(text: &str, player: &MatchPlayer, weights: Option<&Path>) -> String {
     }
 }
 
+/// Tells two equal player names apart (two binaries of one engine, or one engine with two
+/// weights files of the same stem): by the players as given when those differ, else by the
+/// weights files' paths when those differ, else by `A:` and `B:` prefixes.
+fn distinct(
+    (a, b): (String, String),
+    (text_a, text_b): (&str, &str),
+    (wa, wb): (Option<&Path>, Option<&Path>),
+) -> (String, String) {
+    if a != b {
+        return (a, b);
+    }
+    if text_a != text_b {
+        return (format!("{a} [{text_a}]"), format!("{b} [{text_b}]"));
+    }
+    if let (Some(wa), Some(wb)) = (wa, wb) {
+        if wa != wb {
+            return (
+                format!("{a} [{}]", wa.display()),
+                format!("{b} [{}]", wb.display()),
+            );
+        }
+    }
+    (format!("A:{a}"), format!("B:{b}"))
+}
+
 /// An SPRT's error rates, `--alpha` and `--beta`: the same options in `tune match`, `tune
 /// loop` and `tune bootstrap`, whose `--sprt ELO0,ELO1` differ only in default and meaning.
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -213,11 +238,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (wa, wb) = (args.weights_a.as_deref(), args.weights_b.as_deref());
     let a = open(&args, 'a', &args.a, &args.uci_options_a, wa, uci_timeout)?;
     let b = open(&args, 'b', &args.b, &args.uci_options_b, wb, uci_timeout)?;
-    let (mut name_a, mut name_b) = (name(&args.a, &a, wa), name(&args.b, &b, wb));
-    if name_a == name_b {
-        name_a = format!("A:{name_a}");
-        name_b = format!("B:{name_b}");
-    }
+    let (name_a, name_b) = distinct(
+        (name(&args.a, &a, wa), name(&args.b, &b, wb)),
+        (&args.a, &args.b),
+        (wa, wb),
+    );
     if args.openings == 0 {
         anyhow::bail!("--openings must be at least 1");
     }

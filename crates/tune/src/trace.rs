@@ -49,6 +49,11 @@ pub struct Args {
     /// the engine and the position, instead of restarting the engine and skipping it.
     #[arg(long)]
     strict: bool,
+    /// A UCI option for the engine, e.g. `--uci-option Hash=16` (repeatable): sent as
+    /// `setoption name NAME value VALUE` to every engine process it starts, before the
+    /// manifest and the first position.
+    #[arg(long = "uci-option", value_name = "NAME=VALUE")]
+    uci_options: Vec<String>,
     /// EPD results are from the side to move's point of view.
     #[arg(long)]
     stm_results: bool,
@@ -62,6 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let mut settings = TraceSettings::new(&args.engine);
+    for o in &args.uci_options {
+        let (name, value) = crate::uci_option::split("--uci-option", o)?;
+        settings.engine = settings.engine.clone().option(name, value);
+    }
     settings.timeout = Duration::from_secs_f64(args.timeout);
     settings.strict = args.strict;
     settings.jobs = args.jobs.map_or_else(

@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 mod args;
 mod run_as;
 
-pub use args::{interrupt_flag, ReadArgs, RunArgs};
+pub use args::{interrupt_flag, ReadArgs, RunArgs, ThreadsArg};
 use run_as::run_as;
 
 /// A tuning subcommand's options: the run's, then the verification match's.
@@ -45,6 +45,12 @@ pub struct VerifyArgs {
 /// A tuning subcommand: a built-in model (then the optional `--verify` match) or, with
 /// `--trace`, an engine's traced model, through the same run ([`run_as`]).
 pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
+    let threads = all.args.threads.clone();
+    threads.install(|| run_in_pool(method, all))
+}
+
+/// [`run`] on the thread pool of `--threads`.
+fn run_in_pool(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
     if all.args.traced.files.is_traced() {
         if all.verify.verify > 0 {
             anyhow::bail!(

@@ -199,6 +199,7 @@ impl Runner<'_> {
                 None => optim::regularise::L2::Auto.grid(),
             },
             emit: Vec::new(),
+            polish_passes: texel::finish::POLISH_PASSES,
         }
     }
 }

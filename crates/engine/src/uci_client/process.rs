@@ -169,6 +169,9 @@ impl UciEngine {
             timeout: spec.timeout,
         };
         if !spec.handshake {
+            for (name, value) in &spec.options {
+                engine.send(&format!("setoption name {name} value {value}"))?;
+            }
             return Ok(engine);
         }
         engine.handshake(spec)?;

@@ -39,7 +39,7 @@ impl EngineSpec {
     /// Whether [`start`](Self::start) does the UCI handshake (`uci` / `uciok`, the options,
     /// `isready` / `readyok`; the default). Without it the process is only spawned, for
     /// engines spoken to in another line protocol (the trace protocol's `position` / `trace`),
-    /// and the options are not sent.
+    /// and the options are sent right after the spawn as `setoption` lines (no answer awaited).
     pub fn handshake(mut self, handshake: bool) -> EngineSpec {
         self.handshake = handshake;
         self

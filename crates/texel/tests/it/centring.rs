@@ -273,6 +273,7 @@ fn a_traced_run_writes_the_unrounded_optimum_and_the_polished_integers() {
         append_log: false,
         l2_path: None,
         emit: Vec::new(),
+        polish_passes: texel::finish::POLISH_PASSES,
     };
     let tuned = tune_as::<Traced>(&job, Arc::new(Control::new()), &mut |_| {}).unwrap();
     let manifest = &tuned.model.manifest;

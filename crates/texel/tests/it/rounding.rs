@@ -41,6 +41,7 @@ fn rounding_full_weights_costs_at_most_1e5_of_training_loss() {
         append_log: false,
         l2_path: None,
         emit: Vec::new(),
+        polish_passes: texel::finish::POLISH_PASSES,
     };
     let tuned = tune(&job, Arc::new(Control::new()), &mut |_| {}).expect("the run");
     let s = &tuned.summary;

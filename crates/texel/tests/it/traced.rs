@@ -55,6 +55,7 @@ pub(crate) fn run(
         append_log: false,
         l2_path: None,
         emit: Vec::new(),
+        polish_passes: texel::finish::POLISH_PASSES,
     };
     tune_as::<Traced>(&job, Arc::new(Control::new()), &mut |_| {}).expect("the run")
 }

@@ -170,9 +170,49 @@ pub struct RunArgs {
     /// (Weights.cs), as `tune emit` writes them. Repeatable.
     #[arg(long, value_name = "LANG", value_parser = parse_emit)]
     pub emit: Vec<trace::emit::Language>,
+    /// The most passes of the training set the integer polish takes after the fit (it moves
+    /// the rounded weights by integer steps while the training loss falls); 0: no polish, the
+    /// weights only rounded. The summary's `polish` line says the passes taken.
+    #[arg(long, default_value_t = texel::finish::POLISH_PASSES, value_name = "N")]
+    pub polish_passes: usize,
     /// No progress bars.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+}
+
+/// `--threads N`: the worker threads a command's passes run on.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ThreadsArg {
+    /// Worker threads the passes over the data run on (at least 1). Default: all cores. A
+    /// run's losses are reproducible for a given thread count; another count may change
+    /// their last digits (the sums are split differently).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// Runs `f` on a thread pool of `--threads` threads (all cores when not given).
+    pub fn install<T: Send>(
+        &self,
+        f: impl FnOnce() -> anyhow::Result<T> + Send,
+    ) -> anyhow::Result<T> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot start the thread pool: {e}"))?;
+        pool.install(f)
+    }
+}
+
+/// A `--threads` count: a positive integer.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("--threads must be at least 1 (leave it out for all cores)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("--threads takes a positive integer, not {s:?}")),
+    }
 }
 
 /// A language of `--emit`: a built-in one, which names its file (a template is `tune emit`'s).

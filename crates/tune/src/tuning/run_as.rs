@@ -32,6 +32,7 @@ pub(super) fn run_as<M: texel::Tunable>(
         append_log: args.resume,
         l2_path: args.l2.and_then(|l| l.grid()),
         emit: args.emit.clone(),
+        polish_passes: args.polish_passes,
     };
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
     let tuned = texel::job::tune_as::<M>(&job, control, &mut |setup| {

@@ -390,3 +390,47 @@ fn extract_limit_keeps_the_first_positions() {
         board(first.lines().next().unwrap())
     );
 }
+
+/// `--threads 1` runs a tuning run and `tune eval` on one thread; `--threads 0` is refused
+/// with a message that says what to give instead.
+#[test]
+fn threads_one_runs_and_zero_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = fixture("quiet-labeled-1k.epd");
+    let out = dir.path().join("run");
+    let r = check(
+        "threads 1",
+        &quick_lbfgs(&data, &out, &["--threads", "1"]),
+        Expect::Ok("train"),
+    );
+    assert!(out.join("weights.json").exists(), "{}", r.stdout);
+    let weights = out.join("weights.json");
+    let r = run(&[
+        "eval",
+        arg(&weights),
+        "--data",
+        arg(&data),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    for args in [
+        quick_lbfgs(&data, &out, &["--threads", "0"]),
+        vec![
+            "eval",
+            arg(&weights),
+            "--data",
+            arg(&data),
+            "--threads",
+            "0",
+        ],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, Some(2), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("--threads must be at least 1"),
+            "{}",
+            r.stderr
+        );
+    }
+}

@@ -313,3 +313,51 @@ fn weights_the_engine_does_not_declare_are_an_error() {
         r.stderr
     );
 }
+
+/// One engine with two weights files of the same name in two folders: the report names the
+/// two players apart, by the weights files' paths; two weights stems name them by their stems.
+#[test]
+fn one_engine_with_two_weights_files_is_named_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let original = manifest(&exe);
+    let changed = doubled_knights(dir.path(), &original);
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let (wa, wb) = (a.join("w.json"), b.join("w.json"));
+    std::fs::write(&wa, original.to_string()).unwrap();
+    std::fs::copy(&changed, &wb).unwrap();
+    let engine = format!("uci:'{}'", exe.display());
+    let first_line = |w1: &Path, w2: &Path| {
+        let r = run(&[
+            "match",
+            &engine,
+            &engine,
+            "--weights-a",
+            arg(w1),
+            "--weights-b",
+            arg(w2),
+            "--openings",
+            "1",
+            "--nodes",
+            "100",
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        r.stdout.lines().next().unwrap_or("").to_string()
+    };
+    let line = first_line(&wa, &wb);
+    let want = format!(
+        "gradtune-trace-fixture (w) [{}] vs gradtune-trace-fixture (w) [{}]: ",
+        wa.display(),
+        wb.display()
+    );
+    assert!(line.starts_with(&want), "{line}");
+    let line = first_line(&wa, &changed);
+    assert!(
+        line.starts_with("gradtune-trace-fixture (w) vs gradtune-trace-fixture (changed): "),
+        "{line}"
+    );
+}

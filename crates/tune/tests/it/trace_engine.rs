@@ -423,3 +423,63 @@ fn other_weights_compiled_in_are_what_its_manifest_says() {
     let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
     assert!(changed >= 90, "{changed} of 100 evaluations changed");
 }
+
+/// The first option the engine `exe` declares in the UCI handshake, with its default.
+fn first_option(exe: &Path) -> (String, i64) {
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nquit\n")
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("option name "))
+        .expect("the fixture declares options");
+    let (name, rest) = line.split_once(" type spin default ").unwrap();
+    let default = rest.split_whitespace().next().unwrap().parse().unwrap();
+    (name.to_string(), default)
+}
+
+/// `--uci-option NAME=VALUE` reaches every engine process: the C fixture's weight set this way
+/// changes its evals in the traces; a malformed one is refused, naming the flag and the text.
+#[test]
+fn uci_options_reach_the_traced_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (input, _) = positions(dir.path(), 40);
+    let (name, default) = first_option(&exe);
+    let evals = |out: &Path, extra: &[&str]| {
+        let r = trace_cmd(&input, arg(&exe), out, "2", extra);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        std::fs::read_to_string(out).unwrap()
+    };
+    let plain = evals(&dir.path().join("plain.txt"), &[]);
+    let option = format!("{name}={}", default + 500);
+    let set = evals(&dir.path().join("set.txt"), &["--uci-option", &option]);
+    assert_eq!(plain.lines().count(), set.lines().count());
+    assert_ne!(plain, set, "setting {option} changes the traces");
+
+    let r = trace_cmd(
+        &input,
+        arg(&exe),
+        &dir.path().join("bad.txt"),
+        "1",
+        &["--uci-option", "nope"],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--uci-option takes NAME=VALUE, not `nope`"),
+        "{}",
+        r.stderr
+    );
+}

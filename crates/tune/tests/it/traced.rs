@@ -479,3 +479,43 @@ fn a_traced_run_reports_its_prior_and_the_wandering_weights() {
     assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("--prior-positions"), "{}", r.stderr);
 }
+
+/// The number of passes in the summary's `polish` line (`..., N passes`), if it has one.
+fn polish_passes(stdout: &str) -> Option<usize> {
+    let line = stdout.lines().find(|l| l.starts_with("polish "))?;
+    let (before, _) = line.split_once(" passes")?;
+    before.rsplit(' ').next()?.parse().ok()
+}
+
+/// `--polish-passes 0` only rounds (the summary says there was no polish, and its rounded
+/// weights are the plain rounding's); a bound N is kept (at most N passes).
+#[test]
+fn polish_passes_bound_the_integer_polish() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), Kind::NonLinear, 400, 5, None);
+    let default = dir.path().join("default");
+    let r = two_iters(&f, "lbfgs", &default, &[]);
+    ok(&r, "lbfgs");
+    let passes = polish_passes(&r.stdout).expect("a traced run polishes");
+    assert!(passes > 0, "{}", r.stdout);
+
+    let none = dir.path().join("none");
+    let r = two_iters(&f, "lbfgs", &none, &["--polish-passes", "0"]);
+    ok(&r, "lbfgs --polish-passes 0");
+    assert!(
+        r.stdout.contains("polish    none (a budget of 0 passes)"),
+        "{}",
+        r.stdout
+    );
+    let summary = std::fs::read_to_string(none.join("summary.json")).unwrap();
+    assert!(summary.contains("\"polish_moves\": 0"), "{summary}");
+    assert!(summary.contains("\"polish_passes\": 0"), "{summary}");
+
+    for n in [1usize, 3] {
+        let out = dir.path().join(format!("p{n}"));
+        let r = two_iters(&f, "lbfgs", &out, &["--polish-passes", &n.to_string()]);
+        ok(&r, "lbfgs --polish-passes N");
+        let passes = polish_passes(&r.stdout).expect("a polish line");
+        assert!(passes <= n, "{passes} > {n}:\n{}", r.stdout);
+    }
+}
