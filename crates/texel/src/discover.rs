@@ -27,6 +27,7 @@ mod options;
 mod positions;
 mod rank;
 mod report;
+mod start;
 mod stats;
 
 pub use features::Features;
@@ -34,7 +35,9 @@ pub use fit::fit as fit_groups;
 pub use options::{DiscoverOptions, DEFAULT_L2, DEFAULT_LEVEL};
 pub use positions::{from_samples, from_traces, Positions};
 pub use rank::discover;
-pub use report::{Discovery, GroupResult, SplitCounts, Step};
+pub use report::{Chosen, Discovery, GroupResult, SplitCounts, Step};
+pub(crate) use start::no_port;
+pub use start::{write_started, Discovered, PortStart};
 pub use stats::{clustered, holm, upper_tail, Gain};
 
 /// The catalogue groups already in gradtune's `model`: for `full`, those whose counts are one of

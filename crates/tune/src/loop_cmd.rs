@@ -87,6 +87,11 @@ pub struct Args {
     /// the highest lower end, the start when none lies above 0.
     #[arg(long, default_value_t = bootstrap::external::VS_START_OPENINGS)]
     vs_start_openings: usize,
+    /// A `tune discover` result: generation 0 starts the manifest's ports of catalogue groups
+    /// (parameters that declare `"catalogue": "<group>"`) at their values plus the ranking's
+    /// (the greedy selection's joint fit for the groups it added; docs/discover.md).
+    #[arg(long, value_name = "DISCOVER.json")]
+    discovered: Option<PathBuf>,
     #[command(flatten)]
     rates: SprtRates,
     /// Games in parallel (default: all cores).
@@ -169,6 +174,7 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
             _ => Undecided::Reject,
         },
         vs_start_openings: args.vs_start_openings,
+        discovered: args.discovered.clone(),
         ..LoopSettings::new(&args.engine, &args.manifest)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -285,6 +291,11 @@ impl StepBars {
                 self.finish();
                 if let Ok(mut c) = self.current.lock() {
                     *c = Some(step_bar(generation, step, total));
+                }
+            }
+            LoopEvent::PortsStarted(lines) => {
+                for l in lines {
+                    eprintln!("{l}");
                 }
             }
             LoopEvent::Progress => self.with_bar(|b| {

@@ -39,6 +39,11 @@ pub struct TraceArgs {
     /// The tolerance of that verification, in centipawns after rounding.
     #[arg(long, default_value_t = 1.0, value_name = "CP")]
     pub trace_tolerance: f64,
+    /// A `tune discover` result: the manifest's ports of catalogue groups (parameters that
+    /// declare `"catalogue": "<group>"`) start at their values plus the ranking's fitted ones
+    /// (the greedy selection's joint fit for the groups it added; docs/discover.md).
+    #[arg(long, value_name = "DISCOVER.json", requires = "trace")]
+    pub discovered: Option<PathBuf>,
 }
 
 impl TraceArgs {
@@ -48,6 +53,7 @@ impl TraceArgs {
         Some(TraceOptions {
             verify: !self.no_verify_traces,
             tolerance: self.trace_tolerance,
+            discovered: self.discovered.clone(),
             ..TraceOptions::new(manifest, self.files.trace.clone())
         })
     }

@@ -39,6 +39,9 @@ pub enum LoopEvent<'a> {
         /// The first one.
         first: &'a str,
     },
+    /// Generation 0's weights: the manifest's ports of catalogue groups started at a
+    /// ranking's values (`--discovered`), one line a port.
+    PortsStarted(&'a [String]),
     /// A step was done and saved.
     StepDone(&'a LoopGeneration),
     /// A step of the SPSA stage was done and saved.

@@ -176,7 +176,15 @@ impl Runner<'_> {
         engine::trace_run::load_manifest(&settings.manifest)?;
         let dir = generation_dir(self.out(), 0);
         std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
-        copy_file(&settings.manifest, &self.weights_path(0))?;
+        match &settings.discovered {
+            Some(found) => {
+                let to = self.weights_path(0);
+                let ports = texel::discover::write_started(&settings.manifest, found, &to)?;
+                let lines: Vec<String> = ports.iter().map(ToString::to_string).collect();
+                (self.on_event)(LoopEvent::PortsStarted(&lines));
+            }
+            None => copy_file(&settings.manifest, &self.weights_path(0))?,
+        }
         steps::write_options(&self.weights_path(0), &dir.join("options.txt"))?;
         let state = LoopState {
             version: LOOP_STATE_VERSION,

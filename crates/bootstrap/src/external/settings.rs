@@ -84,6 +84,11 @@ pub struct LoopSettings {
     /// ([`crate::gate::answer`]). Files written before it read with the default.
     #[serde(default = "default_vs_start_openings")]
     pub vs_start_openings: usize,
+    /// A `tune discover` result: generation 0's weights are the manifest's with its ports of
+    /// catalogue groups started at the ranking's values (`texel::discover::Discovered`).
+    /// Absent from the file when not given (and from the files of loops written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discovered: Option<PathBuf>,
 }
 
 /// The default of [`LoopSettings::gate_openings`]: at most 2,000 games. The SPRT [0, 10]
@@ -125,6 +130,7 @@ impl LoopSettings {
             uci_options: Vec::new(),
             undecided: Undecided::Reject,
             vs_start_openings: VS_START_OPENINGS,
+            discovered: None,
         }
     }
 

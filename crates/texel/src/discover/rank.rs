@@ -11,7 +11,7 @@ use super::features::Features;
 use super::fit::{design, differences, fit};
 use super::options::{check, groups_named, DiscoverOptions};
 use super::positions::Positions;
-use super::report::{Discovery, GroupResult, SplitCounts, Step};
+use super::report::{Chosen, Discovery, GroupResult, SplitCounts, Step};
 use super::stats::{clustered, holm, Gain};
 use crate::TexelError;
 
@@ -147,7 +147,7 @@ pub fn discover(
     };
     let (ranked, thetas) = rank_alone(&mut run, &groups, stop)?;
     let controls = control(&mut run, &ranked, stop)?;
-    let greedy = greedy(&mut run, &groups, &ranked, &thetas, stop)?;
+    let (greedy, chosen) = greedy(&mut run, &groups, &ranked, &thetas, stop)?;
     Ok(Discovery {
         model: opts.model.clone(),
         k,
@@ -166,6 +166,7 @@ pub fn discover(
         groups: ranked,
         controls,
         greedy,
+        chosen,
     })
 }
 
@@ -239,14 +240,15 @@ fn control(
 }
 
 /// The greedy forward selection. Step 1 is the ranking's best; each later step refits the
-/// chosen groups jointly with each remaining one.
+/// chosen groups jointly with each remaining one. Returns the steps and the groups added with
+/// their joint values.
 fn greedy(
     run: &mut Run,
     groups: &[&'static Group],
     ranked: &[GroupResult],
     thetas: &Thetas,
     stop: Stop,
-) -> Result<Vec<Step>, TexelError> {
+) -> Result<(Vec<Step>, Vec<Chosen>), TexelError> {
     let mut steps = Vec::new();
     let mut chosen: Vec<(&Group, Pair)> = Vec::new();
     let mut chosen_theta: Vec<f64> = Vec::new();
@@ -287,7 +289,20 @@ fn greedy(
         chosen.push((best.0, pair));
         chosen_theta = best.2;
     }
-    Ok(steps)
+    let mut at = 0;
+    let mut joint = Vec::with_capacity(chosen.len());
+    for (g, _) in &chosen {
+        let end = at + 2 * g.len();
+        let theta = chosen_theta.get(at..end).ok_or_else(|| {
+            TexelError::Config(format!("the joint fit has no values for `{}`", g.name))
+        })?;
+        joint.push(Chosen {
+            group: g.name.to_string(),
+            values: values(g, theta),
+        });
+        at = end;
+    }
+    Ok((steps, joint))
 }
 
 /// Whether a greedy step's gain is significant at its Bonferroni `threshold`.

@@ -85,6 +85,19 @@ pub struct Discovery {
     pub controls: Vec<GroupResult>,
     /// The greedy forward selection, step by step (the last may be the one not added).
     pub greedy: Vec<Step>,
+    /// The groups the greedy selection added, in their order, with their values fitted jointly
+    /// (the last added step's fit): where an author's port of them starts
+    /// (`tune loop --discovered`, `tune lbfgs --trace --discovered`).
+    pub chosen: Vec<Chosen>,
+}
+
+/// A group the greedy selection added, with its values in the joint fit of all added groups.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Chosen {
+    /// The group's name.
+    pub group: String,
+    /// The fitted values by element name, `[mg, eg]`, in the base score's units.
+    pub values: BTreeMap<String, [f64; 2]>,
 }
 
 impl Discovery {

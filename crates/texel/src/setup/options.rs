@@ -123,6 +123,9 @@ pub struct TraceOptions {
     pub verify: bool,
     /// The verification's tolerance in centipawns, after rounding.
     pub tolerance: f64,
+    /// A `tune discover` result (`discover.json`): the manifest's ports of catalogue groups
+    /// start at their values plus the ranking's ([`crate::discover::Discovered::apply`]).
+    pub discovered: Option<PathBuf>,
 }
 
 impl TraceOptions {
@@ -133,6 +136,7 @@ impl TraceOptions {
             files,
             verify: true,
             tolerance: 1.0,
+            discovered: None,
         }
     }
 }

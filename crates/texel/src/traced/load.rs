@@ -9,6 +9,7 @@ use tapered::CompiledSet;
 use trace::{Manifest, ReadOptions, ReadReport, Trace, TraceStream};
 
 use super::model::Traced;
+use crate::discover::Discovered;
 use side::Side;
 use verified::Verified;
 
@@ -127,9 +128,13 @@ fn load_in_batches(
     batch: usize,
 ) -> Result<Loaded<Traced>, TexelError> {
     let traced = Traced::load(&t.manifest)?;
-    let start = match &opts.weights {
+    let mut start = match &opts.weights {
         Some(p) => start_weights(&traced.manifest, p)?,
         None => traced.manifest.initial_weights(),
+    };
+    let ports = match &t.discovered {
+        Some(path) => discovered_start(&traced.manifest, path, &mut start)?,
+        None => Vec::new(),
     };
     let read = Read {
         traced: &traced,
@@ -139,11 +144,12 @@ fn load_in_batches(
         stop,
         batch,
     };
-    let (notes, [train, valid]) = if holds_out(opts) {
+    let (mut notes, [train, valid]) = if holds_out(opts) {
         two_passes(&read)?
     } else {
         one_pass(&read)?
     };
+    notes.extend(ports);
     Ok(Loaded {
         model: traced,
         start,
@@ -152,6 +158,23 @@ fn load_in_batches(
         resolver: None,
         notes,
     })
+}
+
+/// The ports of catalogue groups in `m` started at the ranking's values of the `discover.json`
+/// in `path` ([`Discovered::apply`]): one note a port.
+fn discovered_start(
+    m: &Manifest,
+    path: &Path,
+    start: &mut [f64],
+) -> Result<Vec<String>, TexelError> {
+    let ports = Discovered::load(path)?.apply(m, start)?;
+    if ports.is_empty() {
+        return Err(crate::discover::no_port(m, path));
+    }
+    Ok(ports
+        .iter()
+        .map(|p| format!("--discovered {}: {p}", path.display()))
+        .collect())
 }
 
 /// Whether `opts` may hold games out for validation: a validation fraction above 0

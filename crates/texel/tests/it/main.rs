@@ -13,6 +13,7 @@ mod bounds;
 mod centring;
 mod compare;
 mod discover;
+mod discover_start;
 mod emit;
 mod explain;
 mod judge;

@@ -51,6 +51,7 @@ fn discover_on_traces_writes_the_report() {
         "groups",
         "controls",
         "greedy",
+        "chosen",
     ] {
         assert!(j.get(key).is_some(), "no `{key}` in {text}");
     }
@@ -96,6 +97,28 @@ fn discover_on_traces_writes_the_report() {
     assert_eq!(
         j["controls"][0]["name"],
         format!("control: shuffled {}", g["name"].as_str().unwrap())
+    );
+
+    // The tuner starts the engine's port of `tempo` at its value plus the ranking's.
+    let fit = dir.path().join("fit");
+    let r = run(&[
+        "lbfgs",
+        "--trace",
+        arg(&f.traces),
+        "--manifest",
+        arg(&f.manifest),
+        "--discovered",
+        arg(&out.join("discover.json")),
+        "--max-iters",
+        "2",
+        "--out",
+        arg(&fit),
+    ]);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let all = r.stdout.clone() + &r.stderr;
+    assert!(
+        all.contains("tempo (port of `tempo`) starts at the ranking's values"),
+        "{all}"
     );
 }
 

@@ -40,32 +40,43 @@ fn repo(file: &str) -> PathBuf {
 /// The patched 4ku, built once per test run with `engines/4ku/build.sh` (`None`: no `g++`).
 fn engine() -> Option<&'static Path> {
     static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BUILT.get_or_init(|| build_patched(&[])).as_deref()
+}
+
+/// 4ku with `engines/4ku/terms.patch` on top (the side-to-move bonus tuned and the
+/// catalogue's threats), built once per test run (`None`: no `g++`).
+fn terms_engine() -> Option<&'static Path> {
+    static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
     BUILT
-        .get_or_init(|| {
-            if !tools::have("g++", "this test builds 4ku") {
-                return None;
-            }
-            let snapshot = shared_engine("4ku-917a087.tar.zst");
-            // Kept for the whole run (the tests share the binary); removed by the OS's /tmp.
-            let dir = tempfile::tempdir().unwrap().keep();
-            let out = Command::new("bash")
-                .arg(repo("engines/4ku/build.sh"))
-                .arg(&snapshot)
-                .arg(&dir)
-                .output()
-                .expect("bash runs");
-            let said = String::from_utf8_lossy(&out.stderr);
-            assert!(out.status.success(), "engines/4ku/build.sh failed: {said}");
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let exe = PathBuf::from(stdout.lines().last().expect("build.sh prints the binary"));
-            assert!(
-                exe.is_file(),
-                "build.sh printed {}: no such file",
-                exe.display()
-            );
-            Some(exe)
-        })
+        .get_or_init(|| build_patched(&["engines/4ku/terms.patch"]))
         .as_deref()
+}
+
+/// The snapshot built with `engines/4ku/build.sh` and the `extra` patches after gradtune's.
+fn build_patched(extra: &[&str]) -> Option<PathBuf> {
+    if !tools::have("g++", "this test builds 4ku") {
+        return None;
+    }
+    let snapshot = shared_engine("4ku-917a087.tar.zst");
+    // Kept for the whole run (the tests share the binary); removed by the OS's /tmp.
+    let dir = tempfile::tempdir().unwrap().keep();
+    let out = Command::new("bash")
+        .arg(repo("engines/4ku/build.sh"))
+        .arg(&snapshot)
+        .arg(&dir)
+        .args(extra.iter().map(|p| repo(p)))
+        .output()
+        .expect("bash runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "engines/4ku/build.sh failed: {said}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let exe = PathBuf::from(stdout.lines().last().expect("build.sh prints the binary"));
+    assert!(
+        exe.is_file(),
+        "build.sh printed {}: no such file",
+        exe.display()
+    );
+    Some(exe)
 }
 
 /// TCEC positions (every position of the first `games` games after the opening plies, no
@@ -470,4 +481,69 @@ fn emitted_weights_drop_into_4kus_source_in_place() {
     let rebuilt = build_4ku(&with, &dir.path().join("4ku-emitted"));
     // The shipped weights, emitted and compiled in 4ku's own layout, search the same tree.
     assert_eq!(bench_nodes(&rebuilt), bench_nodes(patched));
+}
+
+/// Issue 54's 4ku port: `engines/4ku/terms.patch` applies on top of gradtune's patch and
+/// builds; at the values of `engines/4ku/terms-manifest.json` (the bonus at 4ku's old
+/// constant, the threats at 0) it searches the same tree as the engine without the terms;
+/// traced at those values and at moved ones (every new weight set by a spin option), `tune
+/// verify` rebuilds every evaluation and the port check finds the engine's counts of `tempo`
+/// and `threats` equal to the catalogue's on every position.
+#[test]
+#[ignore = "needs ../shared/engines/4ku-917a087.tar.zst and ../shared/data; run by .ci/run"]
+fn the_terms_patch_builds_plays_as_shipped_and_its_ports_verify() {
+    let (Some(terms), Some(plain)) = (terms_engine(), engine()) else {
+        return;
+    };
+    assert_eq!(bench_nodes(terms), bench_nodes(plain));
+    let dir = tempfile::tempdir().unwrap();
+    let epd = tcec_positions(dir.path(), "2");
+    let manifest = repo("engines/4ku/terms-manifest.json");
+    let m = trace::Manifest::load(&manifest).unwrap();
+    // Moved: the bonus and every threat weight away from the start, all different.
+    let mut w = m.initial_weights();
+    let mut options = Vec::new();
+    for (k, info) in m.weights().iter().enumerate() {
+        if info.group == "tempo" || info.group == "threats" {
+            w[k] += 7.0 + 3.0 * (k % 11) as f64;
+            options.push(format!("{}={}", trace::uci_option_name(&info.name), w[k]));
+        }
+    }
+    assert_eq!(options.len(), 34);
+    let moved = dir.path().join("moved.json");
+    std::fs::write(&moved, m.to_json_string_with(&w)).unwrap();
+    for (label, at, extra) in [("start", &manifest, Vec::new()), ("moved", &moved, options)] {
+        let traces = dir.path().join(format!("{label}.txt"));
+        let mut a = vec![
+            "trace",
+            arg(&epd),
+            "--engine",
+            arg(terms),
+            "--manifest",
+            arg(at),
+        ];
+        a.extend(["--jobs", "2", "-o", arg(&traces)]);
+        for o in &extra {
+            a.extend(["--uci-option", o.as_str()]);
+        }
+        let r = run(&a);
+        assert_eq!(r.code, Some(0), "{label}: tune trace failed: {}", r.stderr);
+        let r = run(&["verify", "--trace", arg(&traces), "--manifest", arg(at)]);
+        let said = format!("{}{}", r.stdout, r.stderr);
+        assert_eq!(r.code, Some(0), "{label}: tune verify failed: {said}");
+        assert!(said.contains("all match within 1"), "{label}: {said}");
+        for port in [
+            "port tempo of catalogue group `tempo`: all",
+            "port threats of catalogue group `threats`: all",
+        ] {
+            assert!(said.contains(port), "{label}: {said}");
+        }
+        let n = said
+            .split("port threats of catalogue group `threats`: all ")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|t| t.parse::<usize>().ok())
+            .expect("the port check's count");
+        assert!(n > 20_000, "{label}: only {n} positions checked: {said}");
+    }
 }
