@@ -81,6 +81,7 @@
 //! - Library code returns `BootstrapError` (with sources); no panics on user input or I/O.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod error;
 mod events;

@@ -89,6 +89,7 @@
 //! (`cargo test -p trace --test it fuzz_smoke::`), `tune extract --manifest M.json TRACES -o OUT`
 //! converting between the forms (`crates/tune/src/traced.rs`).
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod cache;
 pub mod check;

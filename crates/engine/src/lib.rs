@@ -145,6 +145,7 @@
 //!   the next run. The output itself is atomic.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod adjudication;
 pub mod clock;

@@ -32,6 +32,7 @@
 //! `atomic`, not `std::fs::write` or `File::create`. Tested by killing `tune extract` with SIGKILL
 //! while it writes a cache over an old one (`crates/tune/tests/it/interrupts.rs`).
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod atomic;
 pub mod compressed;

@@ -84,7 +84,9 @@
 //! `method.rs`: a [`Method`] variant with its `name` and `about`, an entry in [`Method::ALL`],
 //! its options as a field of [`SolverOptions`] (`#[command(flatten)]` under the `clap`
 //! feature; each option with `long` and a help line naming the method) and one arm in
-//! [`Method::stage`] (usually `ArgminStage::new(...)`). `tune <name>` and `tune compare
+//! [`Method::stage`] (usually `ArgminStage::new(...)`); a stochastic solver takes its seed
+//! from its options, so add that field to [`SolverOptions::with_seed`], which seeds every
+//! solver from the run's one `--seed`. `tune <name>` and `tune compare
 //! --methods <name>` then exist from the registry; `crates/texel/tests/it/objective.rs` runs
 //! every method and `crates/texel/tests/it/recovery.rs` recovers known weights with them.
 //!
@@ -234,6 +236,7 @@
 //!   as `OptimError::Poisoned`, never ignored); a solver that fails part-way (e.g. a line search
 //!   that cannot progress) ends the run like convergence, keeping the best weights and saying why.
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod config;
 mod coords;

@@ -15,7 +15,7 @@ use crate::tunable::Tunable;
 use crate::TexelError;
 use optim::regularise::run_l2_path;
 use optim::Control;
-use optim::ObjectiveConfig;
+use optim::{Objective, ObjectiveConfig};
 use optim::{RunConfig, RunOutcome};
 use tapered::Stop;
 
@@ -119,39 +119,7 @@ pub fn tune_as<M: Tunable>(
         ..Polish::default()
     };
     on_prepared(&setup);
-    let (outcome, train, valid) = match (setup.resolver.as_mut(), l2_path, setup.valid.clone()) {
-        (None, Some(grid), Some(valid)) => {
-            // The path's runs do not log; the chosen run's iterations go to the log after.
-            let mut quiet = cfg.clone();
-            quiet.log = None;
-            let p = run_l2_path(&setup.train, &valid, &setup.start, &quiet, control, grid)?;
-            write_history(cfg.log.as_deref(), &p.outcome)?;
-            (p.outcome, p.train, Some(p.valid))
-        }
-        (Some(resolver), _, _) => {
-            let r = optim::run_resolving(
-                setup.train.clone(),
-                setup.valid.clone(),
-                &setup.start,
-                &cfg,
-                control,
-                resolver,
-                job.resolve_every,
-            )?;
-            (r.outcome, r.train, r.valid)
-        }
-        (None, _, _) => (
-            optim::run(
-                setup.train.clone(),
-                setup.valid.clone(),
-                &setup.start,
-                &cfg,
-                control,
-            )?,
-            setup.train.clone(),
-            setup.valid.clone(),
-        ),
-    };
+    let (outcome, train, valid) = optimise(&mut setup, &cfg, control, l2_path, job.resolve_every)?;
     if let Some(part) = &part {
         append_log(&log_path, part)?;
     }
@@ -182,6 +150,55 @@ pub fn tune_as<M: Tunable>(
         model: setup.model,
         start: setup.start,
     })
+}
+
+/// A run's outcome and the training and validation objectives it ended with.
+type Optimised = (RunOutcome, Arc<Objective>, Option<Arc<Objective>>);
+
+/// The optimisation of a prepared `setup` under `cfg`: along the `--l2 auto` path when there is
+/// one (its chosen run's iterations written to the log after), with the resolver's rounds when
+/// the model has one, else one run. The outcome and the sets it ended with.
+fn optimise<M: Tunable>(
+    setup: &mut Setup<M>,
+    cfg: &RunConfig,
+    control: Arc<Control>,
+    l2_path: Option<&Vec<f64>>,
+    resolve_every: u64,
+) -> Result<Optimised, TexelError> {
+    let run = match (setup.resolver.as_mut(), l2_path, setup.valid.clone()) {
+        (None, Some(grid), Some(valid)) => {
+            // The path's runs do not log; the chosen run's iterations go to the log after.
+            let mut quiet = cfg.clone();
+            quiet.log = None;
+            let p = run_l2_path(&setup.train, &valid, &setup.start, &quiet, control, grid)?;
+            write_history(cfg.log.as_deref(), &p.outcome)?;
+            (p.outcome, p.train, Some(p.valid))
+        }
+        (Some(resolver), _, _) => {
+            let r = optim::run_resolving(
+                setup.train.clone(),
+                setup.valid.clone(),
+                &setup.start,
+                cfg,
+                control,
+                resolver,
+                resolve_every,
+            )?;
+            (r.outcome, r.train, r.valid)
+        }
+        (None, _, _) => (
+            optim::run(
+                setup.train.clone(),
+                setup.valid.clone(),
+                &setup.start,
+                cfg,
+                control,
+            )?,
+            setup.train.clone(),
+            setup.valid.clone(),
+        ),
+    };
+    Ok(run)
 }
 
 /// The `--l2 auto` grid, if the path can run: it needs a validation split and one set of

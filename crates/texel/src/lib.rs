@@ -100,6 +100,7 @@
 //! stores, output files and the engine pick it up from the model (`tests/it/replay.rs` checks stored
 //! rows against fresh recordings for every parameter).
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod activity;
 pub mod chess;

@@ -102,6 +102,7 @@
 //!   constants with `rustc`, read back equal to the rounded weights (`tests/it/emit.rs`, skipped with
 //!   a message where no compiler is).
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod binary;
 pub mod emit;

@@ -1,5 +1,7 @@
 //! `tune`: the gradtune command-line program, a thin layer over the library crates.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -4,7 +4,7 @@
 
 use shakmaty::{Board, Chess, Color, Position, Role};
 
-use super::{normalise, side, Count, Group};
+use super::group::{normalise, side, Count, Group};
 
 /// A side's and its enemy's counts of pawns, knights, bishops, rooks and queens.
 type Material = ([i32; 5], [i32; 5]);

@@ -5,7 +5,7 @@
 
 use shakmaty::{attacks, Bitboard, Board, Chess, Color, Piece, Position, Role};
 
-use super::{normalise, side, Count, Group};
+use super::group::{normalise, side, Count, Group};
 
 /// The checking pieces, in element order.
 const CHECKERS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];

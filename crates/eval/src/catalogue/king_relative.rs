@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Position, Role};
 
-use super::{normalise, side, Count, Group};
+use super::group::{normalise, side, Count, Group};
 use crate::features::relative;
 
 /// The pieces of [`piece_king_distance`], in element order.
@@ -66,7 +66,7 @@ pub(super) fn groups() -> Vec<Group> {
         Group {
             name: "pawn_table_king_wing",
             summary: "a pawn table with files mirrored so that the own king is on files e-h",
-            elements: super::square_names(),
+            elements: super::group::square_names(),
             full_group: None,
             extract: pawn_table_king_wing,
         },

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Position, Role, Square};
 
-use super::{normalise, side, Count, Group};
+use super::group::{normalise, side, Count, Group};
 use crate::features::masks::PASSED_SPAN;
 
 /// The elements: the race's margin, clipped to -3 .. +3.

@@ -6,7 +6,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{bits, normalise, side, Count, Group};
+use super::group::{bits, normalise, side, Count, Group};
 use crate::features::masks::{ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, SUPPORT_SPAN};
 
 /// A side's pawns, the enemy's, and the side's index in the masks (0 White, 1 Black).

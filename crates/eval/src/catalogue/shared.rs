@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{normalise, side, Count, Group};
+use super::group::{normalise, side, Count, Group};
 use crate::features::Sink;
 use crate::param_info::ParamInfo;
 use crate::terms::mobility::MOBILITY_MAX;
@@ -118,7 +118,8 @@ impl Sink for KeepDanger<'_> {
             } else {
                 Color::Black
             };
-            self.out.push(super::side(color, e, c.round() as i32));
+            self.out
+                .push(super::group::side(color, e, c.round() as i32));
         }
     }
 
@@ -229,7 +230,7 @@ pub(super) fn tables() -> Vec<Group> {
             Group {
                 name: $name,
                 summary: concat!("a full 64-square table for ", $what, " (Black's mirrored)"),
-                elements: super::square_names(),
+                elements: super::group::square_names(),
                 full_group: Some("pst"),
                 extract: |pos, out| table(pos, out, $r),
             }

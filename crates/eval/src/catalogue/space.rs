@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{bits, normalise, side, Count, Group};
+use super::group::{bits, normalise, side, Count, Group};
 use crate::features::masks::{pawn_attacks, FORWARD_FILE};
 
 /// The space area of each side (0 White, 1 Black): files c-f, the side's ranks 2-4.

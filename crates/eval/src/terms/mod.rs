@@ -32,7 +32,14 @@
 //! 2. Add `pub(crate) mod <name>;` beside the other term modules and `<name>: <Type>,` at the end
 //!    of the list below.
 //!
-//! Nothing else changes: names, indices, `Model::params`, the JSON reader (`LATER_GROUPS`),
+//! 3. Document it where people read the parameters: a row in `eval/src/lib.rs`'s table of
+//!    parameter names, and its group in the paragraph after the table, which lists the groups in
+//!    layout order and `full`'s parameter count by hand (the count moves by the term's
+//!    parameters; `crates/eval/tests/it/layout_snapshot.rs` pins the earlier ones). If the term
+//!    is also a candidate for other engines, share it with the catalogue
+//!    (`catalogue/shared.rs`, and `docs/catalogue.md`).
+//!
+//! Nothing else changes in the code: names, indices, `Model::params`, the JSON reader (`LATER_GROUPS`),
 //! `tables`, `emit`, the tuner (recording, stores, replay), the engine and the `popcnt` copy of
 //! the extraction pick it up. At the end of the list its parameters take the next indices (no
 //! earlier one moves) and its terms come last in the sums, so at 0 they leave every sum bit for
