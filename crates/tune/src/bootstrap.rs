@@ -258,13 +258,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The progress bar of a stage: of its games, or a spinner for the tuning (`games` 0).
 fn stage_bar(stage: Stage, games: u64, prefix: &str) -> ProgressBar {
-    let b = if games == 0 {
+    let b = crate::progress::piped(if games == 0 {
         let b = ProgressBar::new_spinner();
         b.enable_steady_tick(std::time::Duration::from_millis(200));
         b
     } else {
         ProgressBar::new(games)
-    };
+    });
     b.set_style(
         ProgressStyle::with_template(if games == 0 {
             "{prefix}: {msg} {spinner} {elapsed}"

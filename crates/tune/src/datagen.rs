@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             mate_check_depth: args.opening_mate_depth,
         },
     };
-    let bar = ProgressBar::new(u64::from(args.games));
+    let bar = crate::progress::piped(ProgressBar::new(u64::from(args.games)));
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg} positions, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),

@@ -204,23 +204,23 @@ fn step_bar(generation: u32, step: LoopStep, total: u64) -> ProgressBar {
     let (bar, template) = match step {
         LoopStep::Tune => (
             ProgressBar::new_spinner(),
-            "gen {prefix}: {msg} {spinner} {elapsed}",
+            "{prefix}: {msg} {spinner} {elapsed}",
         ),
         LoopStep::Trace => (
             ProgressBar::new(total),
-            "gen {prefix}: {msg} {bar:30} {pos}/{len} positions, eta {eta}",
+            "{prefix}: {msg} {bar:30} {pos}/{len} positions, eta {eta}",
         ),
         LoopStep::Spsa => (
             ProgressBar::new(total),
-            "after gen {prefix}: {msg} {bar:30} {pos}/{len} iterations, eta {eta}",
+            "{prefix}: {msg} {bar:30} {pos}/{len} iterations, eta {eta}",
         ),
         LoopStep::SpsaGate => (
             ProgressBar::new(total),
-            "after gen {prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}",
+            "{prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}",
         ),
         _ => (
             ProgressBar::new(total),
-            "gen {prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}",
+            "{prefix}: {msg} {bar:30} {pos}/{len} games, eta {eta}",
         ),
     };
     if step == LoopStep::Tune {
@@ -229,9 +229,13 @@ fn step_bar(generation: u32, step: LoopStep, total: u64) -> ProgressBar {
     bar.set_style(
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_prefix(generation.to_string());
+    let after = matches!(step, LoopStep::Spsa | LoopStep::SpsaGate);
+    bar.set_prefix(format!(
+        "{}gen {generation}",
+        if after { "after " } else { "" }
+    ));
     bar.set_message(step.name());
-    bar
+    crate::progress::piped(bar)
 }
 
 /// `gate +3.2 in 40 games, keep New (H1 accepted)`.

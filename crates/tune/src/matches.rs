@@ -15,7 +15,6 @@ use engine::player::{MatchPlayer, UciSetup};
 use engine::uci_client::UciError;
 use engine::EngineError;
 use engine::ModelEvaluator;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::move_limits::MoveLimitArgs;
 
@@ -262,11 +261,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
     };
 
-    let bar = ProgressBar::new(plan.openings.len() as u64 * 2);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::games_bar(plan.openings.len() as u64 * 2);
     let on_event = |e: MatchEvent<'_>| match e {
         MatchEvent::Game(_) => bar.inc(1),
         MatchEvent::SprtDecided { pairs } => bar.suspend(|| {

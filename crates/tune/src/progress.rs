@@ -38,7 +38,7 @@ fn draw(bar: &mut Option<ProgressBar>, e: ProgressEvent<'_>) {
             );
             pb.set_prefix(name.to_string());
             pb.enable_steady_tick(Duration::from_millis(200));
-            *bar = Some(pb);
+            *bar = Some(piped(pb));
         }
         ProgressEvent::Begin { what, len } => {
             // A length of 0 is an unknown one: a count without a bar.
@@ -57,7 +57,7 @@ fn draw(bar: &mut Option<ProgressBar>, e: ProgressEvent<'_>) {
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             pb.set_prefix(what.to_string());
-            *bar = Some(pb);
+            *bar = Some(piped(pb));
         }
         ProgressEvent::Advance(n) => {
             if let Some(pb) = bar {
@@ -89,14 +89,15 @@ fn draw(bar: &mut Option<ProgressBar>, e: ProgressEvent<'_>) {
     }
 }
 
-/// A progress bar counting games.
+/// A progress bar counting games (with plain lines when not drawn: [`piped`]).
 pub fn games_bar(len: u64) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar
+    bar.set_message("games");
+    piped(bar)
 }
 
 /// How many skipped positions an engine run names before it only counts them.
@@ -114,7 +115,7 @@ pub struct EngineRunBar {
 impl EngineRunBar {
     /// A hidden bar until the run starts; `done` says what a finished position was.
     pub fn new(done: &'static str) -> Self {
-        let bar = ProgressBar::hidden();
+        let bar = piped(ProgressBar::hidden().with_prefix("positions"));
         bar.set_style(
             ProgressStyle::with_template(
                 "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}",
@@ -222,4 +223,92 @@ pub fn engine_run_summary(
             }
         );
     }
+}
+
+/// Seconds between the plain progress lines of a bar whose standard error is not a terminal
+/// (`GRADTUNE_PROGRESS_SECS` overrides, e.g. `5`; `0` turns the lines off).
+pub const PIPED_EVERY_SECS: f64 = 30.0;
+
+/// `bar`, and when standard error is not a terminal (output piped to a file or a CI log, where
+/// indicatif draws nothing), a thread that prints one plain line about it every
+/// [`PIPED_EVERY_SECS`] while it runs and one when it finishes: `[elapsed] prefix message
+/// pos/len (percent), eta ...`. A bar dropped without finishing ends its lines silently.
+pub fn piped(bar: ProgressBar) -> ProgressBar {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        return bar;
+    }
+    let every = piped_every();
+    if every <= 0.0 {
+        return bar;
+    }
+    let weak = bar.downgrade();
+    let started = std::time::Instant::now();
+    std::thread::spawn(move || {
+        let tick = Duration::from_secs_f64(every.min(0.25));
+        let mut last = std::time::Instant::now();
+        loop {
+            std::thread::sleep(tick);
+            let Some(bar) = weak.upgrade() else {
+                return;
+            };
+            let finished = bar.is_finished();
+            if finished || last.elapsed().as_secs_f64() >= every {
+                eprintln!("{}", piped_line(&bar, started.elapsed(), finished));
+                last = std::time::Instant::now();
+            }
+            if finished {
+                return;
+            }
+        }
+    });
+    bar
+}
+
+/// The interval of [`piped`]'s lines, in seconds.
+fn piped_every() -> f64 {
+    std::env::var("GRADTUNE_PROGRESS_SECS")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite())
+        .unwrap_or(PIPED_EVERY_SECS)
+}
+
+/// One plain line about `bar`.
+fn piped_line(bar: &ProgressBar, elapsed: Duration, finished: bool) -> String {
+    let secs = elapsed.as_secs();
+    let mut line = format!(
+        "[{:02}:{:02}:{:02}]",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    );
+    for part in [bar.prefix(), bar.message()] {
+        if !part.is_empty() {
+            line += " ";
+            line += &part;
+        }
+    }
+    let pos = bar.position();
+    match bar.length().filter(|&n| n > 0) {
+        Some(len) => {
+            line += &format!(" {pos}/{len} ({:.0}%)", 100.0 * pos as f64 / len as f64);
+            if finished {
+                line += ", done";
+            } else if pos > 0 {
+                let left = elapsed.as_secs_f64() * (len.saturating_sub(pos)) as f64 / pos as f64;
+                line += &format!(
+                    ", eta {}",
+                    indicatif::HumanDuration(Duration::from_secs_f64(left))
+                );
+            }
+        }
+        None => {
+            line += &format!(" {pos}");
+            if finished {
+                line += ", done";
+            }
+        }
+    }
+    line
 }

@@ -13,7 +13,6 @@ use engine::selfplay::{
     collect_samples, merge_shards, play_selfplay, write_samples, OpeningBook, SelfPlayOptions,
     Shard,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// How self-play games are played, as `tune selfplay` and `tune loop` share them.
 #[derive(clap::Args)]
@@ -153,11 +152,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let player = UciPlayer::start(setup.spec(command), timeout)?;
     let options = selfplay_options(&args)?;
     let total = options.shard.games(options.games).count() as u64;
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::games_bar(total);
+    bar.set_message("self-play games");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()

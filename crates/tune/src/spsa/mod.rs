@@ -394,7 +394,7 @@ fn iteration_bar(total: u64, at: u64) -> ProgressBar {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_position(at);
-    bar
+    crate::progress::piped(bar)
 }
 
 /// Prints the final check and writes it to `path` (`check.json`).

@@ -898,3 +898,33 @@ fn a_kept_generation_is_measured_against_the_start_and_the_answer_is_best_json()
         assert_eq!(g["best"], 0, "{g}");
     }
 }
+
+/// Output piped to a file (as in a CI log or `tune loop > log`) draws no bar: plain progress
+/// lines stand in for it, every `GRADTUNE_PROGRESS_SECS` (here a hundredth of a second so
+/// that a run of a few games prints some), naming what is counted and how far it is.
+#[test]
+fn piped_output_gets_plain_progress_lines() {
+    let Some(Fixture { dir, exe, manifest }) = fixture() else {
+        return;
+    };
+    let out = dir.path().join("games.epd");
+    let run = |every: &str| {
+        let o = tune()
+            .env("GRADTUNE_PROGRESS_SECS", every)
+            .args(["selfplay", "--engine", arg(&exe), "--weights", arg(&manifest)])
+            .args(["--games", "8", "--nodes", "300", "--threads", "1", "-o", arg(&out)])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let said = run("0.01");
+    let line = said
+        .lines()
+        .find(|l| l.starts_with('[') && l.contains("self-play games") && l.contains("/8 ("))
+        .unwrap_or_else(|| panic!("no progress line in: {said}"));
+    assert!(line.contains("%)"), "{line}");
+    // 0 turns the lines off.
+    let quiet = run("0");
+    assert!(!quiet.contains("self-play games"), "{quiet}");
+}
