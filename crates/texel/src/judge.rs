@@ -54,8 +54,10 @@ pub struct Scored {
     pub q: f64,
     /// The result, White's view, `0..=1`.
     pub result: f64,
-    /// The game phase from material, `0..=24` ([`data::PackedBoard::phase`]).
-    pub phase: u8,
+    /// The game phase as a share of its scale, `0..=1` (1: every piece on the board): the
+    /// board's material phase over 24 ([`data::PackedBoard::phase`]) for the built-in
+    /// models, the engine's own traced phase over its manifest's maximum for a traced one.
+    pub phase: f32,
     /// The material difference in pawns, White minus Black ([`material_balance`]).
     pub imbalance: i32,
 }
@@ -110,7 +112,7 @@ pub fn score_samples(model: &Model, w: &[f64], samples: &[Sample]) -> (Vec<Score
     let (scored, skipped) = map_positions(samples, |s, pos| Scored {
         q: model.evaluate_f64(pos, w),
         result: s.result,
-        phase: s.board.phase(),
+        phase: f32::from(s.board.phase()) / 24.0,
         imbalance: material_balance(pos),
     });
     (scored.into_iter().map(|(_, s)| s).collect(), skipped)
@@ -186,20 +188,35 @@ impl Sums {
     }
 }
 
-/// The game-phase buckets: name and the highest phase in it.
-const PHASES: [(&str, u8); 3] = [
-    ("endgame (phase 0-7)", 7),
-    ("middlegame (phase 8-17)", 17),
-    ("opening (phase 18-24)", 24),
-];
+/// The game-phase buckets: name and the highest phase in it, on a scale of 24 (the others'
+/// edges in proportion: [`phase_names`]).
+const PHASES: [(&str, u8); 3] = [("endgame", 7), ("middlegame", 17), ("opening", 24)];
+
+/// The buckets' names on a phase scale of `max` (24 for the built-in models, a traced
+/// engine's manifest's `phase.max`): `endgame (phase 0-7)`, ... with the edges of
+/// [`PHASES`] in proportion.
+fn phase_names(max: u32) -> Vec<String> {
+    let edge = |hi: u8| ((f64::from(hi) + 0.5) * f64::from(max) / 24.0).floor() as u32;
+    let mut lo = 0;
+    PHASES
+        .iter()
+        .map(|&(name, hi)| {
+            let top = if hi == 24 { max } else { edge(hi) };
+            let s = format!("{name} (phase {lo}-{top})");
+            lo = top + 1;
+            s
+        })
+        .collect()
+}
 
 /// The material-balance buckets run from `-IMBALANCE` to `IMBALANCE` pawns, the ends open.
 const IMBALANCE: i32 = 4;
 
-fn phase_bucket(phase: u8) -> usize {
+/// The bucket of a phase share (`0..=1`): at most `(hi + 0.5) / 24` of the way.
+fn phase_bucket(share: f32) -> usize {
     PHASES
         .iter()
-        .position(|&(_, hi)| phase <= hi)
+        .position(|&(_, hi)| f64::from(share) * 24.0 <= f64::from(hi) + 0.5)
         .unwrap_or(PHASES.len() - 1)
 }
 
@@ -331,12 +348,14 @@ fn tally(scored: &[Scored], bins: &Bins, k_given: f64, k_fit: Option<f64>) -> Ta
 }
 
 /// Judges `w` of `model` on the scored positions (from [`score_samples`]; `skipped` is
-/// reported as it is): fits `K`, then one parallel pass for every table.
+/// reported as it is): fits `K`, then one parallel pass for every table. `phase_max` is the
+/// scale the phase buckets are named on (24, or a traced engine's).
 pub fn judge_scored<M: Tunable>(
     model: &M,
     scored: &[Scored],
     skipped: usize,
     opts: &JudgeOptions,
+    phase_max: u32,
 ) -> Result<Judgement, TexelError> {
     if scored.is_empty() {
         return Err(TexelError::Config(
@@ -383,8 +402,8 @@ pub fn judge_scored<M: Tunable>(
         by_phase: tally
             .phase
             .iter()
-            .zip(PHASES)
-            .map(|(s, (name, _))| s.group(name.to_string()))
+            .zip(phase_names(phase_max))
+            .map(|(s, name)| s.group(name))
             .collect(),
         by_imbalance: tally
             .imbalance
@@ -403,5 +422,53 @@ pub fn judge(
     opts: &JudgeOptions,
 ) -> Result<Judgement, TexelError> {
     let (scored, skipped) = score_samples(model, w, samples);
-    judge_scored(model, &scored, skipped, opts)
+    judge_scored(model, &scored, skipped, opts, 24)
+}
+
+#[cfg(test)]
+mod phase_tests {
+    use super::{phase_bucket, phase_names};
+
+    #[test]
+    fn buckets_are_named_on_the_models_own_scale() {
+        assert_eq!(
+            phase_names(24),
+            [
+                "endgame (phase 0-7)",
+                "middlegame (phase 8-17)",
+                "opening (phase 18-24)"
+            ]
+        );
+        // An engine whose phase runs to 20: the same edges in proportion.
+        assert_eq!(
+            phase_names(20),
+            [
+                "endgame (phase 0-6)",
+                "middlegame (phase 7-14)",
+                "opening (phase 15-20)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_phase_falls_in_the_bucket_its_name_says() {
+        for max in [24u32, 20, 64, 256] {
+            let names = phase_names(max);
+            for phase in 0..=max {
+                let b = phase_bucket(phase as f32 / max as f32);
+                let range = names[b]
+                    .split("phase ")
+                    .nth(1)
+                    .unwrap()
+                    .trim_end_matches(')');
+                let (lo, hi) = range.split_once('-').unwrap();
+                let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
+                assert!(
+                    lo <= phase && phase <= hi,
+                    "max {max}: {phase} in {}",
+                    names[b]
+                );
+            }
+        }
+    }
 }

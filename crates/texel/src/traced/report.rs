@@ -16,11 +16,13 @@ use crate::judge::{judge_scored, material_balance, JudgeOptions, Judgement, Scor
 use crate::tunable::Tunable;
 use crate::TexelError;
 
-/// Every trace's evaluation at `w` with its result, phase (from the board's material, as for
-/// the built-in models) and material balance; traces whose board does not decode or whose
+/// Every trace's evaluation at `w` with its result, phase (the engine's own, over its
+/// manifest's `phase.max`; an unclamped phase above it counts as the maximum) and material
+/// balance; traces whose board does not decode or whose
 /// evaluation fails are left out (the second value counts them).
 pub fn score_traces(traced: &Traced, w: &[f64], traces: &[Trace]) -> (Vec<Scored>, usize) {
     let m = &*traced.manifest;
+    let max = m.phase_max().max(1) as f32;
     let chunks: Vec<Vec<Scored>> = traces
         .par_chunks(CHUNK)
         .map(|chunk| {
@@ -29,7 +31,7 @@ pub fn score_traces(traced: &Traced, w: &[f64], traces: &[Trace]) -> (Vec<Scored
                 Some(Scored {
                     q: m.evaluate_real::<f64>(t, w).ok()?,
                     result: t.result,
-                    phase: t.board.phase(),
+                    phase: (t.phase / max).clamp(0.0, 1.0),
                     imbalance: material_balance(&pos),
                 })
             };
@@ -49,7 +51,7 @@ pub fn judge_traces(
     opts: &JudgeOptions,
 ) -> Result<Judgement, TexelError> {
     let (scored, skipped) = score_traces(traced, w, traces);
-    judge_scored(traced, &scored, skipped, opts)
+    judge_scored(traced, &scored, skipped, opts, traced.manifest.phase_max())
 }
 
 /// `tune explain` on traces: the same report as for the built-in models

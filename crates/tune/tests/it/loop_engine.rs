@@ -911,8 +911,23 @@ fn piped_output_gets_plain_progress_lines() {
     let run = |every: &str| {
         let o = tune()
             .env("GRADTUNE_PROGRESS_SECS", every)
-            .args(["selfplay", "--engine", arg(&exe), "--weights", arg(&manifest)])
-            .args(["--games", "8", "--nodes", "300", "--threads", "1", "-o", arg(&out)])
+            .args([
+                "selfplay",
+                "--engine",
+                arg(&exe),
+                "--weights",
+                arg(&manifest),
+            ])
+            .args([
+                "--games",
+                "8",
+                "--nodes",
+                "300",
+                "--threads",
+                "1",
+                "-o",
+                arg(&out),
+            ])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
