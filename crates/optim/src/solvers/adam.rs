@@ -13,27 +13,20 @@ use crate::problem::MiniBatch;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct AdamOptions {
-    /// Step size (in the weights' units, centipawns: each step moves a weight by about this).
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = AdamOptions::default().lr, help = "adam: step size in centipawns"))]
+    /// adam: step size (in the weights' units, centipawns: each step moves a weight by about this).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = AdamOptions::default().lr))]
     pub lr: f64,
-    /// First-moment decay.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = AdamOptions::default().beta1, help = "adam: first-moment decay"))]
+    /// adam: first-moment decay.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = AdamOptions::default().beta1))]
     pub beta1: f64,
-    /// Second-moment decay.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = AdamOptions::default().beta2, help = "adam: second-moment decay"))]
+    /// adam: second-moment decay.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = AdamOptions::default().beta2))]
     pub beta2: f64,
-    /// Denominator guard.
-    #[cfg_attr(feature = "clap", arg(long = "adam-eps", default_value_t = AdamOptions::default().eps, value_name = "X", help = "adam: denominator guard"))]
+    /// adam: denominator guard.
+    #[cfg_attr(feature = "clap", arg(long = "adam-eps", default_value_t = AdamOptions::default().eps, value_name = "X"))]
     pub eps: f64,
-    /// Positions per mini-batch; `None` for full batch (one step per pass).
-    #[cfg_attr(
-        feature = "clap",
-        arg(
-            long,
-            value_name = "B",
-            help = "adam: positions per mini-batch (default: full batch)"
-        )
-    )]
+    /// adam: positions per mini-batch; none for the full batch (one step per pass), the default.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "B"))]
     pub batch_size: Option<usize>,
     /// Seed of the per-epoch shuffle.
     #[cfg_attr(feature = "clap", arg(skip = AdamOptions::default().seed))]

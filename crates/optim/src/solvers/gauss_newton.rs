@@ -15,29 +15,29 @@ use tapered::Stop;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct GaussNewtonOptions {
-    /// Initial Levenberg-Marquardt damping `mu`: the step solves
+    /// gauss-newton (and hybrid): initial Levenberg-Marquardt damping `mu`: the step solves
     /// `(H + mu (diag H + delta)) p = -g`.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().damping, help = "gauss-newton (and hybrid): initial Levenberg-Marquardt damping"))]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().damping))]
     pub damping: f64,
-    /// Solve the step with a dense Cholesky factorisation up to this many free parameters, by
+    /// gauss-newton (and hybrid): solve the step with a dense Cholesky factorisation up to this many free parameters, by
     /// matrix-free preconditioned conjugate gradient above.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().dense_max, help = "gauss-newton (and hybrid): solve each step by dense Cholesky up to this many free parameters, by matrix-free conjugate gradient above"))]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().dense_max))]
     pub dense_max: usize,
-    /// Maximum conjugate-gradient iterations per step.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().cg_iters, help = "gauss-newton: conjugate-gradient iterations per step at most"))]
+    /// gauss-newton: maximum conjugate-gradient iterations per step.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().cg_iters))]
     pub cg_iters: usize,
-    /// Conjugate gradient stops when the residual norm falls below this fraction of `|g|`.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().cg_tol, help = "gauss-newton: conjugate gradient stops at this fraction of the gradient norm"))]
+    /// gauss-newton: conjugate gradient stops when the residual norm falls below this fraction of `|g|`.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().cg_tol))]
     pub cg_tol: f64,
-    /// Rejected steps (with growing damping) tried before giving up on an iteration.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().max_retries, help = "gauss-newton: rejected steps tried (with growing damping) before giving up"))]
+    /// gauss-newton: rejected steps (with growing damping) tried before giving up on an iteration.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = GaussNewtonOptions::default().max_retries))]
     pub max_retries: usize,
-    /// Positions the Gauss-Newton matrix is summed over at most (an evenly spread sample, see
-    /// [`Objective::linearise_sampled`](crate::Objective::linearise_sampled)); 0: all.
-    #[cfg_attr(feature = "clap", arg(long = "gn-sample", default_value_t = GaussNewtonOptions::default().sample, value_name = "N", help = "gauss-newton (and hybrid): positions the Gauss-Newton matrix is summed over at most, evenly spread (0: all); the gradient and the step test use every position"))]
+    /// gauss-newton (and hybrid): positions the Gauss-Newton matrix is summed over at most (an evenly spread sample, see
+    /// `Objective::linearise_sampled`); 0: all.
+    #[cfg_attr(feature = "clap", arg(long = "gn-sample", default_value_t = GaussNewtonOptions::default().sample, value_name = "N"))]
     pub sample: usize,
-    /// Converged when an accepted step lowers the objective by less than this fraction.
-    #[cfg_attr(feature = "clap", arg(id = "gn_tol_cost", long = "gn-tol-cost", default_value_t = GaussNewtonOptions::default().tol_cost, value_name = "X", help = "gauss-newton: converged when an accepted step lowers the objective by less than this fraction"))]
+    /// gauss-newton: converged when an accepted step lowers the objective by less than this fraction.
+    #[cfg_attr(feature = "clap", arg(id = "gn_tol_cost", long = "gn-tol-cost", default_value_t = GaussNewtonOptions::default().tol_cost, value_name = "X"))]
     pub tol_cost: f64,
 }
 

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct HybridOptions {
-    /// Gauss-Newton iterations first.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = HybridOptions::default().gn_iters, help = "hybrid: Gauss-Newton iterations before L-BFGS"))]
+    /// hybrid: Gauss-Newton iterations first.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = HybridOptions::default().gn_iters))]
     pub gn_iters: u64,
-    /// Local-search sweeps at the end (each up to two passes per parameter); 0 for none.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = HybridOptions::default().polish_sweeps, help = "hybrid: local-search sweeps at the end (0: none)"))]
+    /// hybrid: local-search sweeps at the end (each up to two passes per parameter); 0 for none.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = HybridOptions::default().polish_sweeps))]
     pub polish_sweeps: u64,
 }
 

@@ -10,18 +10,18 @@ use crate::error::OptimError;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct LbfgsOptions {
-    /// Number of correction pairs kept (the memory `m`).
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = LbfgsOptions::default().memory, help = "lbfgs (and hybrid): correction pairs kept"))]
+    /// lbfgs (and hybrid): number of correction pairs kept (the memory `m`).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = LbfgsOptions::default().memory))]
     pub memory: usize,
-    /// Stop when the gradient norm falls below this.
-    #[cfg_attr(feature = "clap", arg(id = "lbfgs_tol_grad", long = "lbfgs-tol-grad", default_value_t = LbfgsOptions::default().tol_grad, value_name = "X", help = "lbfgs: converged when the gradient norm falls below this"))]
+    /// lbfgs: stop when the gradient norm falls below this.
+    #[cfg_attr(feature = "clap", arg(id = "lbfgs_tol_grad", long = "lbfgs-tol-grad", default_value_t = LbfgsOptions::default().tol_grad, value_name = "X"))]
     pub tol_grad: f64,
-    /// Stop when the objective changes by less than this between iterations.
-    #[cfg_attr(feature = "clap", arg(id = "lbfgs_tol_cost", long = "lbfgs-tol-cost", default_value_t = LbfgsOptions::default().tol_cost, value_name = "X", help = "lbfgs: converged when the objective changes by less than this"))]
+    /// lbfgs: stop when the objective changes by less than this between iterations.
+    #[cfg_attr(feature = "clap", arg(id = "lbfgs_tol_cost", long = "lbfgs-tol-cost", default_value_t = LbfgsOptions::default().tol_cost, value_name = "X"))]
     pub tol_cost: f64,
-    /// Work in Jacobi-scaled variables (one extra pass at the start): see
-    /// [`jacobi_scale`](crate::jacobi_scale).
-    #[cfg_attr(feature = "clap", arg(long = "no-precondition", action = clap::ArgAction::SetFalse, help = "lbfgs (and hybrid): work in the raw weights instead of Jacobi-scaled ones"))]
+    /// lbfgs (and hybrid): work in Jacobi-scaled variables (one extra pass at the start): see
+    /// `jacobi_scale`; `--no-precondition` turns it off.
+    #[cfg_attr(feature = "clap", arg(long = "no-precondition", action = clap::ArgAction::SetFalse))]
     pub precondition: bool,
 }
 

@@ -12,11 +12,11 @@ use crate::stopping::Control;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct LocalOptions {
-    /// The move tried on each parameter, `+step` then `-step` (Texel: 1).
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = LocalOptions::default().step, help = "local (and hybrid polish): the move tried on each parameter"))]
+    /// local (and hybrid polish): the move tried on each parameter, `+step` then `-step` (Texel: 1).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = LocalOptions::default().step))]
     pub step: f64,
-    /// Round the starting point to multiples of `step` first (engines use integers).
-    #[cfg_attr(feature = "clap", arg(long = "no-round-start", action = clap::ArgAction::SetFalse, help = "local: do not round the start to multiples of --step"))]
+    /// local: round the starting point to multiples of `step` first (engines use integers); `--no-round-start` turns it off.
+    #[cfg_attr(feature = "clap", arg(long = "no-round-start", action = clap::ArgAction::SetFalse))]
     pub round_start: bool,
 }
 

@@ -19,22 +19,22 @@ use crate::stopping::StallGuard;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct PsoOptions {
-    /// Number of particles.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().particles, help = "pso: number of particles"))]
+    /// pso: number of particles.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().particles))]
     pub particles: usize,
-    /// Half-width of the first swarm's box around the start, as a fraction of each weight's
+    /// pso: half-width of the first swarm's box around the start, as a fraction of each weight's
     /// magnitude ...
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().radius_fraction, help = "pso: half-width of the first box, as a fraction of each weight"))]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().radius_fraction))]
     pub radius_fraction: f64,
-    /// ... but at least this many centipawns.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().radius_min, help = "pso: ... but at least this many centipawns"))]
+    /// pso: ... but at least this many centipawns.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().radius_min))]
     pub radius_min: f64,
-    /// Restart when the best cost has not improved (by a relative 1e-9) for this many
+    /// pso: restart when the best cost has not improved (by a relative 1e-9) for this many
     /// iterations.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().stall, help = "pso: restart after this many iterations without improvement"))]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().stall))]
     pub stall: u64,
-    /// Each restart multiplies the box's half-width by this.
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().shrink, help = "pso: each restart without improvement multiplies the box by this"))]
+    /// pso: each restart multiplies the box's half-width by this.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = PsoOptions::default().shrink))]
     pub shrink: f64,
     /// Inertia, cognitive and social factors.
     #[cfg_attr(feature = "clap", arg(skip = PsoOptions::default().factors))]

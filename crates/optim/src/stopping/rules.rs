@@ -22,43 +22,39 @@ use crate::log::LogRecord;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct Stopping {
-    /// Iterations over which the relative decrease of the training loss is measured.
+    /// Converged when the training loss fell by less than --stop-rel-loss of itself over the
+    /// last N iterations (0: never).
     #[cfg_attr(
         feature = "clap",
         arg(
             id = "stop_window",
             long = "stop-window",
             value_name = "N",
-            default_value_t = Stopping::default().window,
-            help = "Converged when the training loss fell by less than --stop-rel-loss of \
-                    itself over the last N iterations (0: never)"
+            default_value_t = Stopping::default().window
         )
     )]
     pub window: usize,
-    /// Converged when the training loss fell by less than this fraction of itself over the
-    /// window.
+    /// The relative decrease of the training loss over --stop-window iterations below which the
+    /// run has converged (0: never).
     #[cfg_attr(
         feature = "clap",
         arg(
             id = "stop_rel_loss",
             long = "stop-rel-loss",
             value_name = "X",
-            default_value_t = Stopping::default().rel_loss,
-            help = "The relative decrease of the training loss over --stop-window iterations \
-                    below which the run has converged (0: never)"
+            default_value_t = Stopping::default().rel_loss
         )
     )]
     pub rel_loss: f64,
-    /// Converged when the gradient norm falls below this fraction of its first value.
+    /// Converged when the gradient norm falls below this fraction of its first value (0:
+    /// never).
     #[cfg_attr(
         feature = "clap",
         arg(
             id = "stop_rel_grad",
             long = "stop-rel-grad",
             value_name = "X",
-            default_value_t = Stopping::default().rel_grad,
-            help = "Converged when the gradient norm falls below this fraction of its first \
-                    value (0: never)"
+            default_value_t = Stopping::default().rel_grad
         )
     )]
     pub rel_grad: f64,
