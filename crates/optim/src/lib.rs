@@ -175,7 +175,8 @@
 //! optimiser, `Method::ALL` in `tune compare`'s order), `SolverOptions` (every solver's options)
 //! and `Method::stage`, which says what each method runs as. A `Stage` (`stage.rs`) is one
 //! optimiser as the driver runs it: `ArgminStage` wraps any argmin solver on the gradient state,
-//! `LbfgsStage` adds the Jacobi preconditioning and restarts L-BFGS (fresh memory and scale, the
+//! `LbfgsStage` (beside its solver, `solvers/lbfgs.rs`, as PSO's `Swarm` is beside PSO) adds the
+//! Jacobi preconditioning and restarts L-BFGS (fresh memory and scale, the
 //! relative rule's window from the restart: `RunShared::since`) where the relative loss rule ends
 //! it while it is still gaining, `Sequence` runs stages one after the other (hybrid: Gauss-Newton
 //! capped, L-BFGS, local-search polish capped). Stages are not argmin `Solver`s themselves because

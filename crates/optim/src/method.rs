@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::solvers::lbfgs::LbfgsStage;
 use crate::solvers::pso::Swarm;
 use crate::solvers::{
     Adam, AdamOptions, GaussNewton, GaussNewtonOptions, HybridOptions, LbfgsOptions, LocalOptions,
     LocalSearch, PsoOptions,
 };
-use crate::stage::{ArgminStage, LbfgsStage, Sequence, Stage};
+use crate::stage::{ArgminStage, Sequence, Stage};
 use crate::stopping::{Control, Stopping};
 
 /// The optimisers (the registry: the command line's tuning subcommands and `tune compare`'s

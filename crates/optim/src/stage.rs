@@ -1,8 +1,10 @@
 //! [`Stage`]: one optimiser as the driver runs it, and the stages every method is made of:
-//! any argmin solver on the gradient state ([`ArgminStage`]), L-BFGS with its optional Jacobi
-//! preconditioning ([`LbfgsStage`]), and stages run one after another ([`Sequence`], the
-//! hybrid method). The gradient solvers work in [`Coords`] that map every point into the
-//! parameters' bounds. Particle swarm with restarts is [`Swarm`](crate::solvers::pso::Swarm).
+//! any argmin solver on the gradient state ([`ArgminStage`]) and stages run one after another
+//! ([`Sequence`], the hybrid method). The gradient solvers work in [`Coords`] that map every
+//! point into the parameters' bounds. The stages with more than one executor live with their
+//! solver: L-BFGS with its Jacobi preconditioning and restarts
+//! ([`LbfgsStage`](crate::solvers::lbfgs::LbfgsStage)), particle swarm with restarts
+//! ([`Swarm`](crate::solvers::pso::Swarm)).
 //!
 //! A stage is not itself an argmin `Solver` where it cannot be one: the stages of a sequence
 //! work in different coordinates (L-BFGS in Jacobi-scaled ones) and the swarm on a population
@@ -18,10 +20,8 @@ use argmin::core::{Solver, State};
 use crate::coords::{projected_gradient, Coords};
 use crate::error::OptimError;
 use crate::execute::execute;
-use crate::linearise::jacobi_scale;
 use crate::observer::{GradState, Monitor, RunShared};
 use crate::problem::FitProblem;
-use crate::solvers::lbfgs::{lbfgs, LbfgsOptions};
 use crate::stopping::{self, Control};
 
 /// Where a stage ended (the free values), and why (`"<stage>: <reason>"`).
@@ -121,88 +121,6 @@ where
     }
 }
 
-/// argmin's L-BFGS (More-Thuente) in coordinates mapped into the bounds, Jacobi-scaled when
-/// asked (the scale is measured at the stage's start: one linearisation).
-pub(crate) struct LbfgsStage(pub(crate) LbfgsOptions);
-
-impl LbfgsStage {
-    /// One L-BFGS run from `x0`: fresh memory, the Jacobi scale measured at `x0`.
-    fn once(
-        &self,
-        shared: &Arc<RunShared>,
-        x0: Vec<f64>,
-        cap: Option<u64>,
-    ) -> Result<StageEnd, OptimError> {
-        let s = lbfgs(&self.0)?;
-        let coords = Coords::new(shared.train.bounds());
-        let coords = if self.0.precondition {
-            let scale = jacobi_scale(&shared.train, &x0, &coords);
-            coords.scaled(Some(scale))
-        } else {
-            coords
-        };
-        let tries = "a More-Thuente line search along the L-BFGS direction";
-        Ok(mapped_stage(
-            shared,
-            s,
-            x0,
-            ("lbfgs", tries),
-            cap,
-            coords,
-            false,
-        ))
-    }
-}
-
-/// Restarts of L-BFGS at most, in one stage.
-const MAX_RESTARTS: u32 = 20;
-
-impl Stage for LbfgsStage {
-    /// L-BFGS, restarted (fresh memory, the Jacobi scale measured again) where the relative
-    /// loss rule ends it, as long as the run it ends lowered the training objective by more
-    /// than ten times that rule's threshold: on a non-convex objective (`full`) L-BFGS crosses
-    /// plateaus where the rule fires, and a scale measured far away (a bounded parameter near
-    /// its bound has lost most of its curvature in the mapped coordinate) slows it more.
-    fn run(
-        &self,
-        shared: &Arc<RunShared>,
-        x0: Vec<f64>,
-        cap: Option<u64>,
-    ) -> Result<StageEnd, OptimError> {
-        let first = shared.iter.load(Ordering::SeqCst);
-        let mut since = first;
-        let mut end = self.once(shared, x0, cap)?;
-        let rule = shared.stopping.rel_loss;
-        for restart in 1..=MAX_RESTARTS {
-            if !stopping::ended_by_loss_rule(&shared.control, rule) {
-                break;
-            }
-            // The training objective where this run started (the record before its first
-            // iteration) and where it ended, from the log.
-            let (e0, e1) = {
-                let h = shared
-                    .history
-                    .lock()
-                    .map_err(|_| OptimError::Poisoned("the run's history"))?;
-                let recs = &h[h.partition_point(|r| r.iter + 1 < since)..];
-                match (recs.first(), recs.last()) {
-                    (Some(a), Some(b)) => (a.train_loss, b.train_loss),
-                    _ => break,
-                }
-            };
-            if !stopping::restart_worth(rule, e0, e1) || !stopping::resume(&shared.control) {
-                break;
-            }
-            since = shared.iter.load(Ordering::SeqCst);
-            shared.since.store(since, Ordering::SeqCst);
-            let cap = cap.map(|c| c.saturating_sub(since - first));
-            let (x, why) = self.once(shared, end.0, cap)?;
-            end = (x, format!("{why} (after {restart} restarts)"));
-        }
-        Ok(end)
-    }
-}
-
 /// Stages one after the other, each from where the previous one ended and with its own cap;
 /// it ends after the last stage, or after any stage when the run must stop. The reason is the
 /// last stage's.
@@ -234,7 +152,7 @@ impl Stage for Sequence {
 /// the run's budget; returns its final point (in the free parameters) and why it stopped. A
 /// solver that fails part-way ends where it was last observed, and the reason names the
 /// parameters it was stuck on ([`abnormal`]).
-fn mapped_stage<S>(
+pub(crate) fn mapped_stage<S>(
     shared: &Arc<RunShared>,
     solver: S,
     x0: Vec<f64>,
