@@ -115,7 +115,7 @@ pub use error::DataError;
 pub use files::{write_epd, write_samples, OutputKind};
 pub use filter::Filter;
 pub use format::Format;
-pub use load::load;
+pub use load::{load, SampleReader};
 pub use options::LoadOptions;
 pub use packed::PackedBoard;
 pub use pgn::{extract_pgn, extract_pgn_reader, ExtractOptions};

@@ -125,7 +125,7 @@ pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
 pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
 pub use ports::{check_ports, port_group, PortMismatch, PortReport};
-pub use read::{write_text, ReadOptions, ReadReport, MAX_MESSAGES};
+pub use read::{write_text, ReadOptions, ReadReport, TextWriter, MAX_MESSAGES};
 pub use stream::{read_traces, TraceStream};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
