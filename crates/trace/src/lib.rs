@@ -124,13 +124,16 @@ pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
 pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
-pub use ports::{check_ports, port_group, PortMismatch, PortReport};
+pub use ports::{check_ports, port_group, PortChecker, PortMismatch, PortReport};
 pub use read::{write_text, ReadOptions, ReadReport, TextWriter, MAX_MESSAGES};
 pub use stream::{read_traces, TraceStream};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
 pub use uci::{uci_option_name, uci_options};
-pub use verify::{verify, Diagnosis, Mismatch, VerifyOptions, VerifyReport};
+pub use verify::{
+    verify, Diagnosis, Mismatch, OneCount, Presence, Verifier, VerifyOptions, VerifyReport,
+    SUSPECTS,
+};
 
 /// The default evaluation formula (the one used when a manifest gives no `eval`).
 pub use manifest::DEFAULT_EVAL;

@@ -250,7 +250,8 @@ fn a_hang_is_timed_out_and_skipped() {
         r.stderr
     );
     for (_, message) in &skips {
-        assert!(message.contains("no `trace` within 5.0 s"), "{message}");
+        // The time waited, at least the time-out (a loaded machine may wait a little longer).
+        assert!(message.contains("no `trace` within 5."), "{message}");
     }
     let m = trace_manifest_of(&engine);
     assert_eq!(read_all(&out, &m).len(), 23);
