@@ -12,7 +12,7 @@ use common::{arg, compile_fixture, default_data, engine_evals, read_all, run, to
 use data::{load, LoadOptions, Sample};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
-use trace::Manifest;
+use trace::{Manifest, Trace};
 
 /// The fixtures' folder.
 fn fixtures() -> PathBuf {
@@ -116,6 +116,158 @@ fn the_c_fixture_traces_rebuild_its_own_evaluation() {
     assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&out).unwrap());
 }
 
+/// The traces of `samples` asked of one fixture process directly (`position fen`, `trace`),
+/// each joined with its position and labels as docs/trace-format.md says (the EPD's four
+/// fields, the labels, `game G` with the game id moved by `game_offset`).
+fn fixture_traces(exe: &Path, m: &Manifest, samples: &[Sample], game_offset: u32) -> Vec<Trace> {
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for s in samples {
+        let fen = Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal);
+        writeln!(stdin, "position fen {fen}\ntrace").unwrap();
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("trace ")).collect();
+    assert_eq!(answers.len(), samples.len());
+    samples
+        .iter()
+        .zip(answers)
+        .map(|(s, answer)| {
+            let epd = s.to_epd();
+            let fields: Vec<&str> = epd.splitn(5, ' ').collect();
+            let labels = fields[4].trim().trim_end_matches(';');
+            let labels = format!("{labels}; game {}", s.game + game_offset);
+            let line =
+                trace::parse_engine_answer(answer, &fields[..4].join(" "), &labels, m).unwrap();
+            trace::parse_line(&line, m).unwrap().unwrap()
+        })
+        .collect()
+}
+
+/// The streamed output is, byte for byte, the file of every trace written at once in input
+/// order (`trace::write_text`, how `tune trace` wrote before it streamed), the traces asked
+/// of one fixture process directly: two input files (the second's games moved past the
+/// first's), three engine processes answering out of order.
+#[test]
+fn the_streamed_file_is_the_whole_file_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (_, samples) = positions(dir.path(), 500);
+    let (a, b) = samples.split_at(300);
+    let (pa, pb) = (dir.path().join("a.epd"), dir.path().join("b.epd"));
+    data::write_epd(&pa, a).unwrap();
+    data::write_epd(&pb, b).unwrap();
+    let m = trace_manifest(&exe);
+    let mpath = dir.path().join("m.json");
+    std::fs::write(&mpath, trace_manifest_json(&exe)).unwrap();
+    let out = dir.path().join("out.txt");
+    let r = run(&[
+        "trace",
+        arg(&pa),
+        arg(&pb),
+        "--engine",
+        arg(&exe),
+        "--manifest",
+        arg(&mpath),
+        "-o",
+        arg(&out),
+        "--jobs",
+        "3",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let offset = a.iter().map(|s| s.game + 1).max().unwrap();
+    let mut traces = fixture_traces(&exe, &m, a, 0);
+    traces.extend(fixture_traces(&exe, &m, b, offset));
+    let whole = dir.path().join("whole.txt");
+    trace::write_text(&whole, &traces, &m).unwrap();
+    let (got, want) = (std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    assert_eq!(String::from_utf8_lossy(&got).lines().count(), 501);
+    assert!(got == want, "the streamed file differs from the whole one");
+}
+
+/// The output is written as the run goes, not kept to its end: with the engine hung on its
+/// 1,500th position (the time-out far away), the output's temporary file already holds the
+/// first traces, those of a finished run, in order. Ctrl-C then removes it, writes no output
+/// and keeps the 1,499 finished traces in the progress file.
+#[cfg(unix)]
+#[test]
+fn the_output_is_written_as_the_run_goes() {
+    use crate::interrupts::{temp_files, wait_at_most, wait_for};
+    use std::time::Duration;
+    let (Some(good), Some(hang)) = (misbehave("good"), misbehave("hang 1500")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = positions(dir.path(), 1600);
+    let whole = dir.path().join("whole.txt");
+    let r = trace_cmd(&input, &good, &whole, "1", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let want = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(want.lines().count(), 1601);
+
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = out_dir.join("out.txt");
+    let mut child = common::tune()
+        .args(["trace", arg(&input), "--engine", &hang, "-o", arg(&out)])
+        .args(["--jobs", "1", "--timeout", "600"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Complete lines of the temporary file (it fills a buffer at a time).
+    let written = || -> Vec<String> {
+        let Some(temp) = temp_files(&out_dir).into_iter().next() else {
+            return Vec::new();
+        };
+        let text = std::fs::read_to_string(temp).unwrap_or_default();
+        let complete = text.rfind('\n').map_or("", |i| &text[..=i]);
+        complete.lines().map(str::to_string).collect()
+    };
+    // The engine hangs once the progress file holds the first 1,499 traces (and its header).
+    let progress = out_dir.join("out.txt.progress");
+    let answered = || std::fs::read_to_string(&progress).map_or(0, |p| p.lines().count());
+    let hung = wait_for(&mut child, Duration::from_secs(300), || {
+        answered() == 7 + 1499
+    });
+    assert!(hung, "{} progress lines", answered());
+    // About 160 KB of traces were written: all but the last buffer is in the file.
+    let lines = written();
+    assert!(
+        lines.len() >= 500,
+        "the temporary file holds {} lines while the engine hangs",
+        lines.len()
+    );
+    let want_lines: Vec<&str> = want.lines().collect();
+    assert_eq!(
+        lines,
+        want_lines[..lines.len()],
+        "the first traces, in order"
+    );
+    assert!(!out.exists());
+
+    common::signal(child.id(), "INT");
+    let status = wait_at_most(&mut child, Duration::from_secs(120));
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(status.success(), "{status:?}: {stdout}");
+    assert!(stdout.contains("interrupted: nothing written"), "{stdout}");
+    assert!(!out.exists());
+    assert!(
+        temp_files(&out_dir).is_empty(),
+        "the temporary file is removed"
+    );
+    assert_eq!(answered(), 7 + 1499);
+}
+
 /// A run stopped half-way (here: the engine behind a wrapper quits after 100 positions and
 /// `--strict` stops there) keeps its traces in the progress file; the same command continues
 /// from them and writes the file an uninterrupted run writes.
@@ -161,6 +313,11 @@ fn an_interrupted_run_resumes_to_the_same_output() {
 
 /// The fixture's manifest, asked of it.
 fn trace_manifest(exe: &Path) -> Manifest {
+    Manifest::from_json(&trace_manifest_json(exe), "fixture").unwrap()
+}
+
+/// The fixture's manifest's JSON, asked of it.
+fn trace_manifest_json(exe: &Path) -> String {
     let out = Command::new(exe)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -171,7 +328,7 @@ fn trace_manifest(exe: &Path) -> Manifest {
         })
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    Manifest::from_json(text.trim().strip_prefix("manifest ").unwrap(), "fixture").unwrap()
+    text.trim().strip_prefix("manifest ").unwrap().to_string()
 }
 
 /// The skip messages of a run: `(position, message)` for each `skipped FILE: position N: ...`.
