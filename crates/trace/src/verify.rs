@@ -45,8 +45,10 @@ pub struct Mismatch {
     /// coefficients times its weights, every declared term, `const`.
     pub terms: Vec<(String, f64)>,
     /// The elements one count of which (for either side, more or fewer) is the difference:
-    /// name and the value of one count, those the trace counts first. (Elements feeding a
-    /// declared term are not searched.)
+    /// name and the value of one count, those the trace counts first. One count's value is
+    /// its weights through the evaluation formula linearised at the position: exact for a
+    /// linear manifest, and wherever no declared term reads the totals (`mg`, `eg`);
+    /// elements feeding a declared term are not searched.
     pub one_count: Vec<(String, f64)>,
 }
 

@@ -268,6 +268,66 @@ fn the_output_is_written_as_the_run_goes() {
     assert_eq!(answered(), 7 + 1499);
 }
 
+/// `tune verify` on a deliberately wrong trace of the C fixture (one more White knight in
+/// every seventh trace than the engine counted) fails on exactly those positions and names
+/// the element: one count of `material[1]` is every difference, shown for each listed
+/// position beside its parts.
+#[test]
+fn verify_names_the_element_a_wrong_trace_counts_off_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (input, _) = positions(dir.path(), 140);
+    let out = dir.path().join("traces.txt");
+    let mpath = dir.path().join("m.json");
+    let r = trace_cmd(
+        &input,
+        arg(&exe),
+        &out,
+        "2",
+        &["--manifest-out", arg(&mpath)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let m = Manifest::load(&mpath).unwrap();
+    let knight = m.trace_index("material", &[1]).unwrap();
+    let mut traces = read_all(&out, &m);
+    for t in traces.iter_mut().step_by(7) {
+        match t.coeffs.iter_mut().find(|c| c.0 == knight) {
+            Some(c) => c.1 += 1.0,
+            None => t.coeffs.push((knight, 1.0, 0.0)),
+        }
+        t.coeffs.sort_by_key(|c| c.0);
+    }
+    let wrong = dir.path().join("wrong.txt");
+    trace::write_text(&wrong, &traces, &m).unwrap();
+    let verify =
+        |traces: &Path| run(&["verify", "--trace", arg(traces), "--manifest", arg(&mpath)]);
+    assert_eq!(verify(&out).code, Some(0));
+    let r = verify(&wrong);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("20 differ by more than 1"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("terms: one count of `material[1]` is the difference in 20 of 20"),
+        "{}",
+        r.stdout
+    );
+    let listed = r
+        .stdout
+        .matches("one count of it is the difference: material[1] (");
+    assert_eq!(
+        listed.count(),
+        11,
+        "the worst and the first 10: {}",
+        r.stdout
+    );
+}
+
 /// A run stopped half-way (here: the engine behind a wrapper quits after 100 positions and
 /// `--strict` stops there) keeps its traces in the progress file; the same command continues
 /// from them and writes the file an uninterrupted run writes.
