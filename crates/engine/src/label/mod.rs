@@ -7,7 +7,8 @@
 //! engine and skips the position, with a message naming the file and the position. Every
 //! finished label is appended at once to a progress file beside the output
 //! ([`progress_path`]): a rerun of the same command continues where the last one stopped, and
-//! retries the positions it skipped. The output itself is written once, atomically, when
+//! retries the positions it skipped. The input is read a batch at a time; the labelled
+//! positions are collected in order and the output written once, atomically, when
 //! every position has been searched; the progress file is then removed (kept while some
 //! positions were skipped, so that a rerun retries only those).
 
