@@ -8,7 +8,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{arg, compile_fixture, default_data, engine_evals, read_all, run, tools, Ran};
+use common::{
+    arg, compile_fixture, default_data, engine_answers, engine_evals, read_all, run, tools, Ran,
+};
 use data::{load, LoadOptions, Sample};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
@@ -55,26 +57,26 @@ fn trace_cmd(input: &Path, engine: &str, out: &Path, jobs: &str, extra: &[&str])
     run(&args)
 }
 
-/// The engine's answers to `eval` for each sample, from one process.
-fn fixture_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
-    let fens = samples
+/// The samples' positions as FENs.
+fn fens(samples: &[Sample]) -> impl Iterator<Item = String> + '_ {
+    samples
         .iter()
-        .map(|s| Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal).to_string());
-    engine_evals(exe, fens)
+        .map(|s| Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal).to_string())
 }
 
-/// Every trace of the C fixture parses; rebuilt from the manifest at its own values it is the
-/// fixture's `eval` within 1 cp on every position (its king safety, non-linear, included);
-/// the positions keep their labels; one engine or two give the same file.
-#[test]
-fn the_c_fixture_traces_rebuild_its_own_evaluation() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(exe) = compile_fixture(dir.path()) else {
-        return;
-    };
-    let (input, samples) = positions(dir.path(), 300);
-    let out = dir.path().join("traces.txt");
-    let mpath = dir.path().join("manifest.json");
+/// The engine's answers to `eval` for each sample, from one process.
+fn fixture_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
+    engine_evals(exe, fens(samples))
+}
+
+/// `n` positions traced by the C fixture (compiled into `dir`) with two engines, its manifest
+/// written beside them: the fixture, the positions, the traces and the manifest's path; `None`
+/// (with a message) where there is no C compiler.
+fn traced_fixture(dir: &Path, n: usize) -> Option<(PathBuf, Vec<Sample>, PathBuf, PathBuf)> {
+    let exe = compile_fixture(dir)?;
+    let (input, samples) = positions(dir, n);
+    let out = dir.join("traces.txt");
+    let mpath = dir.join("manifest.json");
     let r = trace_cmd(
         &input,
         arg(&exe),
@@ -83,11 +85,31 @@ fn the_c_fixture_traces_rebuild_its_own_evaluation() {
         &["--manifest-out", arg(&mpath)],
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(r.stdout.contains("traced 300 positions"), "{}", r.stdout);
-    assert!(r.stdout.contains("(930 weights)"), "{}", r.stdout);
-    assert!(!dir.path().join("traces.txt.progress").exists());
+    assert!(
+        r.stdout.contains(&format!("traced {n} positions")),
+        "{}",
+        r.stdout
+    );
+    Some((exe, samples, out, mpath))
+}
 
+/// Every trace of the C fixture parses; rebuilt from the manifest at its own values it is the
+/// fixture's `eval` within 1 cp on every position (its king safety, non-linear, included);
+/// the positions keep their labels; one engine or two give the same file.
+#[test]
+fn the_c_fixture_traces_rebuild_its_own_evaluation() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, samples, out, mpath)) = traced_fixture(dir.path(), 300) else {
+        return;
+    };
+    let input = dir.path().join("in.epd");
+    assert!(!dir.path().join("traces.txt.progress").exists());
     let m = Manifest::load(&mpath).unwrap();
+    assert_eq!(
+        m.weights().len(),
+        930,
+        "the manifest written by --manifest-out"
+    );
     let traces = read_all(&out, &m);
     assert_eq!(traces.len(), 300);
     let evals = fixture_evals(&exe, &samples);
@@ -120,20 +142,7 @@ fn the_c_fixture_traces_rebuild_its_own_evaluation() {
 /// each joined with its position and labels as docs/trace-format.md says (the EPD's four
 /// fields, the labels, `game G` with the game id moved by `game_offset`).
 fn fixture_traces(exe: &Path, m: &Manifest, samples: &[Sample], game_offset: u32) -> Vec<Trace> {
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for s in samples {
-        let fen = Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal);
-        writeln!(stdin, "position fen {fen}\ntrace").unwrap();
-    }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
-    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("trace ")).collect();
+    let answers = engine_answers(exe, fens(samples), "trace");
     assert_eq!(answers.len(), samples.len());
     samples
         .iter()
@@ -144,7 +153,7 @@ fn fixture_traces(exe: &Path, m: &Manifest, samples: &[Sample], game_offset: u32
             let labels = fields[4].trim().trim_end_matches(';');
             let labels = format!("{labels}; game {}", s.game + game_offset);
             let line =
-                trace::parse_engine_answer(answer, &fields[..4].join(" "), &labels, m).unwrap();
+                trace::parse_engine_answer(&answer, &fields[..4].join(" "), &labels, m).unwrap();
             trace::parse_line(&line, m).unwrap().unwrap()
         })
         .collect()
@@ -275,20 +284,9 @@ fn the_output_is_written_as_the_run_goes() {
 #[test]
 fn verify_names_the_element_a_wrong_trace_counts_off_by_one() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(exe) = compile_fixture(dir.path()) else {
+    let Some((_, _, out, mpath)) = traced_fixture(dir.path(), 140) else {
         return;
     };
-    let (input, _) = positions(dir.path(), 140);
-    let out = dir.path().join("traces.txt");
-    let mpath = dir.path().join("m.json");
-    let r = trace_cmd(
-        &input,
-        arg(&exe),
-        &out,
-        "2",
-        &["--manifest-out", arg(&mpath)],
-    );
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
     let m = Manifest::load(&mpath).unwrap();
     let knight = m.trace_index("material", &[1]).unwrap();
     let mut traces = read_all(&out, &m);
