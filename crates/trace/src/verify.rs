@@ -104,7 +104,7 @@ pub struct OneCount {
     pub element: String,
     /// Differing positions where one count of it is the difference.
     pub positions: usize,
-    /// Differing positions searched.
+    /// Differing positions searched (the first 65,536 at most).
     pub of: usize,
 }
 
@@ -168,6 +168,9 @@ const CANDIDATE_POSITIONS: usize = 1 << 16;
 
 /// Differing positions searched for an element one count of which is the difference.
 const SEARCHED: usize = 1 << 16;
+
+/// Traces checked in parallel at a time.
+const CHUNK: usize = 1 << 14;
 
 /// Whether a rebuilt value matches the engine's, both rounded first.
 fn matches(engine: f64, rebuilt: f64, tolerance: f64) -> bool {
@@ -243,8 +246,8 @@ struct Checked {
     /// Whether it matches with the phase inverted.
     inverted: bool,
     /// For a differing position, the elements one count of which is the difference, with
-    /// that value (the trace's own elements first).
-    one_count: Vec<(u32, f64)>,
+    /// that value (the trace's own elements first), if they were searched.
+    one_count: Option<Vec<(u32, f64)>>,
 }
 
 impl<'m> Verifier<'m> {
@@ -288,19 +291,22 @@ impl<'m> Verifier<'m> {
 
     /// Compares the next traces of the set.
     pub fn add(&mut self, traces: &[Trace]) {
-        let (m, w, tol) = (self.m, &self.w[..], self.opts.tolerance);
-        let search = self.searched < SEARCHED;
-        let checked: Vec<Checked> = traces
-            .par_iter()
-            .map_init(
-                || (Vec::new(), Vec::new()),
-                |scratch, t| check(m, t, w, tol, search, scratch),
-            )
-            .collect();
-        for (k, (t, c)) in traces.iter().zip(checked).enumerate() {
-            self.take(self.seen + k, t, c);
+        // In chunks, so that the search for explaining elements stops near its limit.
+        for chunk in traces.chunks(CHUNK) {
+            let (m, w, tol) = (self.m, &self.w[..], self.opts.tolerance);
+            let search = self.searched < SEARCHED;
+            let checked: Vec<Checked> = chunk
+                .par_iter()
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |scratch, t| check(m, t, w, tol, search, scratch),
+                )
+                .collect();
+            for (k, (t, c)) in chunk.iter().zip(checked).enumerate() {
+                self.take(self.seen + k, t, c);
+            }
+            self.seen += chunk.len();
         }
-        self.seen += traces.len();
     }
 
     /// Counts one position.
@@ -356,16 +362,20 @@ impl<'m> Verifier<'m> {
             return;
         }
         self.r.failed += 1;
-        if self.searched < SEARCHED {
+        if let Some(found) = c.one_count.as_ref().filter(|_| self.searched < SEARCHED) {
             self.searched += 1;
-            for &(e, _) in &c.one_count {
+            for &(e, _) in found {
                 self.explains[e as usize] += 1;
             }
         }
         let diff = (engine.round() - rebuilt.round()).abs();
         let listed = self.r.first.len() < self.opts.max_listed;
         if listed || diff > self.worst_diff {
-            let one_count = (c.one_count.iter())
+            // Past the positions searched, a listed one is searched on its own.
+            let found = c
+                .one_count
+                .unwrap_or_else(|| one_count(self.m, t, &self.w, engine, rebuilt, tol));
+            let one_count = (found.iter())
                 .filter_map(|&(e, unit)| Some((self.m.element_name(e)?, unit)))
                 .collect();
             let mismatch = Mismatch {
@@ -523,7 +533,7 @@ fn check(
         return Checked {
             rebuilt: None,
             inverted: false,
-            one_count: Vec::new(),
+            one_count: None,
         };
     };
     let engine = f64::from(engine);
@@ -545,8 +555,8 @@ fn check(
         .is_ok_and(|v| matches(engine, v, tol));
     *scratch = (flipped.coeffs, flipped.features);
     let one_count = match &rebuilt {
-        Ok(v) if search && !matches(engine, *v, tol) => one_count(m, t, w, engine, *v, tol),
-        _ => Vec::new(),
+        Ok(v) if search && !matches(engine, *v, tol) => Some(one_count(m, t, w, engine, *v, tol)),
+        _ => None,
     };
     Checked {
         rebuilt: Some(rebuilt),
@@ -625,10 +635,11 @@ impl fmt::Display for VerifyReport {
             write!(f, "\n  diagnosis: {d}")?;
         }
         for s in &self.one_count {
+            let first = if s.of < self.failed { "the first " } else { "" };
             write!(
                 f,
-                "\n  terms: one count of `{}` is the difference in {} of {} differing positions \
-                 (does the engine count it otherwise than its trace?)",
+                "\n  terms: one count of `{}` is the difference in {} of {first}{} differing \
+                 positions (does the engine count it otherwise than its trace?)",
                 s.element, s.positions, s.of
             )?;
         }
