@@ -21,7 +21,7 @@ mod record;
 mod report;
 
 pub use activity::trace_activity;
-pub use load::{check_traces, read, start_weights};
+pub use load::{check_traces, files_note, read, start_weights};
 pub use model::{label, Traced};
 pub use record::record_traces;
 pub use report::{explain_traces, judge_traces, score_traces};
