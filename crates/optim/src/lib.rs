@@ -235,6 +235,7 @@
 //!   that cannot progress) ends the run like convergence, keeping the best weights and saying why.
 #![warn(missing_docs)]
 
+mod columns;
 mod config;
 mod coords;
 mod error;
@@ -260,6 +261,7 @@ mod stopping;
 pub mod support;
 mod validation;
 
+pub use columns::{Columns, Kept, Try};
 pub use config::RunConfig;
 pub use coords::{projected_gradient, Coords, MARGIN};
 pub use error::{HookError, OptimError};

@@ -19,6 +19,7 @@ mod judge;
 mod known_eval;
 mod objective;
 mod phased_traces;
+mod polish;
 mod recovery;
 mod replay;
 mod resolve;

@@ -1,0 +1,190 @@
+//! The index against brute force, and tries against whole passes.
+
+use std::sync::Arc;
+
+use tape::{Scalar, Var};
+use tapered::{CompiledSet, HeadRow, HeadSpec, Stop, Target};
+
+use super::*;
+use crate::{Link, LossKind, ObjectiveConfig, Sigmoid};
+
+const PARAMS: usize = 7;
+
+/// Item `k`'s evaluation over parameters 0/1, 2/3 (pairs), 4, 5, 6: phased rows, rows with an
+/// untapered weight, non-linear rows (programs).
+fn eval(k: usize, w: &[Var]) -> Var {
+    let r = (k % 7) as f64 / 6.0;
+    let c = (k % 3) as f64 - 1.0;
+    match k % 5 {
+        0 | 1 => Var::dot(
+            w,
+            &[
+                (0, 2.0 * r),
+                (1, 2.0 * (1.0 - r)),
+                (2, c * r),
+                (3, c * (1.0 - r)),
+            ],
+        ),
+        2 => w[4] * 3.0 + w[2] * r + w[3] * (1.0 - r),
+        3 => Var::dot(w, &[(5, c + 2.0), (6, -1.0)]),
+        _ => w[0] * w[4] * 0.01 + w[6] * (k as f64 / 50.0),
+    }
+}
+
+fn target(k: usize) -> Target {
+    Target {
+        value: [0.0, 0.5, 1.0][k % 3],
+        score: None,
+        group: 0,
+    }
+}
+
+/// 300 positions in the phased, sparse and program stores, then 200 in the sums-scalars-and-head
+/// store (`max(s_mg, 0) * w[pick] + s_eg`, the pick one of 4, 5, 6).
+fn set() -> CompiledSet {
+    let eg_of = [Some(1), None, Some(3), None, None, None, None];
+    let items: Vec<usize> = (0..300).collect();
+    let start = [50.0, 40.0, 10.0, -5.0, 1.0, 3.0, -2.0];
+    let mut a = CompiledSet::record(
+        &start,
+        &items,
+        |_, &k| target(k),
+        |_, &k, w| Some(eval(k, w)),
+        None,
+    );
+    a.compact_phased(&eg_of);
+    let mut tape = tape::Tape::new();
+    let head = tape.record(|rec| {
+        let x = rec.inputs(&[0.0; 3]);
+        rec.compile(x[0].max(Var::zero()) * x[2] * 0.1 + x[1])
+    });
+    let spec = HeadSpec {
+        head,
+        groups: 1,
+        picks: 1,
+        scalars: 0,
+        eg_of: eg_of.to_vec(),
+    };
+    let heads: Vec<usize> = (0..200).collect();
+    let b = CompiledSet::record_heads(
+        &start,
+        &heads,
+        |_, &k| target(k),
+        |_, &k, row: &mut HeadRow| {
+            let c = (k % 5) as f64 - 2.0;
+            row.sums = vec![vec![(0, 1.0), (2, c)], vec![(1, 1.0), (3, c)]];
+            row.picks = vec![4 + (k % 3) as u32];
+            row.scalars = Vec::new();
+            true
+        },
+        &spec,
+        |_, _, _| None,
+        None,
+    );
+    let mut builder = tapered::SetBuilder::new(PARAMS);
+    builder.push(a);
+    builder.push(b);
+    builder.finish()
+}
+
+fn objective(set: CompiledSet) -> Objective {
+    let link = Link {
+        sigmoid: Sigmoid::Logistic,
+        k: 0.01,
+        loss: LossKind::Mse,
+    };
+    Objective::new(
+        Arc::new(set),
+        ObjectiveConfig::new(link),
+        vec![0.0; PARAMS],
+        None,
+    )
+    .unwrap()
+}
+
+#[test]
+fn columns_hold_the_positions_that_read_each_weight() {
+    let set = set();
+    assert!(set.layout().stores.len() >= 4, "{:?}", set.layout());
+    let weights = [0, 1, 2, 3, 4, 6];
+    let twins = [Some(1), None, Some(3), None, None, None, None];
+    // One block, and blocks of 7 positions (parts across more blocks than a wave builds).
+    let one = Columns::build(&set, &weights, &twins, Stop::Never).unwrap();
+    let cols = Columns::build_in_blocks(&set, &weights, &twins, Stop::Never, 7).unwrap();
+    assert_eq!(one.parts.len(), one.col_parts.len() - 1, "a part a column");
+    assert!(cols.parts.len() > WAVE * 4);
+    assert!(!cols.indexes(5) && cols.entries(5) == 0);
+    assert!(cols.everywhere() > 0, "the programs are in every column");
+    for &j in &weights {
+        let mut got = Vec::new();
+        for item in cols.items(j) {
+            item.each(|i| got.push(i));
+        }
+        got.sort_unstable();
+        // The weight's readers, with its twin's (one column), and the programs.
+        let mates: Vec<u32> = match j {
+            0 | 1 => vec![0, 1],
+            2 | 3 => vec![2, 3],
+            _ => vec![j as u32],
+        };
+        let want: Vec<usize> = (0..set.len())
+            .filter(|&i| {
+                let mut r = Vec::new();
+                !set.reads(i, &mut r) || r.iter().any(|p| mates.contains(p))
+            })
+            .collect();
+        assert_eq!(got, want, "weight {j}");
+        assert_eq!(cols.entries(j), want.len());
+        let mut whole = Vec::new();
+        for item in one.items(j) {
+            item.each(|i| whole.push(i));
+        }
+        whole.sort_unstable();
+        assert_eq!(whole, want, "weight {j}, one block");
+    }
+    // Twins not both indexed keep their own column.
+    let one = Columns::build(&set, &[1], &twins, Stop::Never).unwrap();
+    assert!(one.indexes(1) && !one.indexes(0));
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    assert!(Columns::build(&set, &weights, &twins, Stop::from(&stop)).is_none());
+}
+
+#[test]
+fn a_try_changes_the_loss_as_two_passes_do_and_keeping_it_is_scoring_afresh() {
+    let obj = objective(set());
+    let n = obj.set().len() as f64;
+    let twins = [Some(1), None, Some(3), None, None, None, None];
+    let weights: Vec<usize> = (0..PARAMS).collect();
+    let cols = Columns::build_in_blocks(obj.set(), &weights, &twins, Stop::Never, 13).unwrap();
+    let mut w = vec![50.0, 40.0, 10.0, -5.0, 1.0, 3.0, -2.0];
+    let mut kept = Kept::new(&obj, &w);
+    // Steps on every weight, some kept: each try's change is the difference of two passes.
+    for (round, j) in [0, 3, 4, 6, 1, 5, 2, 0, 6].into_iter().enumerate() {
+        let before = obj.data_loss(&w);
+        let old = w[j];
+        w[j] += if round % 2 == 0 { 7.0 } else { -3.0 };
+        let tried = kept.try_weight(&cols, &w, j);
+        let after = obj.data_loss(&w);
+        let want = (after - before) * n;
+        assert!(
+            (tried.change - want).abs() <= 1e-9 * want.abs().max(1e-12),
+            "weight {j}: {} against {want}",
+            tried.change
+        );
+        assert_eq!(tried.evaluated, cols.entries(j));
+        if round % 3 == 2 {
+            w[j] = old;
+            continue;
+        }
+        kept.keep(&cols, tried);
+        let mut fresh = vec![0.0; obj.set().len()];
+        obj.set().scores(&w, &mut fresh);
+        let same = kept
+            .scores()
+            .iter()
+            .zip(&fresh)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        assert!(same, "after weight {j}");
+        assert!((kept.loss_sum() / n - after).abs() < 1e-12);
+    }
+}
