@@ -1,24 +1,35 @@
 //! An objective evaluated by what changes: [`Columns`], the index of the positions each weight
-//! changes (built once from the set, [`CompiledSet::reads`]), and [`Kept`], every position's
-//! current evaluation and loss, so that moving one weight re-evaluates only its column
-//! ([`Kept::try_weight`]) and keeping the move updates only those positions
-//! ([`Kept::keep`]). What the integer polish after rounding (`texel::finish`) is made of: a
-//! sweep of tries costs about one pass in all, not one pass a try.
+//! changes (built once from the set, [`CompiledSet::reads`] and
+//! [`CompiledSet::tapered_terms`]), and [`Kept`], the weights, every position's evaluation and
+//! its loss, so that moving one weight re-evaluates only its column ([`Kept::try_weight`]) and
+//! keeping the move updates only those positions ([`Kept::keep`]). What the integer polish
+//! after rounding (`texel::finish`) is made of: a sweep of tries costs about one pass in all,
+//! not one pass a try.
+//!
+//! **Two kinds of entries.** A linear row of the phased store, `c + sum_k s_k (a w[m_k] + b
+//! w[e_k])`, moves by `d s_k a` when `w[m_k]` moves by `d` (`d s_k b` for `w[e_k]`, `d s_k (a
+//! + b)` for a single): its entry in the column holds `s_k` (a small integer) and the row's
+//! factors are kept once a row, so a try moves its kept evaluation without reading the row.
+//! Any other position's entry is its number alone, and a try scores it afresh with
+//! [`CompiledSet::score`] (a head store replays its head; the cost is the position's).
 //!
 //! **Exact.** A position outside a weight's column does not read the weight, so its score is
-//! the same bits whatever the weight ([`CompiledSet::reads`]); a position in it is scored
-//! afresh with [`CompiledSet::score`], the function [`CompiledSet::scores`] fills the kept
-//! evaluations with. So the kept evaluations are always exactly the scores at the current
-//! weights, and a try's loss change is exactly the sum of its positions' changes: the same
-//! decision as comparing two passes' losses, up to the order of the sum.
+//! the same whatever the weight ([`CompiledSet::reads`]). A position scored afresh gets the
+//! bits [`CompiledSet::scores`] gives; a linear row's kept evaluation moves by the step times
+//! its coefficient, the score's value up to the rounding of that addition. A try's loss change
+//! is the sum of its positions' changes: the decision of comparing two passes' losses, up to
+//! the order of the sum (and those roundings).
 //!
 //! **Compact.** A column lists its positions in increasing order, as the gaps between them in
-//! LEB128 (one byte for a gap below 128: about a byte a position a column for dense columns),
-//! cut into *parts*, one per block of positions, which a try evaluates in parallel. The two
-//! weights of a tapered element (a `.mg` and its `.eg` twin) are read by the same positions
-//! in every store, so they share one column (the union of theirs, which is exact too).
-//! Positions whose store cannot tell what they read are in every column
-//! ([`Columns::everywhere`]).
+//! LEB128 (one byte for a gap below 128), a linear entry followed by its coefficient (one
+//! byte), cut into *parts*, one per block of positions and kind of entry, which a try
+//! evaluates in parallel. The two weights of a tapered element (a `.mg` and its `.eg` twin)
+//! are read by the same positions in every store, so they share one column (the union of
+//! theirs). Positions whose store cannot tell what they read are in every column
+//! ([`Columns::everywhere`]). About 2 bytes a (position, pair) for a linear manifest (4ku's
+//! 1,000,000 positions of 31 pairs each: about 65 MB), and 2 a position for the factors.
+
+use std::collections::HashMap;
 
 use rayon::prelude::*;
 use tape::Scratch;
@@ -32,44 +43,104 @@ const NONE: u32 = u32::MAX;
 /// The fewest positions a block (a part of a column; a work item of a try).
 const MIN_BLOCK: usize = 1 << 12;
 
+/// The most positions a block (a block's factors are numbered by a `u16`).
+const MAX_BLOCK: usize = 1 << 16;
+
 /// Blocks built at a time (each holds its columns' bytes until they are appended).
 const WAVE: usize = 16;
+
+/// How a linear row's evaluation moves with a weight: by its middlegame factor `a`, its
+/// endgame factor `b`, or both (a single).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// No linear row reads the weight.
+    None,
+    Mg,
+    Eg,
+    Single,
+    /// Read both ways: its linear rows are scored afresh (never with a consistent pairing).
+    Mixed,
+}
+
+impl Role {
+    /// `self` having seen the weight read as `other`.
+    fn and(self, other: Role) -> Role {
+        match self {
+            Role::None => other,
+            r if r == other => r,
+            _ => Role::Mixed,
+        }
+    }
+}
 
 /// The positions each weight changes; see the module documentation.
 #[derive(Clone, Debug, Default)]
 pub struct Columns {
     /// Per weight of the set, its column (`NONE`: not indexed).
     col_of: Vec<u32>,
+    /// Per weight, how linear rows read it.
+    role: Vec<Role>,
     /// Column `c`'s parts are `parts[col_parts[c]..col_parts[c + 1]]`.
     col_parts: Vec<usize>,
     parts: Vec<Part>,
     /// Column `c` holds `entries[c]` positions.
     entries: Vec<usize>,
-    /// Every column's gaps, part after part.
+    /// Every column's entries, part after part.
     bytes: Vec<u8>,
     /// Positions in every column (their store cannot tell what they read), ascending.
     everywhere: Vec<u32>,
+    /// Per block, the distinct `[a, b]` factors of its linear rows; per position, its number
+    /// among its block's (0 for the others).
+    factors: Vec<Vec<[f64; 2]>>,
+    factor_of: Vec<u16>,
     /// Positions a block.
     block: usize,
     /// Positions of the set.
     len: usize,
 }
 
-/// A column's positions in one block: `count` gaps at `bytes[start..]`, the first from the
-/// block's first position.
+/// A column's positions in one block, of one kind: `count` entries at `bytes[start..]`, the
+/// first gap from the block's first position; `linear`: each entry's gap is followed by its
+/// coefficient.
 #[derive(Clone, Copy, Debug)]
 struct Part {
     block: u32,
     count: u32,
     start: usize,
+    linear: bool,
 }
 
-/// A block's columns while it is built: each column's bytes, count and next position.
+/// A block's columns while it is built: each column's bytes, count and next position, for
+/// its linear and its other entries; its factors, roles seen and positions in every column.
 struct BlockCols {
-    bytes: Vec<Vec<u8>>,
-    count: Vec<u32>,
-    next: Vec<u32>,
+    linear: Vec<Entries>,
+    other: Vec<Entries>,
+    factors: Vec<[f64; 2]>,
+    factor_of: Vec<u16>,
+    roles: Vec<(u32, Role)>,
     everywhere: Vec<u32>,
+}
+
+/// One column's entries of one kind in a block.
+#[derive(Clone, Default)]
+struct Entries {
+    bytes: Vec<u8>,
+    count: u32,
+    next: u32,
+}
+
+impl Entries {
+    /// Appends position `i` (after the last one appended, or at or after the block's first
+    /// position `first` for the first), with its coefficient `s` for a linear entry.
+    fn push(&mut self, first: u32, i: u32, s: Option<i8>) {
+        let from = if self.count == 0 { first } else { self.next };
+        put(&mut self.bytes, i - from);
+        if let Some(s) = s {
+            self.bytes.push(s as u8);
+        }
+        self.next = i + 1;
+        self.count += 1;
+    }
 }
 
 /// Appends `v` in LEB128 (seven bits a byte, low first, the high bit set on all but the last).
@@ -82,27 +153,29 @@ fn put(out: &mut Vec<u8>, mut v: u32) {
     out.push(v as u8);
 }
 
-/// The positions of a part: `count` gaps from `bytes`, the first counted from `first`.
+/// A LEB128 number at `bytes[*at..]`, `*at` moved past it.
 #[inline(always)]
-fn positions(bytes: &[u8], first: usize, count: usize) -> impl Iterator<Item = usize> + '_ {
-    let (mut at, mut next) = (0usize, first);
-    (0..count).map(move |_| {
-        let mut v = 0usize;
-        let mut shift = 0;
-        loop {
-            let b = bytes[at];
-            at += 1;
-            v |= usize::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                break;
-            }
-            shift += 7;
+fn get(bytes: &[u8], at: &mut usize) -> usize {
+    let mut v = 0usize;
+    let mut shift = 0;
+    loop {
+        let b = bytes[*at];
+        *at += 1;
+        v |= usize::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return v;
         }
-        let i = next + v;
-        next = i + 1;
-        i
-    })
+        shift += 7;
+    }
 }
+
+/// A coefficient that a linear entry can hold: a whole number in `i8`'s range.
+fn small(s: f64) -> Option<i8> {
+    (s.fract() == 0.0 && (-128.0..=127.0).contains(&s)).then_some(s as i8)
+}
+
+/// A position's entries while a block is built: (column, coefficient if linear).
+type Marks = Vec<(u32, Option<i8>)>;
 
 impl Columns {
     /// The index of `set` for the weights `weights` (indices into the set's parameters): for
@@ -116,80 +189,97 @@ impl Columns {
         twins: &[Option<usize>],
         stop: Stop<'_>,
     ) -> Option<Columns> {
-        let block = (set.len() / 256).max(MIN_BLOCK);
-        Columns::build_in_blocks(set, weights, twins, stop, block)
+        let block = (set.len() / 256).clamp(MIN_BLOCK, MAX_BLOCK);
+        Columns::build_in_blocks(set, weights, twins, stop, block, true)
     }
 
-    /// [`build`](Self::build) with `block` positions a block.
+    /// [`build`](Self::build) with `block` positions a block; `linear`: linear rows get linear
+    /// entries (else every entry is scored afresh).
     fn build_in_blocks(
         set: &CompiledSet,
         weights: &[usize],
         twins: &[Option<usize>],
         stop: Stop<'_>,
         block: usize,
+        linear: bool,
     ) -> Option<Columns> {
         let n = set.params();
         let mut col_of = vec![NONE; n];
-        let mut cols = 0u32;
+        let mut members: Vec<Vec<u32>> = Vec::new();
         for &j in weights.iter().filter(|&&j| j < n) {
             if col_of[j] != NONE {
                 continue;
             }
-            col_of[j] = cols;
+            col_of[j] = members.len() as u32;
+            let mut mine = vec![j as u32];
             let twin = twins.get(j).copied().flatten();
-            if let Some(e) = twin.filter(|&e| e < n && weights.contains(&e)) {
-                col_of[e] = cols;
+            if let Some(e) = twin.filter(|&e| e < n && col_of[e] == NONE && weights.contains(&e)) {
+                col_of[e] = col_of[j];
+                mine.push(e as u32);
             }
-            cols += 1;
+            members.push(mine);
         }
-        let cols = cols as usize;
+        let cols = members.len();
         let len = set.len();
-        let block = block.max(1);
+        let block = block.clamp(1, MAX_BLOCK);
         let blocks = len.div_ceil(block);
         let mut out = Columns {
             col_of,
+            role: vec![Role::None; n],
             col_parts: Vec::new(),
             parts: Vec::new(),
             entries: vec![0; cols],
             bytes: Vec::new(),
             everywhere: Vec::new(),
+            factors: Vec::with_capacity(blocks),
+            factor_of: Vec::with_capacity(len),
             block,
             len,
         };
         // Parts by column as the blocks come in, then laid out column by column.
-        let mut by_col: Vec<Vec<(u32, u32, Vec<u8>)>> = vec![Vec::new(); cols];
-        let mut sizes = vec![0usize; cols];
+        let mut by_col: Vec<Vec<(Part, Vec<u8>)>> = vec![Vec::new(); cols];
         for wave in (0..blocks).step_by(WAVE) {
             let built: Vec<BlockCols> = (wave..(wave + WAVE).min(blocks))
                 .into_par_iter()
-                .map(|b| {
-                    if stop.now() {
-                        return None;
-                    }
-                    Some(out.build_block(set, b, cols))
-                })
+                .map(|b| (!stop.now()).then(|| out.build_block(set, &members, b, linear)))
                 .collect::<Option<_>>()?;
             for (k, bc) in built.into_iter().enumerate() {
                 let b = (wave + k) as u32;
                 out.everywhere.extend_from_slice(&bc.everywhere);
-                for (c, (bytes, count)) in bc.bytes.into_iter().zip(bc.count).enumerate() {
-                    if count > 0 {
-                        sizes[c] += bytes.len();
-                        out.entries[c] += count as usize;
-                        by_col[c].push((b, count, bytes));
+                out.factors.push(bc.factors);
+                out.factor_of.extend_from_slice(&bc.factor_of);
+                for (j, r) in bc.roles {
+                    out.role[j as usize] = out.role[j as usize].and(r);
+                }
+                let kinds = bc.linear.into_iter().zip(bc.other);
+                for (c, (lin, other)) in kinds.enumerate() {
+                    for (e, linear) in [(lin, true), (other, false)] {
+                        if e.count > 0 {
+                            out.entries[c] += e.count as usize;
+                            let part = Part {
+                                block: b,
+                                count: e.count,
+                                start: 0,
+                                linear,
+                            };
+                            by_col[c].push((part, e.bytes));
+                        }
                     }
                 }
             }
         }
-        out.bytes.reserve_exact(sizes.iter().sum());
+        if out.role.contains(&Role::Mixed) {
+            // A weight read both ways by linear rows (no consistent pairing): every entry is
+            // scored afresh instead, exact whatever the rows.
+            return Columns::build_in_blocks(set, weights, twins, stop, block, false);
+        }
+        let total = by_col.iter().flatten().map(|(_, b)| b.len()).sum();
+        out.bytes.reserve_exact(total);
         out.col_parts.push(0);
         for parts in by_col {
-            for (block, count, bytes) in parts {
-                out.parts.push(Part {
-                    block,
-                    count,
-                    start: out.bytes.len(),
-                });
+            for (mut part, bytes) in parts {
+                part.start = out.bytes.len();
+                out.parts.push(part);
                 out.bytes.extend_from_slice(&bytes);
             }
             out.col_parts.push(out.parts.len());
@@ -197,37 +287,90 @@ impl Columns {
         Some(out)
     }
 
-    /// Block `b`'s columns.
-    fn build_block(&self, set: &CompiledSet, b: usize, cols: usize) -> BlockCols {
+    /// Block `b`'s columns (`members[c]`: column `c`'s weights), linear rows as linear entries
+    /// if `linear`.
+    fn build_block(
+        &self,
+        set: &CompiledSet,
+        members: &[Vec<u32>],
+        b: usize,
+        linear: bool,
+    ) -> BlockCols {
+        let cols = members.len();
         let (first, end) = (b * self.block, ((b + 1) * self.block).min(self.len));
         let mut bc = BlockCols {
-            bytes: vec![Vec::new(); cols],
-            count: vec![0; cols],
-            next: vec![first as u32; cols],
+            linear: vec![Entries::default(); cols],
+            other: vec![Entries::default(); cols],
+            factors: Vec::new(),
+            factor_of: Vec::with_capacity(end - first),
+            roles: Vec::new(),
             everywhere: Vec::new(),
         };
-        let (mut read, mut mine) = (Vec::new(), Vec::new());
+        let mut numbers: HashMap<[u64; 2], u16> = HashMap::new();
+        let mut seen: HashMap<u32, Role> = HashMap::new();
+        let (mut terms, mut read, mut marks): (_, _, Marks) = (Vec::new(), Vec::new(), Vec::new());
+        let col = |j: u32| self.col_of.get(j as usize).copied().unwrap_or(NONE);
         for i in first..end {
-            read.clear();
-            if !set.reads(i, &mut read) {
-                bc.everywhere.push(i as u32);
-                continue;
+            marks.clear();
+            terms.clear();
+            let factors = if linear {
+                set.tapered_terms(i, &mut terms)
+            } else {
+                None
+            };
+            if let Some(f) = factors {
+                let next = bc.factors.len() as u16;
+                let k = *numbers.entry(f.map(f64::to_bits)).or_insert(next);
+                if k == next {
+                    bc.factors.push(f);
+                }
+                bc.factor_of.push(k);
+                for &(m, e, s) in &terms {
+                    let roles = if m == e {
+                        [(m, Role::Single), (m, Role::Single)]
+                    } else {
+                        [(m, Role::Mg), (e, Role::Eg)]
+                    };
+                    for (j, r) in roles {
+                        let was = seen.entry(j).or_insert(Role::None);
+                        *was = was.and(r);
+                    }
+                    for c in [col(m), col(e)] {
+                        // A linear entry only where the column is this pair's alone.
+                        let own = |c: u32| members[c as usize].iter().all(|&j| j == m || j == e);
+                        if c != NONE {
+                            marks.push((c, small(s).filter(|_| own(c))));
+                        }
+                    }
+                }
+            } else {
+                bc.factor_of.push(0);
+                read.clear();
+                if !set.reads(i, &mut read) {
+                    bc.everywhere.push(i as u32);
+                    continue;
+                }
+                marks.extend(read.iter().map(|&j| (col(j), None)).filter(|m| m.0 != NONE));
             }
-            mine.clear();
-            mine.extend(
-                read.iter()
-                    .map(|&j| self.col_of.get(j as usize).copied().unwrap_or(NONE))
-                    .filter(|&c| c != NONE),
-            );
-            mine.sort_unstable();
-            mine.dedup();
-            for &c in &mine {
-                let c = c as usize;
-                put(&mut bc.bytes[c], i as u32 - bc.next[c]);
-                bc.next[c] = i as u32 + 1;
-                bc.count[c] += 1;
+            marks.sort_unstable_by_key(|m| m.0);
+            let mut k = 0;
+            while k < marks.len() {
+                let c = marks[k].0;
+                let run = marks[k..].iter().take_while(|m| m.0 == c).count();
+                // A pair's two weights in one column give one entry; anything else twice in
+                // a column (a pairing other than the rows') is scored afresh.
+                let same = marks[k..k + run].iter().all(|m| m.1 == marks[k].1);
+                let linear = if run <= 2 && same { marks[k].1 } else { None };
+                let to = if linear.is_some() {
+                    &mut bc.linear[c as usize]
+                } else {
+                    &mut bc.other[c as usize]
+                };
+                to.push(first as u32, i as u32, linear);
+                k += run;
             }
         }
+        bc.roles = seen.into_iter().collect();
         bc
     }
 
@@ -252,14 +395,35 @@ impl Columns {
         self.everywhere.len()
     }
 
+    /// Entries of weight `j`'s column whose evaluation moves without being scored afresh
+    /// (linear rows of the phased store).
+    pub fn linear_entries(&self, j: usize) -> usize {
+        match self.col_of.get(j).copied() {
+            Some(c) if c != NONE => {
+                let parts = &self.parts[self.col_parts[c as usize]..self.col_parts[c as usize + 1]];
+                parts
+                    .iter()
+                    .filter(|p| p.linear)
+                    .map(|p| p.count as usize)
+                    .sum()
+            }
+            _ => 0,
+        }
+    }
+
     /// Bytes of heap memory held.
     pub fn heap_bytes(&self) -> usize {
         self.col_of.capacity() * 4
+            + self.role.capacity()
             + self.col_parts.capacity() * std::mem::size_of::<usize>()
             + self.parts.capacity() * std::mem::size_of::<Part>()
             + self.entries.capacity() * std::mem::size_of::<usize>()
             + self.bytes.capacity()
             + self.everywhere.capacity() * 4
+            + (self.factors.iter())
+                .map(|f| f.capacity() * 16)
+                .sum::<usize>()
+            + self.factor_of.capacity() * 2
     }
 
     /// The work items of weight `j`'s column: its parts, then the positions in every column a
@@ -276,44 +440,83 @@ impl Columns {
                 bytes: &self.bytes[p.start..],
                 first: p.block as usize * self.block,
                 count: p.count as usize,
+                factors: p.linear.then(|| &self.factors[p.block as usize][..]),
             })
             .collect();
         items.extend(self.everywhere.chunks(self.block).map(Item::List));
         items
+    }
+
+    /// How a linear entry of weight `j` with coefficient `s` moves per unit of `j`, with the
+    /// row's factors `f`.
+    #[inline(always)]
+    fn coefficient(&self, j: usize, s: f64, [a, b]: [f64; 2]) -> f64 {
+        match self.role[j] {
+            Role::Mg => s * a,
+            Role::Eg => s * b,
+            Role::Single => s * (a + b),
+            // No linear entry reads such a weight (see `build_in_blocks`).
+            Role::None | Role::Mixed => f64::NAN,
+        }
     }
 }
 
 /// A work item of a try: a part of a column, or a list of positions.
 #[derive(Clone, Copy)]
 enum Item<'a> {
+    /// `count` entries from `bytes`, the first gap from position `first`; linear entries
+    /// (with their coefficients) if `factors`, the block's factors, are given.
     Part {
         bytes: &'a [u8],
         first: usize,
         count: usize,
+        factors: Option<&'a [[f64; 2]]>,
     },
     List(&'a [u32]),
 }
 
-impl Item<'_> {
-    /// Calls `f` on each of its positions, in increasing order.
+impl<'a> Item<'a> {
+    /// Calls `f(i, s)` on each of its positions in increasing order, `s` a linear entry's
+    /// coefficient (`None` for the others).
     #[inline(always)]
-    fn each(self, mut f: impl FnMut(usize)) {
+    fn each(self, mut f: impl FnMut(usize, Option<f64>)) {
         match self {
             Item::Part {
                 bytes,
                 first,
                 count,
-            } => positions(bytes, first, count).for_each(f),
-            Item::List(list) => list.iter().for_each(|&i| f(i as usize)),
+                factors,
+            } => {
+                let (mut at, mut next) = (0, first);
+                for _ in 0..count {
+                    let i = next + get(bytes, &mut at);
+                    next = i + 1;
+                    let s = factors.map(|_| {
+                        at += 1;
+                        f64::from(bytes[at - 1] as i8)
+                    });
+                    f(i, s);
+                }
+            }
+            Item::List(list) => list.iter().for_each(|&i| f(i as usize, None)),
+        }
+    }
+
+    /// The block's factors of a linear part.
+    fn factors(self) -> Option<&'a [[f64; 2]]> {
+        match self {
+            Item::Part { factors, .. } => factors,
+            Item::List(_) => None,
         }
     }
 }
 
-/// Every position's evaluation and data loss at the current weights of an [`Objective`]'s
-/// set, kept up to date one column at a time; see the module documentation.
+/// The weights and every position's evaluation and data loss of an [`Objective`]'s set, kept
+/// up to date one column at a time; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct Kept<'a> {
     objective: &'a Objective,
+    w: Vec<f64>,
     q: Vec<f64>,
     loss: Vec<f64>,
 }
@@ -322,8 +525,9 @@ pub struct Kept<'a> {
 /// changes, and their new evaluations and losses for [`Kept::keep`].
 #[derive(Clone, Debug)]
 pub struct Try {
-    /// The weight tried.
+    /// The weight tried and its value.
     weight: usize,
+    value: f64,
     /// Sum over the column of (new loss - kept loss): below 0, the move lowers the data loss.
     pub change: f64,
     /// Positions evaluated.
@@ -333,8 +537,8 @@ pub struct Try {
 }
 
 impl<'a> Kept<'a> {
-    /// Every position of `objective`'s set evaluated at the full weights `w` (one pass, not
-    /// counted in [`Objective::passes`]).
+    /// The full weights `w` and every position of `objective`'s set evaluated at them (one
+    /// pass, not counted in [`Objective::passes`]).
     pub fn new(objective: &'a Objective, w: &[f64]) -> Kept<'a> {
         let set = objective.set();
         let mut q = vec![0.0; set.len()];
@@ -346,7 +550,17 @@ impl<'a> Kept<'a> {
             .zip(t)
             .map(|(&q, &t)| link.loss_value(q, t))
             .collect();
-        Kept { objective, q, loss }
+        Kept {
+            objective,
+            w: w.to_vec(),
+            q,
+            loss,
+        }
+    }
+
+    /// The weights kept.
+    pub fn weights(&self) -> &[f64] {
+        &self.w
     }
 
     /// The kept evaluations.
@@ -359,21 +573,30 @@ impl<'a> Kept<'a> {
         self.loss.iter().sum()
     }
 
-    /// Weight `j` at the value `w[j]` holds, the others as kept (`w` the full weights the
-    /// kept evaluations were made at, but for `j`): the positions of `j`'s column scored
-    /// afresh, in parallel, with the change of their summed loss. Nothing is kept until
-    /// [`keep`](Self::keep).
-    pub fn try_weight(&self, columns: &Columns, w: &[f64], j: usize) -> Try {
+    /// Weight `j` at `value`, the others as kept: the positions of `j`'s column moved or
+    /// scored afresh, in parallel, with the change of their summed loss. Nothing is kept
+    /// until [`keep`](Self::keep).
+    pub fn try_weight(&self, columns: &Columns, j: usize, value: f64) -> Try {
         let set = self.objective.set();
         let link = self.objective.cfg.link;
         let t = self.objective.targets();
+        let step = value - self.w[j];
+        let mut w = self.w.clone();
+        w[j] = value;
         let items = columns.items(j);
         let done: Vec<(f64, Vec<(f64, f64)>)> = items
             .par_iter()
             .map_init(Scratch::default, |scratch, item| {
                 let (mut change, mut new) = (0.0, Vec::new());
-                item.each(|i| {
-                    let q = set.score(i, w, scratch);
+                let factors = item.factors();
+                item.each(|i, s| {
+                    let q = match (s, factors) {
+                        (Some(s), Some(f)) => {
+                            let f = f[usize::from(columns.factor_of[i])];
+                            self.q[i] + step * columns.coefficient(j, s, f)
+                        }
+                        _ => set.score(i, &w, scratch),
+                    };
                     let l = link.loss_value(q, t[i]);
                     change += l - self.loss[i];
                     new.push((q, l));
@@ -383,6 +606,7 @@ impl<'a> Kept<'a> {
             .collect();
         let mut out = Try {
             weight: j,
+            value,
             change: 0.0,
             evaluated: 0,
             new: Vec::with_capacity(done.len()),
@@ -395,12 +619,13 @@ impl<'a> Kept<'a> {
         out
     }
 
-    /// Keeps a try (made at the current kept state): its positions' evaluations and losses
-    /// become the kept ones.
+    /// Keeps a try (made at the current kept state): its weight's value, its positions'
+    /// evaluations and losses become the kept ones.
     pub fn keep(&mut self, columns: &Columns, tried: Try) {
+        self.w[tried.weight] = tried.value;
         for (item, new) in columns.items(tried.weight).into_iter().zip(tried.new) {
             let mut new = new.into_iter();
-            item.each(|i| {
+            item.each(|i, _| {
                 if let Some((q, l)) = new.next() {
                     self.q[i] = q;
                     self.loss[i] = l;

@@ -81,7 +81,7 @@ pub struct Polished {
 pub struct Centred {
     /// The group and phase it came out of, e.g. `pst_rank[1].mg`.
     pub from: String,
-    /// The weight it went into, e.g. `material[1].mg`.
+    /// The weight it went into, e.g. `material[1].mg` (empty: a set centred into nothing).
     pub into: String,
     /// The mean taken out of the group.
     pub mean: f64,
@@ -135,8 +135,11 @@ impl Rounding {
         let moved: Vec<String> = self
             .centred
             .iter()
-            .filter(|c| !c.skipped && c.added != 0.0)
-            .map(|c| format!("{} -> {} {:+.2}", c.from, c.into, c.added))
+            .filter(|c| !c.skipped && (c.added != 0.0 || c.mean != 0.0))
+            .map(|c| match c.into.as_str() {
+                "" => format!("{} {:+.2} (into nothing)", c.from, -c.mean),
+                into => format!("{} -> {into} {:+.2}", c.from, c.added),
+            })
             .collect();
         let skipped = self.centred.iter().filter(|c| c.skipped).count();
         if !self.centred.is_empty() {
@@ -220,10 +223,11 @@ pub fn finish<M: Tunable>(
 /// A try costs what it changes: before the first try, an index of the positions each movable
 /// weight changes ([`optim::Columns`]; `twins`, the model's [`Tunable::phase_pairs`] or empty,
 /// lets a tapered element's two weights share one column) and every position's evaluation
-/// ([`optim::Kept`]) are made (counted as two passes); a try then scores afresh only its
-/// weight's column, counted as that fraction of a pass, and a kept step updates only those
-/// positions. A sweep costs about one pass besides its gradient. The steps kept are those of
-/// trying each step on a whole pass (the loss change is the same sum, in another order).
+/// ([`optim::Kept`]) are made (counted as two passes); a try then evaluates only its weight's
+/// column (a linear row moved by the step times its coefficient, any other scored afresh),
+/// counted as that fraction of a pass, and a kept step updates only those positions. A sweep
+/// costs about one pass besides its gradient. The steps kept are those of trying each step on
+/// a whole pass (the loss change is the same sum, in another order).
 pub fn polish(
     train: &Objective,
     wi: &mut [f64],
@@ -408,8 +412,7 @@ fn sweep(
         if g[k] == 0.0 || !g[k].is_finite() {
             continue;
         }
-        let old = wi[i];
-        let v = old - g[k].signum();
+        let v = wi[i] - g[k].signum();
         if bounds
             .get(k)
             .is_some_and(|&(lo, hi)| !(lo..=hi).contains(&v))
@@ -422,15 +425,14 @@ fn sweep(
         if !meter.spend(columns.entries(i), out) {
             break;
         }
-        wi[i] = v;
-        let tried = evals.try_weight(columns, wi, i);
+        let tried = evals.try_weight(columns, i, v);
         if tried.change < 0.0 {
             out.loss += tried.change / n;
             evals.keep(columns, tried);
+            wi[i] = v;
             kept += 1;
             refused = 0;
         } else {
-            wi[i] = old;
             refused += 1;
         }
     }

@@ -109,6 +109,7 @@ pub mod emit;
 mod error;
 pub mod explain;
 pub mod finish;
+pub mod flat;
 pub mod job;
 pub mod judge;
 pub mod memory;

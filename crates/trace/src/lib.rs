@@ -123,7 +123,10 @@ mod walk;
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
-pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
+pub use manifest::{
+    CentreMove, CentreSet, Centring, FlatDirection, Manifest, ParamDecl, ScoreConvention,
+    WeightInfo,
+};
 pub use ports::{check_ports, port_group, PortMismatch, PortReport};
 pub use read::{write_text, ReadOptions, ReadReport, MAX_MESSAGES};
 pub use stream::{read_traces, TraceStream};

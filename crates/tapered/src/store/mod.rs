@@ -91,7 +91,7 @@ pub use layout::{Fallback, Layout, StoreSize};
 pub(crate) use packing::MAX_PAIRS;
 pub(crate) use phased::Phased;
 pub(crate) use programs::Programs;
-pub(crate) use reads::reads;
+pub(crate) use reads::{reads, tapered_terms};
 pub use reason::Reason;
 pub use scalar_head::HeadRow;
 pub(crate) use scalar_head::ScalarHead;

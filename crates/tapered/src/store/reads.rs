@@ -7,6 +7,8 @@
 //! accessors the replay already has. A store that cannot say (the general programs, `full`'s
 //! sums-and-head store) answers `false`, and a caller treats its positions as reading every
 //! parameter. A new store answers here too (the `match` below names every store).
+//! [`tapered_terms`] gives a phased row's terms and factors, so that a caller can move its
+//! evaluation by one weight's step without scoring it afresh.
 
 use super::head_program::HeadRows;
 use super::interface::Store;
@@ -55,5 +57,23 @@ pub(crate) fn reads(store: &AnyStore, i: usize, out: &mut Vec<u32>) -> bool {
             true
         }
         AnyStore::Headed(_) | AnyStore::Programs(_) => false,
+    }
+}
+
+/// For position `i` of a phased store (a linear row `c + sum_k s_k (a w[m_k] + b w[e_k])`):
+/// its factors `[a, b]`, with its terms `(m_k, e_k, s_k)` appended to `out` (`m_k == e_k` for
+/// a single, whose coefficient is `s_k (a + b)`); `None` for a position of any other store.
+pub(crate) fn tapered_terms(
+    store: &AnyStore,
+    i: usize,
+    out: &mut Vec<(u32, u32, f64)>,
+) -> Option<[f64; 2]> {
+    match store {
+        AnyStore::Phased(s) => {
+            let (factors, terms) = s.terms(i);
+            out.extend(terms);
+            Some(factors)
+        }
+        _ => None,
     }
 }

@@ -15,6 +15,7 @@ mod compare;
 mod discover;
 mod emit;
 mod explain;
+mod flat;
 mod judge;
 mod known_eval;
 mod objective;
