@@ -100,15 +100,19 @@ pub struct Columns {
 }
 
 /// A column's positions in one block, of one kind: `count` entries at `bytes[start..]`, the
-/// first gap from the block's first position; `linear`: each entry's gap is followed by its
-/// coefficient.
+/// first gap from the block's first position; `unit` above 0: linear entries, each a gap and
+/// a coefficient in units of `unit` (see [`Entries::finish`]).
 #[derive(Clone, Copy, Debug)]
 struct Part {
     block: u32,
     count: u32,
     start: usize,
-    linear: bool,
+    unit: u8,
 }
+
+/// The first byte of a linear entry whose gap and coefficient do not fit one byte: the gap
+/// (LEB128) and the coefficient (`i8`) follow.
+const ESCAPE: u8 = 0xf0;
 
 /// A block's columns while it is built: each column's bytes, count and next position, for
 /// its linear and its other entries; its factors, roles seen and positions in every column.
@@ -121,10 +125,12 @@ struct BlockCols {
     everywhere: Vec<u32>,
 }
 
-/// One column's entries of one kind in a block.
+/// One column's entries of one kind in a block: the other kind's bytes as they come, the
+/// linear kind's (gap, coefficient) until [`finish`](Self::finish) encodes them.
 #[derive(Clone, Default)]
 struct Entries {
     bytes: Vec<u8>,
+    pending: Vec<(u32, i8)>,
     count: u32,
     next: u32,
 }
@@ -134,13 +140,49 @@ impl Entries {
     /// position `first` for the first), with its coefficient `s` for a linear entry.
     fn push(&mut self, first: u32, i: u32, s: Option<i8>) {
         let from = if self.count == 0 { first } else { self.next };
-        put(&mut self.bytes, i - from);
-        if let Some(s) = s {
-            self.bytes.push(s as u8);
+        match s {
+            Some(s) => self.pending.push((i - from, s)),
+            None => put(&mut self.bytes, i - from),
         }
         self.next = i + 1;
         self.count += 1;
     }
+
+    /// The bytes and the unit of the entries. A linear entry is one byte where its gap is at
+    /// most 14 and its coefficient `-8..=7` times the unit (the largest common divisor of the
+    /// part's coefficients: 8 for 4ku's rank and file tables): the gap in the high nibble,
+    /// the coefficient in units plus 8 in the low one; else [`ESCAPE`], the gap (LEB128) and
+    /// the coefficient (`i8`). About a byte a linear entry in dense columns. Unit 0 for the
+    /// other kind.
+    fn finish(mut self) -> (Vec<u8>, u8) {
+        if self.pending.is_empty() {
+            return (self.bytes, 0);
+        }
+        let unit = self
+            .pending
+            .iter()
+            .fold(0u32, |g, &(_, s)| gcd(g, u32::from(s.unsigned_abs())))
+            .max(1);
+        for &(gap, s) in &self.pending {
+            let q = i32::from(s) / unit as i32;
+            if gap <= 14 && (-8..=7).contains(&q) {
+                self.bytes.push(((gap as u8) << 4) | (q + 8) as u8);
+            } else {
+                self.bytes.push(ESCAPE);
+                put(&mut self.bytes, gap);
+                self.bytes.push(s as u8);
+            }
+        }
+        (self.bytes, unit as u8)
+    }
+}
+
+/// The largest common divisor.
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// Appends `v` in LEB128 (seven bits a byte, low first, the high bit set on all but the last).
@@ -253,17 +295,17 @@ impl Columns {
                 }
                 let kinds = bc.linear.into_iter().zip(bc.other);
                 for (c, (lin, other)) in kinds.enumerate() {
-                    for (e, linear) in [(lin, true), (other, false)] {
-                        if e.count > 0 {
-                            out.entries[c] += e.count as usize;
-                            let part = Part {
-                                block: b,
-                                count: e.count,
-                                start: 0,
-                                linear,
-                            };
-                            by_col[c].push((part, e.bytes));
-                        }
+                    for e in [lin, other].into_iter().filter(|e| e.count > 0) {
+                        out.entries[c] += e.count as usize;
+                        let count = e.count;
+                        let (bytes, unit) = e.finish();
+                        let part = Part {
+                            block: b,
+                            count,
+                            start: 0,
+                            unit,
+                        };
+                        by_col[c].push((part, bytes));
                     }
                 }
             }
@@ -403,7 +445,7 @@ impl Columns {
                 let parts = &self.parts[self.col_parts[c as usize]..self.col_parts[c as usize + 1]];
                 parts
                     .iter()
-                    .filter(|p| p.linear)
+                    .filter(|p| p.unit > 0)
                     .map(|p| p.count as usize)
                     .sum()
             }
@@ -440,7 +482,8 @@ impl Columns {
                 bytes: &self.bytes[p.start..],
                 first: p.block as usize * self.block,
                 count: p.count as usize,
-                factors: p.linear.then(|| &self.factors[p.block as usize][..]),
+                unit: p.unit,
+                factors: &self.factors[p.block as usize],
             })
             .collect();
         items.extend(self.everywhere.chunks(self.block).map(Item::List));
@@ -464,13 +507,14 @@ impl Columns {
 /// A work item of a try: a part of a column, or a list of positions.
 #[derive(Clone, Copy)]
 enum Item<'a> {
-    /// `count` entries from `bytes`, the first gap from position `first`; linear entries
-    /// (with their coefficients) if `factors`, the block's factors, are given.
+    /// `count` entries from `bytes`, the first gap from position `first`; linear entries in
+    /// units of `unit` (above 0), `factors` the block's.
     Part {
         bytes: &'a [u8],
         first: usize,
         count: usize,
-        factors: Option<&'a [[f64; 2]]>,
+        unit: u8,
+        factors: &'a [[f64; 2]],
     },
     List(&'a [u32]),
 }
@@ -485,28 +529,49 @@ impl<'a> Item<'a> {
                 bytes,
                 first,
                 count,
-                factors,
+                unit: 0,
+                ..
             } => {
                 let (mut at, mut next) = (0, first);
                 for _ in 0..count {
                     let i = next + get(bytes, &mut at);
                     next = i + 1;
-                    let s = factors.map(|_| {
+                    f(i, None);
+                }
+            }
+            Item::Part {
+                bytes,
+                first,
+                count,
+                unit,
+                ..
+            } => {
+                let (mut at, mut next) = (0, first);
+                for _ in 0..count {
+                    let b = bytes[at];
+                    at += 1;
+                    let (gap, s) = if b < ESCAPE {
+                        let q = i32::from(b & 0x0f) - 8;
+                        (usize::from(b >> 4), f64::from(q * i32::from(unit)))
+                    } else {
+                        let gap = get(bytes, &mut at);
                         at += 1;
-                        f64::from(bytes[at - 1] as i8)
-                    });
-                    f(i, s);
+                        (gap, f64::from(bytes[at - 1] as i8))
+                    };
+                    let i = next + gap;
+                    next = i + 1;
+                    f(i, Some(s));
                 }
             }
             Item::List(list) => list.iter().for_each(|&i| f(i as usize, None)),
         }
     }
 
-    /// The block's factors of a linear part.
-    fn factors(self) -> Option<&'a [[f64; 2]]> {
+    /// The block's factors (none for a list).
+    fn factors(self) -> &'a [[f64; 2]] {
         match self {
             Item::Part { factors, .. } => factors,
-            Item::List(_) => None,
+            Item::List(_) => &[],
         }
     }
 }
@@ -522,18 +587,20 @@ pub struct Kept<'a> {
 }
 
 /// A try of one weight's new value: the change of the summed data loss over the positions it
-/// changes, and their new evaluations and losses for [`Kept::keep`].
+/// changes, and their new losses (and evaluations scored afresh) for [`Kept::keep`].
 #[derive(Clone, Debug)]
 pub struct Try {
-    /// The weight tried and its value.
+    /// The weight tried, its value and its step from the kept one.
     weight: usize,
     value: f64,
+    step: f64,
     /// Sum over the column of (new loss - kept loss): below 0, the move lowers the data loss.
     pub change: f64,
     /// Positions evaluated.
     pub evaluated: usize,
-    /// Per work item, its positions' new (evaluation, loss), in order.
-    new: Vec<Vec<(f64, f64)>>,
+    /// Per work item, its positions' new losses, and their evaluations where scored afresh
+    /// (a linear entry's is moved again by [`Kept::keep`]: the same arithmetic).
+    new: Vec<(Vec<f64>, Vec<f64>)>,
 }
 
 impl<'a> Kept<'a> {
@@ -573,6 +640,21 @@ impl<'a> Kept<'a> {
         self.loss.iter().sum()
     }
 
+    /// Kept evaluation `i` moved by `step` of weight `j`, a linear entry's coefficient `s`
+    /// in a block of `factors`.
+    #[inline(always)]
+    fn moved(
+        &self,
+        columns: &Columns,
+        (j, step): (usize, f64),
+        i: usize,
+        s: f64,
+        factors: &[[f64; 2]],
+    ) -> f64 {
+        let f = factors[usize::from(columns.factor_of[i])];
+        self.q[i] + step * columns.coefficient(j, s, f)
+    }
+
     /// Weight `j` at `value`, the others as kept: the positions of `j`'s column moved or
     /// scored afresh, in parallel, with the change of their summed loss. Nothing is kept
     /// until [`keep`](Self::keep).
@@ -584,36 +666,38 @@ impl<'a> Kept<'a> {
         let mut w = self.w.clone();
         w[j] = value;
         let items = columns.items(j);
-        let done: Vec<(f64, Vec<(f64, f64)>)> = items
+        let done: Vec<(f64, (Vec<f64>, Vec<f64>))> = items
             .par_iter()
             .map_init(Scratch::default, |scratch, item| {
-                let (mut change, mut new) = (0.0, Vec::new());
+                let (mut change, mut losses, mut scores) = (0.0, Vec::new(), Vec::new());
                 let factors = item.factors();
                 item.each(|i, s| {
-                    let q = match (s, factors) {
-                        (Some(s), Some(f)) => {
-                            let f = f[usize::from(columns.factor_of[i])];
-                            self.q[i] + step * columns.coefficient(j, s, f)
+                    let q = match s {
+                        Some(s) => self.moved(columns, (j, step), i, s, factors),
+                        None => {
+                            let q = set.score(i, &w, scratch);
+                            scores.push(q);
+                            q
                         }
-                        _ => set.score(i, &w, scratch),
                     };
                     let l = link.loss_value(q, t[i]);
                     change += l - self.loss[i];
-                    new.push((q, l));
+                    losses.push(l);
                 });
-                (change, new)
+                (change, (losses, scores))
             })
             .collect();
         let mut out = Try {
             weight: j,
             value,
+            step,
             change: 0.0,
             evaluated: 0,
             new: Vec::with_capacity(done.len()),
         };
         for (change, new) in done {
             out.change += change;
-            out.evaluated += new.len();
+            out.evaluated += new.0.len();
             out.new.push(new);
         }
         out
@@ -622,16 +706,22 @@ impl<'a> Kept<'a> {
     /// Keeps a try (made at the current kept state): its weight's value, its positions'
     /// evaluations and losses become the kept ones.
     pub fn keep(&mut self, columns: &Columns, tried: Try) {
-        self.w[tried.weight] = tried.value;
-        for (item, new) in columns.items(tried.weight).into_iter().zip(tried.new) {
-            let mut new = new.into_iter();
-            item.each(|i, _| {
-                if let Some((q, l)) = new.next() {
+        let (j, step) = (tried.weight, tried.step);
+        for (item, (losses, scores)) in columns.items(j).into_iter().zip(tried.new) {
+            let (mut losses, mut scores) = (losses.into_iter(), scores.into_iter());
+            let factors = item.factors();
+            item.each(|i, s| {
+                let q = match s {
+                    Some(s) => Some(self.moved(columns, (j, step), i, s, factors)),
+                    None => scores.next(),
+                };
+                if let (Some(q), Some(l)) = (q, losses.next()) {
                     self.q[i] = q;
                     self.loss[i] = l;
                 }
             });
         }
+        self.w[j] = tried.value;
     }
 }
 

@@ -67,6 +67,8 @@ pub struct Polished {
     pub loss: f64,
     /// Integer steps kept.
     pub moves: usize,
+    /// Integer steps tried (kept or not).
+    pub tries: usize,
     /// Sweeps begun.
     pub sweeps: usize,
     /// Passes taken (gradients, the index, the tries' positions; a part of one counts as one).
@@ -117,6 +119,9 @@ pub struct Rounding {
     pub cost_after_polish: f64,
     /// Integer steps the polish kept.
     pub polish_moves: usize,
+    /// Integer steps it tried (kept or not).
+    #[serde(default)]
+    pub polish_tries: usize,
     /// Sweeps it ran.
     pub polish_sweeps: usize,
     /// Passes of the training set it took.
@@ -166,10 +171,11 @@ impl Rounding {
                 None => String::new(),
             };
             s += &format!(
-                "polish    rounding cost {:+.2e} -> {:+.2e} ({} integer steps, {} sweeps, {} passes{cut})\n",
+                "polish    rounding cost {:+.2e} -> {:+.2e} ({} integer steps of {} tried, {} sweeps, {} passes{cut})\n",
                 self.cost_before_polish,
                 self.cost_after_polish,
                 self.polish_moves,
+                self.polish_tries,
                 self.polish_sweeps,
                 self.polish_passes
             );
@@ -204,6 +210,7 @@ pub fn finish<M: Tunable>(
         cost_before_polish: rounded - centred_loss,
         cost_after_polish: p.loss - centred_loss,
         polish_moves: p.moves,
+        polish_tries: p.tries,
         polish_sweeps: p.sweeps,
         polish_passes: p.passes,
         polish_cut: p.cut.map(str::to_string),
@@ -247,6 +254,7 @@ pub fn polish(
     let mut out = Polished {
         loss,
         moves: 0,
+        tries: 0,
         sweeps: 0,
         passes: 0,
         cut: None,
@@ -425,6 +433,7 @@ fn sweep(
         if !meter.spend(columns.entries(i), out) {
             break;
         }
+        out.tries += 1;
         let tried = evals.try_weight(columns, i, v);
         if tried.change < 0.0 {
             out.loss += tried.change / n;

@@ -161,9 +161,22 @@ fn a_try_changes_the_loss_as_two_passes_do_and_keeping_it_is_scoring_afresh() {
     let twins = [Some(1), None, Some(3), None, None, None, None];
     // A pairing other than the rows' (0 with 2): those columns are scored afresh.
     let odd = [Some(2), None, None, None, None, None, None];
-    for (twins, linear) in [(&twins, true), (&twins, false), (&odd, true)] {
-        let cols =
-            Columns::build_in_blocks(obj.set(), &weights, twins, Stop::Never, 13, linear).unwrap();
+    // Blocks of 13 (gaps below 15: one byte an entry) and one block (longer gaps, escaped).
+    let cases = [
+        (&twins, true, 13),
+        (&twins, true, 4096),
+        (&twins, false, 13),
+        (&odd, true, 13),
+    ];
+    for (twins, linear, block) in cases {
+        let cols = Columns::build_in_blocks(obj.set(), &weights, twins, Stop::Never, block, linear)
+            .unwrap();
+        let escaped = cols.bytes.contains(&ESCAPE);
+        assert_eq!(
+            escaped,
+            block > 13 && linear,
+            "escaped entries in blocks of {block}"
+        );
         // The phased rows' entries move without a score where the columns are theirs.
         let moved = cols.linear_entries(0);
         assert_eq!(

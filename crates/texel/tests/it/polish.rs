@@ -127,6 +127,7 @@ fn same_steps(kind: Kind, n: usize, seed: u64, shift: impl Fn(usize) -> f64) {
         let p = polish(train, &mut got, &movable, twins, loss, &unbounded);
         assert_eq!(got, want, "{kind:?}: other steps kept");
         assert_eq!((p.moves, p.sweeps, p.cut), (r.moves, r.sweeps, None));
+        assert_eq!(p.tries, r.passes - r.sweeps, "the same tries");
         assert!(
             (p.loss - r.loss).abs() <= 1e-14 * r.loss,
             "{} against {}",
