@@ -85,8 +85,6 @@ pub struct Columns {
     parts: Vec<Part>,
     /// Column `c` holds `entries[c]` positions.
     entries: Vec<usize>,
-    /// Every column's entries, part after part.
-    bytes: Vec<u8>,
     /// Positions in every column (their store cannot tell what they read), ascending.
     everywhere: Vec<u32>,
     /// Per block, the distinct `[a, b]` factors of its linear rows; per position, its number
@@ -99,15 +97,16 @@ pub struct Columns {
     len: usize,
 }
 
-/// A column's positions in one block, of one kind: `count` entries at `bytes[start..]`, the
-/// first gap from the block's first position; `unit` above 0: linear entries, each a gap and
-/// a coefficient in units of `unit` (see [`Entries::finish`]).
-#[derive(Clone, Copy, Debug)]
+/// A column's positions in one block, of one kind: `count` entries in `bytes`, the first gap
+/// from the block's first position; `unit` above 0: linear entries, each a gap and a
+/// coefficient in units of `unit` (see [`Entries::finish`]). Each part owns its bytes, so
+/// that laying the parts out by column moves no byte.
+#[derive(Clone, Debug)]
 struct Part {
     block: u32,
     count: u32,
-    start: usize,
     unit: u8,
+    bytes: Box<[u8]>,
 }
 
 /// The first byte of a linear entry whose gap and coefficient do not fit one byte: the gap
@@ -271,7 +270,6 @@ impl Columns {
             col_parts: Vec::new(),
             parts: Vec::new(),
             entries: vec![0; cols],
-            bytes: Vec::new(),
             everywhere: Vec::new(),
             factors: Vec::with_capacity(blocks),
             factor_of: Vec::with_capacity(len),
@@ -279,7 +277,7 @@ impl Columns {
             len,
         };
         // Parts by column as the blocks come in, then laid out column by column.
-        let mut by_col: Vec<Vec<(Part, Vec<u8>)>> = vec![Vec::new(); cols];
+        let mut by_col: Vec<Vec<Part>> = vec![Vec::new(); cols];
         for wave in (0..blocks).step_by(WAVE) {
             let built: Vec<BlockCols> = (wave..(wave + WAVE).min(blocks))
                 .into_par_iter()
@@ -299,13 +297,12 @@ impl Columns {
                         out.entries[c] += e.count as usize;
                         let count = e.count;
                         let (bytes, unit) = e.finish();
-                        let part = Part {
+                        by_col[c].push(Part {
                             block: b,
                             count,
-                            start: 0,
                             unit,
-                        };
-                        by_col[c].push((part, bytes));
+                            bytes: bytes.into_boxed_slice(),
+                        });
                     }
                 }
             }
@@ -315,15 +312,9 @@ impl Columns {
             // scored afresh instead, exact whatever the rows.
             return Columns::build_in_blocks(set, weights, twins, stop, block, false);
         }
-        let total = by_col.iter().flatten().map(|(_, b)| b.len()).sum();
-        out.bytes.reserve_exact(total);
         out.col_parts.push(0);
         for parts in by_col {
-            for (mut part, bytes) in parts {
-                part.start = out.bytes.len();
-                out.parts.push(part);
-                out.bytes.extend_from_slice(&bytes);
-            }
+            out.parts.extend(parts);
             out.col_parts.push(out.parts.len());
         }
         Some(out)
@@ -460,7 +451,7 @@ impl Columns {
             + self.col_parts.capacity() * std::mem::size_of::<usize>()
             + self.parts.capacity() * std::mem::size_of::<Part>()
             + self.entries.capacity() * std::mem::size_of::<usize>()
-            + self.bytes.capacity()
+            + self.parts.iter().map(|p| p.bytes.len()).sum::<usize>()
             + self.everywhere.capacity() * 4
             + (self.factors.iter())
                 .map(|f| f.capacity() * 16)
@@ -479,7 +470,7 @@ impl Columns {
         let mut items: Vec<Item<'_>> = parts
             .iter()
             .map(|p| Item::Part {
-                bytes: &self.bytes[p.start..],
+                bytes: &p.bytes,
                 first: p.block as usize * self.block,
                 count: p.count as usize,
                 unit: p.unit,

@@ -14,7 +14,8 @@ const PARAMS: usize = 7;
 /// untapered weight, non-linear rows (programs).
 fn eval(k: usize, w: &[Var]) -> Var {
     let r = (k % 7) as f64 / 6.0;
-    let c = (k % 3) as f64 - 1.0;
+    // Coefficients beyond one byte's `-8..=7` units, and 0.
+    let c = [-40.0, 0.0, 13.0][k % 3];
     match k % 5 {
         0 | 1 => Var::dot(
             w,
@@ -161,7 +162,7 @@ fn a_try_changes_the_loss_as_two_passes_do_and_keeping_it_is_scoring_afresh() {
     let twins = [Some(1), None, Some(3), None, None, None, None];
     // A pairing other than the rows' (0 with 2): those columns are scored afresh.
     let odd = [Some(2), None, None, None, None, None, None];
-    // Blocks of 13 (gaps below 15: one byte an entry) and one block (longer gaps, escaped).
+    // Blocks of 13 and one block; coefficients of one byte and escaped ones (-40, 13).
     let cases = [
         (&twins, true, 13),
         (&twins, true, 4096),
@@ -171,12 +172,13 @@ fn a_try_changes_the_loss_as_two_passes_do_and_keeping_it_is_scoring_afresh() {
     for (twins, linear, block) in cases {
         let cols = Columns::build_in_blocks(obj.set(), &weights, twins, Stop::Never, block, linear)
             .unwrap();
-        let escaped = cols.bytes.contains(&ESCAPE);
-        assert_eq!(
-            escaped,
-            block > 13 && linear,
-            "escaped entries in blocks of {block}"
-        );
+        let linear_parts = cols.parts.iter().filter(|p| p.unit > 0);
+        let (mut short, mut long) = (0, 0);
+        for p in linear_parts {
+            let n = p.bytes.iter().filter(|&&b| b == ESCAPE).count();
+            (short, long) = (short + p.count as usize - n, long + n);
+        }
+        assert_eq!((short > 0, long > 0), (linear, linear), "blocks of {block}");
         // The phased rows' entries move without a score where the columns are theirs.
         let moved = cols.linear_entries(0);
         assert_eq!(
