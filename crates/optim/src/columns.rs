@@ -46,6 +46,9 @@ const MIN_BLOCK: usize = 1 << 12;
 /// The most positions a block (a block's factors are numbered by a `u16`).
 const MAX_BLOCK: usize = 1 << 16;
 
+/// The fewest positions a try evaluates in parallel.
+const PARALLEL: usize = 1 << 17;
+
 /// Blocks built at a time (each holds its columns' bytes until they are appended).
 const WAVE: usize = 16;
 
@@ -95,6 +98,8 @@ pub struct Columns {
     block: usize,
     /// Positions of the set.
     len: usize,
+    /// The fewest positions a try evaluates in parallel ([`PARALLEL`]).
+    parallel: usize,
 }
 
 /// A column's positions in one block, of one kind: `count` entries in `bytes`, the first gap
@@ -275,6 +280,7 @@ impl Columns {
             factor_of: Vec::with_capacity(len),
             block,
             len,
+            parallel: PARALLEL,
         };
         // Parts by column as the blocks come in, then laid out column by column.
         let mut by_col: Vec<Vec<Part>> = vec![Vec::new(); cols];
@@ -657,27 +663,32 @@ impl<'a> Kept<'a> {
         let mut w = self.w.clone();
         w[j] = value;
         let items = columns.items(j);
-        let done: Vec<(f64, (Vec<f64>, Vec<f64>))> = items
-            .par_iter()
-            .map_init(Scratch::default, |scratch, item| {
-                let (mut change, mut losses, mut scores) = (0.0, Vec::new(), Vec::new());
-                let factors = item.factors();
-                item.each(|i, s| {
-                    let q = match s {
-                        Some(s) => self.moved(columns, (j, step), i, s, factors),
-                        None => {
-                            let q = set.score(i, &w, scratch);
-                            scores.push(q);
-                            q
-                        }
-                    };
-                    let l = link.loss_value(q, t[i]);
-                    change += l - self.loss[i];
-                    losses.push(l);
-                });
-                (change, (losses, scores))
-            })
-            .collect();
+        let one = |scratch: &mut Scratch, item: &Item<'_>| {
+            let (mut change, mut losses, mut scores) = (0.0, Vec::new(), Vec::new());
+            let factors = item.factors();
+            item.each(|i, s| {
+                let q = match s {
+                    Some(s) => self.moved(columns, (j, step), i, s, factors),
+                    None => {
+                        let q = set.score(i, &w, scratch);
+                        scores.push(q);
+                        q
+                    }
+                };
+                let l = link.loss_value(q, t[i]);
+                change += l - self.loss[i];
+                losses.push(l);
+            });
+            (change, (losses, scores))
+        };
+        // A small try in this thread: waking the pool for it costs more than it saves, and on
+        // a busy machine each join waits for a worker's turn.
+        let done: Vec<(f64, (Vec<f64>, Vec<f64>))> = if columns.entries(j) < columns.parallel {
+            let mut scratch = Scratch::default();
+            items.iter().map(|item| one(&mut scratch, item)).collect()
+        } else {
+            items.par_iter().map_init(Scratch::default, one).collect()
+        };
         let mut out = Try {
             weight: j,
             value,

@@ -194,6 +194,11 @@ fn a_try_changes_the_loss_as_two_passes_do_and_keeping_it_is_scoring_afresh() {
             let before = obj.data_loss(&w);
             let v = w[j] + if round % 2 == 0 { 7.0 } else { -3.0 };
             let tried = kept.try_weight(&cols, j, v);
+            // In parallel: the same sum, in the same order.
+            let mut all = cols.clone();
+            all.parallel = 0;
+            let par = kept.try_weight(&all, j, v);
+            assert_eq!(par.change.to_bits(), tried.change.to_bits());
             let old = std::mem::replace(&mut w[j], v);
             let after = obj.data_loss(&w);
             let want = (after - before) * n;
