@@ -244,6 +244,12 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
             "no training positions after the split".to_string(),
         ));
     }
+    // The directions the model declares flat must be flat on these positions.
+    crate::flat::check(
+        &model,
+        &[("training", &train_set), ("validation", &valid_set)],
+        &start,
+    )?;
     // Positions the compact stores refused: same values, more memory, slower passes.
     for (what, set) in [("training", &train_set), ("validation", &valid_set)] {
         let warnings = set.layout().warnings().into_iter();

@@ -108,6 +108,11 @@ impl Tunable for Traced {
         (w, moves)
     }
 
+    /// The manifest's `centre` sets, per phase ([`Manifest::flat_directions`]).
+    fn flat_directions(&self) -> Vec<trace::FlatDirection> {
+        self.manifest.flat_directions()
+    }
+
     /// Every `integer` weight (the frozen ones are not free, so the polish leaves them).
     fn polish_moves(&self) -> Vec<usize> {
         let weights = self.manifest.weights().iter().enumerate();

@@ -130,7 +130,10 @@ mod walk;
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
-pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
+pub use manifest::{
+    CentreMove, CentreSet, Centring, FlatDirection, Manifest, ParamDecl, ScoreConvention,
+    WeightInfo,
+};
 pub use ports::{check_ports, port_group, PortChecker, PortMismatch, PortReport};
 pub use read::{write_text, ReadOptions, ReadReport, TextWriter, MAX_MESSAGES};
 pub use stream::{read_traces, TraceStream};
