@@ -244,9 +244,17 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
             "no training positions after the split".to_string(),
         ));
     }
-    // Positions the compact stores refused: same values, more memory, slower passes.
+    // Positions the compact stores refused: same values, more memory, slower passes; each
+    // note names the parameter that caused it and the fix.
+    let names = model.names();
+    let name = |i: u32| {
+        names
+            .get(i as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{i}"))
+    };
     for (what, set) in [("training", &train_set), ("validation", &valid_set)] {
-        let warnings = set.layout().warnings().into_iter();
+        let warnings = set.layout().warnings_named(&name).into_iter();
         notes.extend(warnings.map(|w| format!("{what} set: {w}")));
     }
 
