@@ -542,3 +542,93 @@ fn a_fallback_names_the_parameter_and_the_fix() {
     // The positions there are the same values all the same.
     check_values(&m, &traces, &set, &moved(&m, 40.0, 5));
 }
+
+/// A manifest and its traces from `dir` (`NAME.json`, `NAME.txt`, as `scripts/third-shape.py`
+/// writes them), each trace's `game` its number.
+fn read_dir_traces(dir: &Path, name: &str) -> (Manifest, Vec<Trace>) {
+    let json = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+    let m = Manifest::from_json(&json, name).unwrap();
+    let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).unwrap();
+    let traces = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let t = trace::parse_line(l, &m).unwrap().expect("a trace");
+            Trace {
+                game: i as u32,
+                ..t
+            }
+        })
+        .collect();
+    (m, traces)
+}
+
+/// Measures bytes a position and pass time of the third engine's shape against the linear
+/// manifest of the same nonzeros, on the traces `scripts/third-shape.py N DIR` writes
+/// (`GRADTUNE_THIRD=DIR`).
+#[test]
+#[ignore = "measurement: GRADTUNE_THIRD=DIR, run with --ignored --nocapture, nice -n 10"]
+fn measure_the_third_engines_shape() {
+    let dir = PathBuf::from(std::env::var("GRADTUNE_THIRD").expect("GRADTUNE_THIRD=DIR"));
+    let (m, traces) = read_dir_traces(&dir, "third");
+    let shape = m.head_shape();
+    let head = Tape::new().record(|rec| {
+        let x = rec.inputs(&vec![1.0; shape.inputs()]);
+        rec.compile(m.head(&shape, &x).unwrap())
+    });
+    println!(
+        "head: {} inputs ({} twin groups, {} picks, {} scalars), {} nodes, {} terms",
+        shape.inputs(),
+        shape.twins,
+        shape.picks,
+        shape.scalars(),
+        head.nodes(),
+        head.terms()
+    );
+    let set = record_traces(&Traced::new(m.clone()), &traces, &m.initial_weights(), None);
+    drop(traces);
+    let (lin, traces) = read_dir_traces(&dir, "linear");
+    let linear = record_traces(
+        &Traced::new(lin.clone()),
+        &traces,
+        &lin.initial_weights(),
+        None,
+    );
+    // The same with 16 more untapered weights nothing reads: more than 512 pairs and
+    // singles, the wider packing (as the third engine's shape has, with its 16 modifiers).
+    let mut json = lin.to_json_with(&lin.initial_weights());
+    let extra = serde_json::json!({"name": "unused", "shape": [16], "tapered": false,
+                                   "value": vec![0; 16]});
+    json["params"].as_array_mut().unwrap().push(extra);
+    let wide = Manifest::from_json(&json.to_string(), "wide").unwrap();
+    let linear_wide = record_traces(
+        &Traced::new(wide.clone()),
+        &traces,
+        &wide.initial_weights(),
+        None,
+    );
+    drop(traces);
+    let ww = moved(&wide, 20.0, 1);
+    let c = pass_seconds(&linear_wide, &ww, 7);
+    println!("linear, wider packing: pass {c:.4} s");
+    let (w, wl) = (moved(&m, 20.0, 1), moved(&lin, 20.0, 1));
+    let each = |s: &CompiledSet| s.heap_bytes() as f64 / s.len() as f64;
+    let (a, b) = (pass_seconds(&set, &w, 7), pass_seconds(&linear, &wl, 7));
+    println!(
+        "{} positions, {} threads",
+        set.len(),
+        rayon::current_num_threads()
+    );
+    println!(
+        "third engine's shape: {:.0} bytes a position, pass {a:.4} s; {:?}; fallbacks {:?}",
+        each(&set),
+        set.layout().stores,
+        set.layout().fallbacks
+    );
+    println!(
+        "linear, same nonzeros: {:.0} bytes a position, pass {b:.4} s; {:?}",
+        each(&linear),
+        linear.layout().stores
+    );
+    println!("speed against linear: {:.0}%", 100.0 * b / a);
+}

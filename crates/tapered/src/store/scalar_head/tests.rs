@@ -201,3 +201,52 @@ fn a_pass_over_wide_pairs_equals_the_positions() {
         assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{j}: {a} vs {b}");
     }
 }
+
+/// A pass in blocks of `tape::LANES` positions (and the rest one at a time) gives what the
+/// positions one at a time give, bit for bit: losses summed and gradients distributed in
+/// position order, `min`'s and `sign`'s branches re-decided in each lane, zero `dL/dq` in
+/// some lanes.
+#[test]
+fn a_pass_in_blocks_equals_the_positions_one_at_a_time() {
+    let mut h = store();
+    let n = 2 * tape::LANES + 5;
+    for k in 0..n {
+        let c = k as f64;
+        let r = row(
+            &[(0, 1, c - 7.0), (2, 3, 1.0), (4, 4, (k % 3) as f64)],
+            &[(2, 3, 3.0 - c), (5, 5, 1.0)],
+            4 + (k % 2) as u32,
+            0.25 * c - 2.0,
+        );
+        assert_eq!(h.try_push(&r), Ok(()));
+    }
+    let w = [1.5, -2.0, 0.5, 3.0, 2.0, -0.75];
+    let f = |i: usize, q: f64| {
+        let d = if i % 5 == 3 { 0.0 } else { 2.0 * q };
+        (q * q, d)
+    };
+    let mut scratch = Scratch::default();
+    let (mut want, mut each) = (0.0, vec![0.0; 6]);
+    for i in 0..n {
+        let q = h.score(i, &w, &mut scratch);
+        let (l, d) = f(i, q);
+        want += l;
+        if d != 0.0 {
+            h.add_gradient(i, d, &mut scratch, &mut each);
+        }
+    }
+    let mut grad = vec![0.0; 6];
+    let pass = Pass {
+        w: &w,
+        want: true,
+        f: &f,
+    };
+    let loss = h.sweep(&pass, 0..n, &mut scratch, &mut grad);
+    assert_eq!(loss, want);
+    for (a, b) in grad.iter().zip(&each) {
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "{grad:?} {each:?}"
+        );
+    }
+}
