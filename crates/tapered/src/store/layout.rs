@@ -110,9 +110,10 @@ fn culprit(f: &Fallback, name: &dyn Fn(u32) -> String) -> String {
              {subject}'s count up and its value down by the same factor)"
         ),
         Reason::CoefficientOutOfRange => format!(
-            "the count {c} of {subject} is beyond what the store packs (a whole number within \
-             i16, -32768..=32767, per position): split {subject} into several elements, or \
-             scale its count down and its value up"
+            "the count {c} of {subject} is beyond what the compact stores pack for one \
+             parameter (the phased store: one entry of -64..=63 up to 512 pairs, halving as \
+             they double; the head stores: 16 such entries): split {subject} into several \
+             elements, or scale its count down and its value up"
         ),
         Reason::IndexOutOfRange => format!(
             "{subject} is beyond the 65,536 weights a compact store addresses, or a sum has \
