@@ -103,8 +103,9 @@
 //!     expression language: products and quotients of tuned quantities, powers, `min`, `max`,
 //!     `clamp`, `abs`, `sign`, `sigmoid`, `exp`, and `trunc` (the identity in the tuning
 //!     objective); `tape::Program` collapses its linear chains into sparse affine combinations
-//!     and passes replay it with `Program::forward`/`backward` (exact gradients; `min`/`max`/
-//!     `abs`/`sign` re-decide their branch). The general program of a position stays only as
+//!     and passes replay it over blocks of 8 positions with `Program::forward_block`/
+//!     `backward_block` (exact gradients, lane by lane `forward`/`backward` bit for bit;
+//!     `min`/`max`/`abs`/`sign` re-decide their branch). The general program of a position stays only as
 //!     a checked fallback for what this form cannot hold, each refusal naming the parameter and
 //!     coefficient of the first term that did not fit (`Fallback::param`, `coefficient`;
 //!     `Layout::warnings_named` adds the fix): a count that is no whole number, a merged count

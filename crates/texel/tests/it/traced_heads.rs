@@ -272,14 +272,18 @@ fn ethereal_traces(m: &Manifest, n: usize) -> Vec<Trace> {
             }
             let a = (rng.gen_range(0..8), rng.gen_range(0..8));
             ops += &format!("; f attackers:{}:{}", a.0, a.1);
-            let line = format!("{fen} [0.5]; {ops}");
-            let t = trace::parse_line(&line, m).unwrap().expect("a trace");
-            Trace {
-                game: i as u32,
-                ..t
-            }
+            numbered(m, &format!("{fen} [0.5]; {ops}"), i)
         })
         .collect()
+}
+
+/// The trace of a line, its `game` the number `i`.
+fn numbered(m: &Manifest, line: &str, i: usize) -> Trace {
+    let t = trace::parse_line(line, m).unwrap().expect("a trace");
+    Trace {
+        game: i as u32,
+        ..t
+    }
 }
 
 #[test]
@@ -473,12 +477,7 @@ fn third_traces(m: &Manifest, n: usize, seed: u64) -> Vec<Trace> {
             }
             let a = (rng.gen_range(0..8), rng.gen_range(0..8));
             ops += &format!("; f king_attackers:{}:{}", a.0, a.1);
-            let line = format!("{} [0.5]; {ops}", fens[i % fens.len()]);
-            let t = trace::parse_line(&line, m).unwrap().expect("a trace");
-            Trace {
-                game: i as u32,
-                ..t
-            }
+            numbered(m, &format!("{} [0.5]; {ops}", fens[i % fens.len()]), i)
         })
         .collect()
 }
@@ -552,13 +551,7 @@ fn read_dir_traces(dir: &Path, name: &str) -> (Manifest, Vec<Trace>) {
     let traces = text
         .lines()
         .enumerate()
-        .map(|(i, l)| {
-            let t = trace::parse_line(l, &m).unwrap().expect("a trace");
-            Trace {
-                game: i as u32,
-                ..t
-            }
-        })
+        .map(|(i, l)| numbered(&m, l, i))
         .collect();
     (m, traces)
 }
