@@ -260,7 +260,7 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
             "no training positions after the split".to_string(),
         ));
     }
-    let sets = [("training", &train_set), ("validation", &valid_set)];
+    let sets = [("training", &*train_set), ("validation", &*valid_set)];
     fallback_notes(&model, sets, &mut notes);
 
     let link0 = Link {
