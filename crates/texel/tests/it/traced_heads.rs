@@ -250,13 +250,7 @@ fn ethereal_traces(m: &Manifest, n: usize) -> Vec<Trace> {
                 rng.gen_range(0..=128),
                 rng.gen_range(-40..40)
             );
-            for k in 0..5 {
-                ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
-            }
-            for _ in 0..12 {
-                let k = 5 + rng.gen_range(0..64);
-                ops += &format!(" {k}:{}:{}", rng.gen_range(0..2), rng.gen_range(0..2));
-            }
+            material_and_table(&mut rng, 12, &mut ops);
             for _ in 0..rng.gen_range(0..8) {
                 let k = 69 + rng.gen_range(0..44);
                 ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
@@ -275,6 +269,18 @@ fn ethereal_traces(m: &Manifest, n: usize) -> Vec<Trace> {
             numbered(m, &format!("{fen} [0.5]; {ops}"), i)
         })
         .collect()
+}
+
+/// Appends random counts of the 5 material elements (trace indices 0..5) and of `squares`
+/// entries of a 64-entry table (5..69) to a trace's `t` operation.
+fn material_and_table(rng: &mut ChaCha8Rng, squares: usize, ops: &mut String) {
+    for k in 0..5 {
+        *ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
+    }
+    for _ in 0..squares {
+        let k = 5 + rng.gen_range(0..64);
+        *ops += &format!(" {k}:{}:{}", rng.gen_range(0..2), rng.gen_range(0..2));
+    }
 }
 
 /// The trace of a line, its `game` the number `i`.
@@ -462,13 +468,7 @@ fn third_traces(m: &Manifest, n: usize, seed: u64) -> Vec<Trace> {
                 rng.gen_range(0..=24),
                 rng.gen_range(-40..40)
             );
-            for k in 0..5 {
-                ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
-            }
-            for _ in 0..20 {
-                let k = 5 + rng.gen_range(0..64);
-                ops += &format!(" {k}:{}:{}", rng.gen_range(0..2), rng.gen_range(0..2));
-            }
+            material_and_table(&mut rng, 20, &mut ops);
             ops += &format!(" 69:{}:{}", i % 2, 1 - i % 2);
             ops += &format!(" 70:{}:{}", rng.gen_range(0..150), rng.gen_range(0..20));
             for _ in 0..rng.gen_range(0..6) {
