@@ -129,6 +129,29 @@ struct BlockCols {
     everywhere: Vec<u32>,
 }
 
+impl BlockCols {
+    /// Position `i`'s marks (column, linear coefficient) as entries of its block (starting at
+    /// `first`): a pair's two weights in one column give one entry; anything else twice in a
+    /// column (a pairing other than the rows') is scored afresh. Sorts `marks`.
+    fn push_marks(&mut self, first: u32, i: u32, marks: &mut Marks) {
+        marks.sort_unstable_by_key(|m| m.0);
+        let mut k = 0;
+        while k < marks.len() {
+            let c = marks[k].0;
+            let run = marks[k..].iter().take_while(|m| m.0 == c).count();
+            let same = marks[k..k + run].iter().all(|m| m.1 == marks[k].1);
+            let linear = if run <= 2 && same { marks[k].1 } else { None };
+            let to = if linear.is_some() {
+                &mut self.linear[c as usize]
+            } else {
+                &mut self.other[c as usize]
+            };
+            to.push(first, i, linear);
+            k += run;
+        }
+    }
+}
+
 /// One column's entries of one kind in a block: the other kind's bytes as they come, the
 /// linear kind's (gap, coefficient) until [`finish`](Self::finish) encodes them.
 #[derive(Clone, Default)]
@@ -223,6 +246,9 @@ fn small(s: f64) -> Option<i8> {
 /// A position's entries while a block is built: (column, coefficient if linear).
 type Marks = Vec<(u32, Option<i8>)>;
 
+/// A try's new losses of one column item's positions, and the scores of those scored afresh.
+type NewScores = (Vec<f64>, Vec<f64>);
+
 impl Columns {
     /// The index of `set` for the weights `weights` (indices into the set's parameters): for
     /// each, the positions that read it. `twins[m] = Some(e)` (as
@@ -250,21 +276,7 @@ impl Columns {
         linear: bool,
     ) -> Option<Columns> {
         let n = set.params();
-        let mut col_of = vec![NONE; n];
-        let mut members: Vec<Vec<u32>> = Vec::new();
-        for &j in weights.iter().filter(|&&j| j < n) {
-            if col_of[j] != NONE {
-                continue;
-            }
-            col_of[j] = members.len() as u32;
-            let mut mine = vec![j as u32];
-            let twin = twins.get(j).copied().flatten();
-            if let Some(e) = twin.filter(|&e| e < n && col_of[e] == NONE && weights.contains(&e)) {
-                col_of[e] = col_of[j];
-                mine.push(e as u32);
-            }
-            members.push(mine);
-        }
+        let (col_of, members) = column_members(n, weights, twins);
         let cols = members.len();
         let len = set.len();
         let block = block.clamp(1, MAX_BLOCK);
@@ -290,27 +302,7 @@ impl Columns {
                 .map(|b| (!stop.now()).then(|| out.build_block(set, &members, b, linear)))
                 .collect::<Option<_>>()?;
             for (k, bc) in built.into_iter().enumerate() {
-                let b = (wave + k) as u32;
-                out.everywhere.extend_from_slice(&bc.everywhere);
-                out.factors.push(bc.factors);
-                out.factor_of.extend_from_slice(&bc.factor_of);
-                for (j, r) in bc.roles {
-                    out.role[j as usize] = out.role[j as usize].and(r);
-                }
-                let kinds = bc.linear.into_iter().zip(bc.other);
-                for (c, (lin, other)) in kinds.enumerate() {
-                    for e in [lin, other].into_iter().filter(|e| e.count > 0) {
-                        out.entries[c] += e.count as usize;
-                        let count = e.count;
-                        let (bytes, unit) = e.finish();
-                        by_col[c].push(Part {
-                            block: b,
-                            count,
-                            unit,
-                            bytes: bytes.into_boxed_slice(),
-                        });
-                    }
-                }
+                out.absorb((wave + k) as u32, bc, &mut by_col);
             }
         }
         if out.role.contains(&Role::Mixed) {
@@ -324,6 +316,31 @@ impl Columns {
             out.col_parts.push(out.parts.len());
         }
         Some(out)
+    }
+
+    /// Takes block `b`'s columns in: its factors and roles into the index, its parts into
+    /// `by_col` (laid out column by column once every block is in).
+    fn absorb(&mut self, b: u32, bc: BlockCols, by_col: &mut [Vec<Part>]) {
+        self.everywhere.extend_from_slice(&bc.everywhere);
+        self.factors.push(bc.factors);
+        self.factor_of.extend_from_slice(&bc.factor_of);
+        for (j, r) in bc.roles {
+            self.role[j as usize] = self.role[j as usize].and(r);
+        }
+        let kinds = bc.linear.into_iter().zip(bc.other);
+        for (c, (lin, other)) in kinds.enumerate() {
+            for e in [lin, other].into_iter().filter(|e| e.count > 0) {
+                self.entries[c] += e.count as usize;
+                let count = e.count;
+                let (bytes, unit) = e.finish();
+                by_col[c].push(Part {
+                    block: b,
+                    count,
+                    unit,
+                    bytes: bytes.into_boxed_slice(),
+                });
+            }
+        }
     }
 
     /// Block `b`'s columns (`members[c]`: column `c`'s weights), linear rows as linear entries
@@ -364,24 +381,7 @@ impl Columns {
                     bc.factors.push(f);
                 }
                 bc.factor_of.push(k);
-                for &(m, e, s) in &terms {
-                    let roles = if m == e {
-                        [(m, Role::Single), (m, Role::Single)]
-                    } else {
-                        [(m, Role::Mg), (e, Role::Eg)]
-                    };
-                    for (j, r) in roles {
-                        let was = seen.entry(j).or_insert(Role::None);
-                        *was = was.and(r);
-                    }
-                    for c in [col(m), col(e)] {
-                        // A linear entry only where the column is this pair's alone.
-                        let own = |c: u32| members[c as usize].iter().all(|&j| j == m || j == e);
-                        if c != NONE {
-                            marks.push((c, small(s).filter(|_| own(c))));
-                        }
-                    }
-                }
+                mark_linear(&terms, members, &col, &mut seen, &mut marks);
             } else {
                 bc.factor_of.push(0);
                 read.clear();
@@ -391,23 +391,7 @@ impl Columns {
                 }
                 marks.extend(read.iter().map(|&j| (col(j), None)).filter(|m| m.0 != NONE));
             }
-            marks.sort_unstable_by_key(|m| m.0);
-            let mut k = 0;
-            while k < marks.len() {
-                let c = marks[k].0;
-                let run = marks[k..].iter().take_while(|m| m.0 == c).count();
-                // A pair's two weights in one column give one entry; anything else twice in
-                // a column (a pairing other than the rows') is scored afresh.
-                let same = marks[k..k + run].iter().all(|m| m.1 == marks[k].1);
-                let linear = if run <= 2 && same { marks[k].1 } else { None };
-                let to = if linear.is_some() {
-                    &mut bc.linear[c as usize]
-                } else {
-                    &mut bc.other[c as usize]
-                };
-                to.push(first as u32, i as u32, linear);
-                k += run;
-            }
+            bc.push_marks(first as u32, i as u32, &mut marks);
         }
         bc.roles = seen.into_iter().collect();
         bc
@@ -597,7 +581,7 @@ pub struct Try {
     pub evaluated: usize,
     /// Per work item, its positions' new losses, and their evaluations where scored afresh
     /// (a linear entry's is moved again by [`Kept::keep`]: the same arithmetic).
-    new: Vec<(Vec<f64>, Vec<f64>)>,
+    new: Vec<NewScores>,
 }
 
 impl<'a> Kept<'a> {
@@ -683,7 +667,7 @@ impl<'a> Kept<'a> {
         };
         // A small try in this thread: waking the pool for it costs more than it saves, and on
         // a busy machine each join waits for a worker's turn.
-        let done: Vec<(f64, (Vec<f64>, Vec<f64>))> = if columns.entries(j) < columns.parallel {
+        let done: Vec<(f64, NewScores)> = if columns.entries(j) < columns.parallel {
             let mut scratch = Scratch::default();
             items.iter().map(|item| one(&mut scratch, item)).collect()
         } else {
@@ -729,3 +713,57 @@ impl<'a> Kept<'a> {
 
 #[cfg(test)]
 mod tests;
+
+/// Each weight's column (`NONE` outside the index) and each column's weights: a weight with
+/// its twin (its pair's other half) where both are indexed.
+fn column_members(
+    n: usize,
+    weights: &[usize],
+    twins: &[Option<usize>],
+) -> (Vec<u32>, Vec<Vec<u32>>) {
+    let mut col_of = vec![NONE; n];
+    let mut members: Vec<Vec<u32>> = Vec::new();
+    for &j in weights.iter().filter(|&&j| j < n) {
+        if col_of[j] != NONE {
+            continue;
+        }
+        col_of[j] = members.len() as u32;
+        let mut mine = vec![j as u32];
+        let twin = twins.get(j).copied().flatten();
+        if let Some(e) = twin.filter(|&e| e < n && col_of[e] == NONE && weights.contains(&e)) {
+            col_of[e] = col_of[j];
+            mine.push(e as u32);
+        }
+        members.push(mine);
+    }
+    (col_of, members)
+}
+
+/// A linear row's marks: each of its terms `(mg, eg, coefficient)` marks the columns of its
+/// weights (a linear entry only where the column is this pair's alone), and records the role
+/// each weight is read in (`seen`).
+fn mark_linear(
+    terms: &[(u32, u32, f64)],
+    members: &[Vec<u32>],
+    col: &dyn Fn(u32) -> u32,
+    seen: &mut HashMap<u32, Role>,
+    marks: &mut Marks,
+) {
+    for &(m, e, s) in terms {
+        let roles = if m == e {
+            [(m, Role::Single), (m, Role::Single)]
+        } else {
+            [(m, Role::Mg), (e, Role::Eg)]
+        };
+        for (j, r) in roles {
+            let was = seen.entry(j).or_insert(Role::None);
+            *was = was.and(r);
+        }
+        for c in [col(m), col(e)] {
+            let own = |c: u32| members[c as usize].iter().all(|&j| j == m || j == e);
+            if c != NONE {
+                marks.push((c, small(s).filter(|_| own(c))));
+            }
+        }
+    }
+}

@@ -35,7 +35,7 @@ impl CompiledSet {
     /// If `i >= len()`.
     pub fn reads(&self, i: usize, out: &mut Vec<u32>) -> bool {
         let (s, k) = self.locate(i);
-        store::reads(&s.store, k, out)
+        store::reads::reads(&s.store, k, out)
     }
 
     /// For a position of the phased store, a linear row `c + sum_k s_k (a w[m_k] + b
@@ -63,6 +63,6 @@ impl CompiledSet {
     /// If `i >= len()`.
     pub fn tapered_terms(&self, i: usize, out: &mut Vec<(u32, u32, f64)>) -> Option<[f64; 2]> {
         let (s, k) = self.locate(i);
-        store::tapered_terms(&s.store, k, out)
+        store::reads::tapered_terms(&s.store, k, out)
     }
 }
