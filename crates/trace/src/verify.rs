@@ -329,9 +329,30 @@ impl<'m> Verifier<'m> {
         };
         let engine = f64::from(engine);
         self.r.checked += 1;
+        self.count_hypotheses(t, engine, rebuilt, c.inverted);
+        let ok = matches(engine, rebuilt, tol);
+        self.count_present(t, ok);
+        if ok {
+            return;
+        }
+        self.r.failed += 1;
+        if let Some(found) = c.one_count.as_ref().filter(|_| self.searched < SEARCHED) {
+            self.searched += 1;
+            for &(e, _) in found {
+                self.explains[e as usize] += 1;
+            }
+        }
+        self.keep_mismatch(i, t, c.one_count, engine, rebuilt);
+    }
+
+    /// Counts a checked position (`engine`'s evaluation, `rebuilt` from its trace; `inverted`:
+    /// whether it matches with the phase inverted) under the hypotheses of a negated, inverted,
+    /// offset or scaled evaluation; until the offset and unit are chosen, keeps the pair.
+    fn count_hypotheses(&mut self, t: &Trace, engine: f64, rebuilt: f64, inverted: bool) {
+        let tol = self.opts.tolerance;
         let signed = if t.white_to_move { engine } else { -engine };
         self.negated += usize::from(!matches(signed, rebuilt, tol));
-        self.inverted += usize::from(!c.inverted);
+        self.inverted += usize::from(!inverted);
         match self.candidates {
             Some(candidates) => self.count(candidates, engine, rebuilt),
             None => {
@@ -341,7 +362,11 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
-        let ok = matches(engine, rebuilt, tol);
+    }
+
+    /// Counts the elements and parameters present in `t` (a nonzero count for either side)
+    /// among the matching positions (`ok`) or the differing ones.
+    fn count_present(&mut self, t: &Trace, ok: bool) {
         let side = usize::from(!ok);
         // Coefficients are sorted by index and a parameter's elements are consecutive: a
         // parameter is counted once a position at its first present element.
@@ -358,23 +383,25 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
-        if ok {
-            return;
-        }
-        self.r.failed += 1;
-        if let Some(found) = c.one_count.as_ref().filter(|_| self.searched < SEARCHED) {
-            self.searched += 1;
-            for &(e, _) in found {
-                self.explains[e as usize] += 1;
-            }
-        }
+    }
+
+    /// Keeps differing position `i` as the worst so far and among the first listed, as it is
+    /// (`explaining`: the elements one count of which explains it, if they were searched).
+    fn keep_mismatch(
+        &mut self,
+        i: usize,
+        t: &Trace,
+        explaining: Option<Vec<(u32, f64)>>,
+        engine: f64,
+        rebuilt: f64,
+    ) {
         let diff = (engine.round() - rebuilt.round()).abs();
         let listed = self.r.first.len() < self.opts.max_listed;
         if listed || diff > self.worst_diff {
             // Past the positions searched, a listed one is searched on its own.
-            let found = c
-                .one_count
-                .unwrap_or_else(|| one_count(self.m, t, &self.w, engine, rebuilt, tol));
+            let tol = self.opts.tolerance;
+            let found =
+                explaining.unwrap_or_else(|| one_count(self.m, t, &self.w, engine, rebuilt, tol));
             let one_count = (found.iter())
                 .filter_map(|&(e, unit)| Some((self.m.element_name(e)?, unit)))
                 .collect();

@@ -163,18 +163,7 @@ pub fn run<J: Job>(
         ..RunOutcome::default()
     };
 
-    let mut journal = None;
-    let mut first = None;
-    if pending > 0 {
-        // Start one engine first: a command that cannot start is one clear error, and leaves
-        // no progress file behind.
-        first = Some(job.engine().start()?);
-        journal = Some(open_progress(&progress, &header, resumed.len)?);
-        on_event(RunEvent::Started {
-            remaining: pending,
-            done: resumed.count,
-        });
-    }
+    let (first, mut journal) = start_run(job, &progress, &header, &resumed, pending, on_event)?;
     let texts = match resumed.count {
         0 => None,
         _ => Some(AnswerTexts::open(&progress)?),
@@ -213,6 +202,45 @@ pub fn run<J: Job>(
     }
     // Every worker gone with work left and no error: count it as an interruption.
     outcome.interrupted |= unfinished;
+    conclude(journal, progress, output, &mut outcome)?;
+    outcome.elapsed = start.elapsed();
+    Ok(outcome)
+}
+
+/// Starts a run with `pending` positions to ask about (none: nothing to start): the first
+/// engine, then the progress file opened for appending to `resumed`'s answers; tells
+/// `on_event`. Returns the engine and the progress file.
+fn start_run<J: Job>(
+    job: &J,
+    progress: &Path,
+    header: &str,
+    resumed: &Resumed,
+    pending: usize,
+    on_event: &mut dyn FnMut(RunEvent<'_>),
+) -> Result<(Option<UciEngine>, Option<File>), EngineError> {
+    if pending == 0 {
+        return Ok((None, None));
+    }
+    // Start one engine first: a command that cannot start is one clear error, and leaves no
+    // progress file behind.
+    let first = job.engine().start()?;
+    let journal = open_progress(progress, header, resumed.len)?;
+    on_event(RunEvent::Started {
+        remaining: pending,
+        done: resumed.count,
+    });
+    Ok((Some(first), Some(journal)))
+}
+
+/// Ends a run that no error ended: syncs the progress file (`journal`); unless the run was
+/// interrupted, commits `output` and removes the progress file (kept while positions were
+/// skipped). Records in `outcome` whether the output was written and the progress file kept.
+fn conclude<A>(
+    journal: Option<File>,
+    progress: PathBuf,
+    output: &mut dyn Output<A>,
+    outcome: &mut RunOutcome,
+) -> Result<(), EngineError> {
     if let Some(journal) = journal {
         journal
             .sync_all()
@@ -228,8 +256,7 @@ pub fn run<J: Job>(
     if progress.exists() {
         outcome.progress = Some(progress);
     }
-    outcome.elapsed = start.elapsed();
-    Ok(outcome)
+    Ok(())
 }
 
 /// The answers of an earlier run, in its progress file.

@@ -2,6 +2,7 @@
 //! appended line by line (`INDEX ANSWER`), reading it back a line at a time to continue a
 //! run, and the answers' texts read back by their offsets as the output is written.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead as _, BufReader, Write as _};
@@ -74,80 +75,126 @@ pub(super) fn read_progress<A>(
     decode: impl Fn(&str) -> Result<A, String>,
     mut keep: impl FnMut(usize, u64, A),
 ) -> Result<Progress, EngineError> {
-    let io = |e| EngineError::io("read", path, e);
-    let mut reader = BufReader::new(File::open(path).map_err(io)?);
+    let mut lines = ProgressLines::open(path)?;
     let bad = |message: String| EngineError::Progress {
         path: path.to_path_buf(),
         message,
     };
     let tag = progress_tag(name);
     let header_lines = header.lines().count();
-    let (mut buf, mut len, mut line_no) = (Vec::new(), 0u64, 0usize);
-    // The next complete line (without its `\n`) and the offset of its start; `None` at the
-    // end or at a last line cut by a kill.
-    let mut next_line = |buf: &mut Vec<u8>| -> Result<Option<u64>, EngineError> {
-        buf.clear();
-        let n = reader.read_until(b'\n', buf).map_err(io)?;
-        if n == 0 || buf.last() != Some(&b'\n') {
-            return Ok(None);
-        }
-        buf.pop();
-        let start = len;
-        len += n as u64;
-        Ok(Some(start))
-    };
     let mut have = Vec::new();
     while have.len() < header_lines {
-        if next_line(&mut buf)?.is_none() {
+        if lines.next_line()?.is_none() {
             break;
         }
-        line_no += 1;
-        have.push(String::from_utf8_lossy(&buf).into_owned());
+        have.push(lines.text().into_owned());
     }
     if have.first() != Some(&tag) {
         return Err(bad(format!(
             "not a progress file of `tune {name}` (it does not start with `{tag}`): move it away"
         )));
     }
-    let differences: Vec<String> = header
-        .lines()
-        .zip(have.iter().map(String::as_str).chain(std::iter::repeat("")))
-        .filter(|(want, _)| !want.starts_with(FILES))
-        .filter(|(want, got)| want != got)
-        .map(|(want, got)| format!("was `{got}`, now `{want}`"))
-        .collect();
+    let differences = header_differences(header, &have);
     let mut answers = 0;
-    while let Some(start) = next_line(&mut buf)? {
-        line_no += 1;
+    while let Some(start) = lines.next_line()? {
         answers += 1;
         if !differences.is_empty() {
             continue;
         }
-        let line = String::from_utf8_lossy(&buf);
-        let parsed = match line.split_once(' ') {
-            Some((index, answer)) => match index.parse::<usize>() {
-                Ok(index) if index < positions => {
-                    decode(answer).map(|a| (index, start + index_width(&line), a))
-                }
-                _ => Err(format!("no index below {positions}")),
-            },
-            None => Err("no answer".to_string()),
-        };
-        match parsed {
+        let line = lines.text();
+        match parse_answer(&line, start, positions, &decode) {
             Ok((index, offset, a)) => keep(index, offset, a),
             Err(e) => {
                 return Err(bad(format!(
-                    "line {line_no}: expected `INDEX ANSWER` with INDEX below {positions}, not \
-                     `{line}` ({e})"
+                    "line {}: expected `INDEX ANSWER` with INDEX below {positions}, not \
+                     `{line}` ({e})",
+                    lines.line_no
                 )))
             }
         }
     }
     Ok(Progress {
         answers,
-        len,
+        len: lines.len,
         differences,
     })
+}
+
+/// A progress file read a complete line at a time.
+struct ProgressLines<'a> {
+    path: &'a Path,
+    reader: BufReader<File>,
+    /// The line read last, without its `\n`.
+    buf: Vec<u8>,
+    /// The length of the lines read.
+    len: u64,
+    /// The number of the line read last (from 1).
+    line_no: usize,
+}
+
+impl<'a> ProgressLines<'a> {
+    fn open(path: &'a Path) -> Result<ProgressLines<'a>, EngineError> {
+        let file = File::open(path).map_err(|e| EngineError::io("read", path, e))?;
+        Ok(ProgressLines {
+            path,
+            reader: BufReader::new(file),
+            buf: Vec::new(),
+            len: 0,
+            line_no: 0,
+        })
+    }
+
+    /// Reads the next complete line (its text: [`text`](Self::text)) and returns the offset of
+    /// its start; `None` at the end or at a last line cut by a kill.
+    fn next_line(&mut self) -> Result<Option<u64>, EngineError> {
+        self.buf.clear();
+        let n = (self.reader.read_until(b'\n', &mut self.buf))
+            .map_err(|e| EngineError::io("read", self.path, e))?;
+        if n == 0 || self.buf.last() != Some(&b'\n') {
+            return Ok(None);
+        }
+        self.buf.pop();
+        let start = self.len;
+        self.len += n as u64;
+        self.line_no += 1;
+        Ok(Some(start))
+    }
+
+    /// The text of the line read last.
+    fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.buf)
+    }
+}
+
+/// How the header lines a progress file has (`have`) differ from `header`'s (the input files
+/// aside), as `was `GOT`, now `WANT``; empty when they are the same.
+fn header_differences(header: &str, have: &[String]) -> Vec<String> {
+    header
+        .lines()
+        .zip(have.iter().map(String::as_str).chain(std::iter::repeat("")))
+        .filter(|(want, _)| !want.starts_with(FILES))
+        .filter(|(want, got)| want != got)
+        .map(|(want, got)| format!("was `{got}`, now `{want}`"))
+        .collect()
+}
+
+/// One answer line of a progress file, `INDEX ANSWER`, starting at offset `start`: its index
+/// (below `positions`), the offset of its answer's text and the answer read by `decode`.
+fn parse_answer<A>(
+    line: &str,
+    start: u64,
+    positions: usize,
+    decode: impl Fn(&str) -> Result<A, String>,
+) -> Result<(usize, u64, A), String> {
+    match line.split_once(' ') {
+        Some((index, answer)) => match index.parse::<usize>() {
+            Ok(index) if index < positions => {
+                decode(answer).map(|a| (index, start + index_width(line), a))
+            }
+            _ => Err(format!("no index below {positions}")),
+        },
+        None => Err("no answer".to_string()),
+    }
 }
 
 /// The bytes of a progress line before its answer: the index and one space.

@@ -171,81 +171,10 @@ fn by_elements(
         ));
     }
     let list = doc.required(o.elements, path, "elements", "an array of names")?;
-    let ep = join(path, "elements");
-    if list.is_empty() {
-        return Err(doc.err(&ep, "no element named: nothing to centre"));
-    }
-    // Every member with the name that brought it in, for the messages.
-    let mut members: Vec<(u32, String)> = Vec::new();
-    let mut names = Vec::new();
     let mut tapered = None;
-    for (k, f) in list.into_iter().enumerate() {
-        let at_k = at(&ep, k);
-        let name = doc.expect(f.read(), &at_k, "a name")?;
-        let (p, offsets) = named(doc, &name, &at_k, params)?;
-        let decl = &params[p];
-        check_taper(doc, &at_k, decl, &mut tapered)?;
-        for off in offsets {
-            let index = decl.first_index + off as u32;
-            if let Some((_, first)) = members.iter().find(|(i, _)| *i == index) {
-                return Err(doc.err(
-                    &at_k,
-                    format!(
-                        "`{}` is named twice (also by `{first}`)",
-                        decl.element_name(off)
-                    ),
-                ));
-            }
-            members.push((index, name.clone()));
-        }
-        names.push(name);
-    }
-    let into = match o.into.found() {
-        None => None,
-        Some(f) => {
-            let ip = join(path, "into");
-            let name = doc.expect(f, &ip, "an element name")?;
-            let (p, offsets) = named(doc, &name, &ip, params)?;
-            let decl = &params[p];
-            let [off] = offsets[..] else {
-                return Err(doc.err(
-                    &ip,
-                    format!(
-                        "`{name}` has {} elements: `into` is one element (e.g. `{}`)",
-                        offsets.len(),
-                        decl.element_name(offsets[0])
-                    ),
-                ));
-            };
-            check_taper(doc, &ip, decl, &mut tapered)?;
-            let index = decl.first_index + off as u32;
-            if members.iter().any(|(i, _)| *i == index) {
-                return Err(doc.err(&ip, format!("`{name}` is also one of the elements")));
-            }
-            Some(index)
-        }
-    };
-    let excluded = match o.exclude.found() {
-        None => Vec::new(),
-        Some(f) => {
-            let xp = join(path, "exclude");
-            let list = doc.expect(f, &xp, "an array of element names")?;
-            let mut out = Vec::new();
-            for (k, f) in list.into_iter().enumerate() {
-                let at_k = at(&xp, k);
-                let name = doc.expect(f.read(), &at_k, "an element name")?;
-                let (p, offsets) = named(doc, &name, &at_k, params)?;
-                for off in offsets {
-                    let index = params[p].first_index + off as u32;
-                    if !members.iter().any(|(i, _)| *i == index) {
-                        return Err(doc.err(&at_k, format!("`{name}` is not among the elements")));
-                    }
-                    out.push(index);
-                }
-            }
-            out
-        }
-    };
+    let (members, names) = element_members(doc, list, path, params, &mut tapered)?;
+    let into = into_element(doc, o.into, path, params, &members, &mut tapered)?;
+    let excluded = excluded_elements(doc, o.exclude, path, params, &members)?;
     let members: Vec<u32> = members
         .into_iter()
         .map(|(i, _)| i)
@@ -266,6 +195,114 @@ fn by_elements(
             into,
         }],
     })
+}
+
+/// The elements of an `elements` centring: each one's index with the name that brought it in
+/// (for the messages).
+type Members = Vec<(u32, String)>;
+
+/// The `elements` of the centring at `path` (`list`, not empty, each named once): the
+/// [`Members`] and the names. Their taper is checked against `tapered` (see [`check_taper`]).
+fn element_members(
+    doc: &Doc,
+    list: Vec<Field<String>>,
+    path: &str,
+    params: &[ParamDecl],
+    tapered: &mut Option<bool>,
+) -> Result<(Members, Vec<String>), TraceError> {
+    let ep = join(path, "elements");
+    if list.is_empty() {
+        return Err(doc.err(&ep, "no element named: nothing to centre"));
+    }
+    let mut members = Members::new();
+    let mut names = Vec::new();
+    for (k, f) in list.into_iter().enumerate() {
+        let at_k = at(&ep, k);
+        let name = doc.expect(f.read(), &at_k, "a name")?;
+        let (p, offsets) = named(doc, &name, &at_k, params)?;
+        let decl = &params[p];
+        check_taper(doc, &at_k, decl, tapered)?;
+        for off in offsets {
+            let index = decl.first_index + off as u32;
+            if let Some((_, first)) = members.iter().find(|(i, _)| *i == index) {
+                return Err(doc.err(
+                    &at_k,
+                    format!(
+                        "`{}` is named twice (also by `{first}`)",
+                        decl.element_name(off)
+                    ),
+                ));
+            }
+            members.push((index, name.clone()));
+        }
+        names.push(name);
+    }
+    Ok((members, names))
+}
+
+/// The index of the `into` element of the centring at `path` (`None`: absent): one element,
+/// not among the `members`, with their taper (see [`check_taper`]).
+fn into_element(
+    doc: &Doc,
+    into: Field<String>,
+    path: &str,
+    params: &[ParamDecl],
+    members: &[(u32, String)],
+    tapered: &mut Option<bool>,
+) -> Result<Option<u32>, TraceError> {
+    let Some(found) = into.found() else {
+        return Ok(None);
+    };
+    let ip = join(path, "into");
+    let name = doc.expect(found, &ip, "an element name")?;
+    let (p, offsets) = named(doc, &name, &ip, params)?;
+    let decl = &params[p];
+    let [off] = offsets[..] else {
+        return Err(doc.err(
+            &ip,
+            format!(
+                "`{name}` has {} elements: `into` is one element (e.g. `{}`)",
+                offsets.len(),
+                decl.element_name(offsets[0])
+            ),
+        ));
+    };
+    check_taper(doc, &ip, decl, tapered)?;
+    let index = decl.first_index + off as u32;
+    if members.iter().any(|(i, _)| *i == index) {
+        return Err(doc.err(&ip, format!("`{name}` is also one of the elements")));
+    }
+    Ok(Some(index))
+}
+
+/// The indices of the `exclude` list of the `elements` centring at `path` (none when
+/// absent): each one of the `members`.
+fn excluded_elements(
+    doc: &Doc,
+    exclude: Field<Vec<Field<String>>>,
+    path: &str,
+    params: &[ParamDecl],
+    members: &[(u32, String)],
+) -> Result<Vec<u32>, TraceError> {
+    let Some(found) = exclude.found() else {
+        return Ok(Vec::new());
+    };
+    let xp = join(path, "exclude");
+    let list = doc.expect(found, &xp, "an array of element names")?;
+    let mut out = Vec::new();
+    for (k, f) in list.into_iter().enumerate() {
+        let at_k = at(&xp, k);
+        let name = doc.expect(f.read(), &at_k, "an element name")?;
+        let (p, offsets) = named(doc, &name, &at_k, params)?;
+        for off in offsets {
+            let index = params[p].first_index + off as u32;
+            if !members.iter().any(|(i, _)| *i == index) {
+                return Err(doc.err(&at_k, format!("`{name}` is not among the elements")));
+            }
+            out.push(index);
+        }
+    }
+    Ok(out)
 }
 
 /// Refuses a parameter whose taper differs from the others' (`seen`, set by the first).
