@@ -211,74 +211,114 @@ const BATCH_LINES: usize = 1 << 14;
 /// # Ok::<(), data::DataError>(())
 /// ```
 pub fn read_epd(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     name: &Path,
     opts: &LoadOptions,
 ) -> Result<(Vec<Sample>, Report), DataError> {
-    let epd_opts = EpdOptions {
-        stm_results: opts.stm_results,
-    };
+    let mut batches = EpdBatches::new(reader, name, opts);
     let mut samples = Vec::new();
-    let mut report = Report::default();
-    // One buffer per batch, with each line's number and byte range.
-    let mut text: Vec<u8> = Vec::with_capacity(BATCH_LINES * 80);
-    let mut lines: Vec<(u64, usize, usize)> = Vec::with_capacity(BATCH_LINES);
-    let mut line_no = 0u64;
-    // The id of the next line without a `game` label: one past the largest id so far.
-    let mut next_game = 0u32;
-    loop {
-        let start = text.len();
-        let n = reader
-            .read_until(b'\n', &mut text)
-            .map_err(|e| DataError::io(name, e))?;
-        if n > 0 {
-            line_no += 1;
-            lines.push((line_no, start, text.len()));
-        }
-        if n == 0 || lines.len() >= BATCH_LINES {
-            let parsed: Vec<(u64, ParsedLine)> = lines
-                .par_iter()
-                .map(|&(ln, a, b)| {
-                    let rec = match std::str::from_utf8(&text[a..b]) {
-                        Ok(line) => parse_line(line, &epd_opts).map(|r| {
-                            r.map(|r| {
-                                let s = Sample::from_position(&r.position, r.result, r.score, 0);
-                                (s, r.game)
-                            })
-                        }),
-                        Err(_) => Err("not valid UTF-8".to_string()),
-                    };
-                    (ln, rec)
-                })
-                .collect();
-            for (ln, rec) in parsed {
-                match rec {
-                    Ok(None) => {}
-                    Ok(Some((mut s, game))) => {
-                        report.read += 1;
-                        s.game = game.unwrap_or(next_game);
-                        next_game = next_game.max(s.game.saturating_add(1));
-                        report.keep(s.result, s.score.is_some());
-                        samples.push(s);
-                    }
-                    Err(message) => {
-                        report.read += 1;
-                        let location = format!("{}:{ln}", name.display());
-                        if opts.strict {
-                            return Err(DataError::Input { location, message });
-                        }
-                        report.error(location, message);
-                    }
-                }
-            }
-            text.clear();
-            lines.clear();
-        }
-        if n == 0 {
-            break;
+    while batches.next_batch(&mut samples)? {}
+    Ok((samples, batches.report))
+}
+
+/// [`read_epd`] a batch of lines at a time: the same samples, game ids and report, the lines
+/// of one batch parsed in parallel.
+pub(crate) struct EpdBatches<R> {
+    reader: R,
+    name: std::path::PathBuf,
+    opts: EpdOptions,
+    strict: bool,
+    /// The batch's text, with each line's number and byte range.
+    text: Vec<u8>,
+    lines: Vec<(u64, usize, usize)>,
+    line_no: u64,
+    /// The id of the next line without a `game` label: one past the largest id so far.
+    next_game: u32,
+    /// What was read so far.
+    pub(crate) report: Report,
+    eof: bool,
+}
+
+impl<R: BufRead> EpdBatches<R> {
+    pub(crate) fn new(reader: R, name: &Path, opts: &LoadOptions) -> Self {
+        EpdBatches {
+            reader,
+            name: name.to_path_buf(),
+            opts: EpdOptions {
+                stm_results: opts.stm_results,
+            },
+            strict: opts.strict,
+            text: Vec::with_capacity(BATCH_LINES * 80),
+            lines: Vec::with_capacity(BATCH_LINES),
+            line_no: 0,
+            next_game: 0,
+            report: Report::default(),
+            eof: false,
         }
     }
-    Ok((samples, report))
+
+    /// Reads and parses the next batch of lines (up to 16,384), appending their samples to
+    /// `out`; `false` once the text is done (nothing appended).
+    pub(crate) fn next_batch(&mut self, out: &mut Vec<Sample>) -> Result<bool, DataError> {
+        if self.eof {
+            return Ok(false);
+        }
+        let name = &self.name;
+        while self.lines.len() < BATCH_LINES {
+            let start = self.text.len();
+            let n = self
+                .reader
+                .read_until(b'\n', &mut self.text)
+                .map_err(|e| DataError::io(name, e))?;
+            if n == 0 {
+                self.eof = true;
+                break;
+            }
+            self.line_no += 1;
+            self.lines.push((self.line_no, start, self.text.len()));
+        }
+        let (text, epd_opts) = (&self.text, &self.opts);
+        let parsed: Vec<(u64, ParsedLine)> = self
+            .lines
+            .par_iter()
+            .map(|&(ln, a, b)| {
+                let rec = match std::str::from_utf8(&text[a..b]) {
+                    Ok(line) => parse_line(line, epd_opts).map(|r| {
+                        r.map(|r| {
+                            let s = Sample::from_position(&r.position, r.result, r.score, 0);
+                            (s, r.game)
+                        })
+                    }),
+                    Err(_) => Err("not valid UTF-8".to_string()),
+                };
+                (ln, rec)
+            })
+            .collect();
+        let report = &mut self.report;
+        for (ln, rec) in parsed {
+            match rec {
+                Ok(None) => {}
+                Ok(Some((mut s, game))) => {
+                    report.read += 1;
+                    s.game = game.unwrap_or(self.next_game);
+                    self.next_game = self.next_game.max(s.game.saturating_add(1));
+                    report.keep(s.result, s.score.is_some());
+                    out.push(s);
+                }
+                Err(message) => {
+                    report.read += 1;
+                    let location = format!("{}:{ln}", name.display());
+                    if self.strict {
+                        return Err(DataError::Input { location, message });
+                    }
+                    report.error(location, message);
+                }
+            }
+        }
+        self.text.clear();
+        self.lines.clear();
+        Ok(true)
+    }
 }
 
 /// Reads an EPD text stream line by line (a multi-gigabyte file is never held whole).

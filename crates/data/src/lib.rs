@@ -3,8 +3,8 @@
 //! and a train/validation split by game.
 //!
 //! The entry points are [`load`] (any file: binary cache, EPD text or PGN, plain, gzip or zstd,
-//! told apart by content), [`extract_pgn`], [`write_cache`], [`write_epd`] and
-//! [`split_by_game`]. Bad records never stop a run unless asked: they are reported with their
+//! told apart by content; [`SampleReader`]: the same a batch at a time), [`extract_pgn`],
+//! [`write_cache`], [`write_epd`] and [`split_by_game`]. Bad records never stop a run unless asked: they are reported with their
 //! file and line (or game number), skipped and counted in a [`Report`].
 //!
 //! ```
@@ -25,7 +25,8 @@
 //!
 //! **How it works.** `fsutil::source` opens a file and picks the decompressor from its magic bytes;
 //! `Format::detect` (in `lib.rs`) looks at the first decompressed bytes to choose cache, PGN or
-//! EPD, and `load` dispatches. `epd.rs` streams lines (`EpdReader`), splitting each into the FEN
+//! EPD, and `load.rs`' `SampleReader` dispatches, a batch at a time (`load` reads it whole; EPD
+//! and caches stream, PGN is extracted whole). `epd.rs` streams lines (`EpdReader`), splitting each into the FEN
 //! part and `;`-separated operations (`fsutil::epd::tokens`), and reads results and scores from
 //! whichever form is there. `pgn.rs` is a pgn-reader `Visitor` that replays the main line with
 //! shakmaty, records the position before each move with its comment's score and book mark, and
@@ -116,7 +117,7 @@ pub use error::DataError;
 pub use files::{write_epd, write_samples, OutputKind};
 pub use filter::Filter;
 pub use format::Format;
-pub use load::load;
+pub use load::{load, SampleReader};
 pub use options::LoadOptions;
 pub use packed::PackedBoard;
 pub use pgn::{extract_pgn, extract_pgn_reader, ExtractOptions};

@@ -61,15 +61,20 @@
 //! `MatchPlayer` is either, read from `A.json` / `uci:CMD` (`tune match`). `runner/` asks
 //! engines one question per position (a `Job`: how to start the engine, what to ask, how to keep
 //! the answer on one progress line): `jobs` worker threads, each owning an engine process, take
-//! the next position from a shared counter; the calling thread appends each answer to
-//! `OUT.progress` (a header with the job's settings and a fingerprint of the inputs, then
-//! `INDEX ANSWER` lines) and reports events; a failure restarts the worker's engine and skips the
-//! position (`strict`: ends the run naming the position); with no answer yet, 20 failures end the
-//! run; the caller's `write` makes the output once (`runner/input.rs`: the inputs;
-//! `progress.rs`: the progress file; `worker.rs`: one engine's thread). `label/` is `tune label`
-//! on it (a search per position, answered by its score; output through `data::write_samples`),
+//! the next position from a shared queue; the calling thread reads the inputs a batch at a time
+//! into a bounded window (`runner/window.rs`: at most `runner::WINDOW` positions between the one
+//! written last and the one read last), hands them out, appends each answer to `OUT.progress` (a
+//! header with the job's settings and a fingerprint of the inputs, then `INDEX ANSWER` lines),
+//! gives the answers to the caller's `Output` in input order as they complete (the output file
+//! written as the run goes, renamed into place at the end) and reports events; a failure restarts
+//! the worker's engine and skips the position (`strict`: ends the run naming the position); with
+//! no answer yet, 20 failures end the run. Memory is bounded whatever the number of positions
+//! (`runner/input.rs`: the inputs, counted and fingerprinted by a first read; `progress.rs`: the
+//! progress file, read back a line at a time, a resumed answer's text by its offset; `worker.rs`:
+//! one engine's thread and the queue). `label/` is `tune label` on it (a search per position,
+//! answered by its score; output collected and written through `data::write_samples`),
 //! `trace_run/` is `tune trace` (the trace protocol: `position fen`, `trace`, each answer checked
-//! against the manifest by `trace::parse_engine_answer`, output through `trace::write_text`;
+//! against the manifest by `trace::parse_engine_answer`, output through `trace::TextWriter`;
 //! `manifest.rs`: asking the engine for its manifest). They may know files of positions (through
 //! `data`), the progress file and the engines; not the command line, terminals or progress bars
 //! (events).

@@ -157,7 +157,11 @@
 //! (`tests/smooth.rs`: gradient against differences, the three forms against each other and against
 //! `2 smooth L`, invariance under repeated data). It carries the parameters' bounds but does not
 //! clamp (`with_bounds`, `out_of_bounds`): keeping inside them is the solvers' business.
-//! `coords.rs`: `Coords`, the coordinates a gradient solver works in, `x = map(scale * z)` with a
+//! `columns.rs`: `Columns`, the positions each weight changes (from
+//! `CompiledSet::reads` and `tapered_terms`, built once), and `Kept`, the weights and every
+//! position's evaluation and loss, so that a try of one weight's new value costs its column
+//! (a linear row moved by its coefficient, any other scored afresh): the integer polish's
+//! (`texel::finish`) machinery. `coords.rs`: `Coords`, the coordinates a gradient solver works in, `x = map(scale * z)` with a
 //! smooth increasing map into each parameter's bounds (sigmoid for two bounds, softplus for one,
 //! identity for none) and the chain rule for gradients (`chain`/`unchain`) and for the Gauss-Newton
 //! Jacobian's columns (`Linearisation::with_columns`); `projected_gradient` for reports and the
@@ -239,6 +243,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod columns;
 mod config;
 mod coords;
 mod error;
@@ -264,6 +269,7 @@ mod stopping;
 pub mod support;
 mod validation;
 
+pub use columns::{Columns, Kept, Try};
 pub use config::RunConfig;
 pub use coords::{projected_gradient, Coords, MARGIN};
 pub use error::{HookError, OptimError};

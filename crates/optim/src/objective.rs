@@ -349,6 +349,12 @@ impl Objective {
         &self.cfg
     }
 
+    /// Each position's target, as the loss reads it (the label, blended with the score's
+    /// expectation by `lambda`).
+    pub(crate) fn targets(&self) -> &[f64] {
+        &self.targets
+    }
+
     /// The positions.
     pub fn set(&self) -> &Arc<CompiledSet> {
         &self.set

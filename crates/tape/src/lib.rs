@@ -105,6 +105,7 @@ mod tape;
 mod var;
 
 pub use crate::dual::Dual;
+pub use crate::program::block::{BlockScratch, Lanes, LANES};
 pub use crate::program::{Program, Scratch};
 pub use crate::scalar::{sigmoid_f64, DotAccumulator, Scalar};
 pub use crate::tape::{Mark, Recording, Tape};

@@ -5,6 +5,8 @@ use crate::scalar::sparse_sum2;
 use crate::tape::Tape;
 use crate::var::Var;
 
+pub(crate) mod block;
+
 /// Tag bit of a term reference that names a non-linear node rather than an input.
 const NODE: u32 = 1 << 31;
 

@@ -89,15 +89,28 @@
 //!     positions (sums, then heads and losses, then gradients: the heads' latency chains
 //!     overlap); `score`/`add_gradient` replay the recorded head, so the replay test checks both.
 //!   - *Sums, scalars and head* (`store/scalar_head.rs`, `record_heads`, an engine's declared
-//!     non-linear terms): one head program for every position (`trace::Manifest::head`, recorded
-//!     once by `texel::traced`), and per position its inputs (`Manifest::head_inputs`): *twin
-//!     groups* of sums (the linear part; each declared sum for each side) packed as the phased
-//!     store packs pairs, the weights the expressions *pick* (`ks_weight[king_attackers]`: one
-//!     `u16` index each) and its *scalars* (phase factors or phase and scale, the features the
-//!     expressions read, the constant: `f64` each). Passes replay the head with
-//!     `Program::forward`/`backward` (`min`/`max`/`abs`/`sign` re-decide their branch). A position
-//!     whose groups do not pair with integer coefficients in the packing's range, or whose picks exceed
-//!     `u16`, is recorded from `Manifest::evaluate_real` as a program, with the reason. A separate
+//!     non-linear terms): **the one compact representation of any manifest's head**. One head
+//!     program for every position (`trace::Manifest::head`, recorded once by `texel::traced`),
+//!     and per position its inputs (`Manifest::head_inputs`): *twin groups* of sums (the linear
+//!     part; each declared sum for each side), each term one `u16` feature of a pair as the
+//!     phased store packs them, where a pair is a tapered (middlegame, endgame) couple or a
+//!     *single* (an untapered weight paired with itself: its term adds the same coefficient to
+//!     both sums of its group), and a coefficient beyond the packing's range is split into up
+//!     to 16 features of its pair (`Packing::pieces`); the weights the expressions *pick*
+//!     (`ks_weight[king_attackers]`, a table looked up by a per-position feature: one `u16`
+//!     index each, resolved at load); and its *scalars* (phase factors or phase and scale, the
+//!     features the expressions read, the constant: `f64` each). The head covers the whole
+//!     expression language: products and quotients of tuned quantities, powers, `min`, `max`,
+//!     `clamp`, `abs`, `sign`, `sigmoid`, `exp`, and `trunc` (the identity in the tuning
+//!     objective); `tape::Program` collapses its linear chains into sparse affine combinations
+//!     and passes replay it over blocks of 8 positions with `Program::forward_block`/
+//!     `backward_block` (exact gradients, lane by lane `forward`/`backward` bit for bit;
+//!     `min`/`max`/`abs`/`sign` re-decide their branch). The general program of a position stays only as
+//!     a checked fallback for what this form cannot hold, each refusal naming the parameter and
+//!     coefficient of the first term that did not fit (`Fallback::param`, `coefficient`;
+//!     `Layout::warnings_named` adds the fix): a count that is no whole number, a merged count
+//!     beyond 16 features (`-1024..=1008` at the 9-bit packing), a picked weight beyond
+//!     `u16`, untapered weights that do not fit beside the pairs (16,384 in all). A separate
 //!     store, not `Headed` generalised, so that `full`'s hand-written head and blocks stay as
 //!     they are.
 //!   - *Programs* (`store/programs.rs`, a `tape::Program` each, about 2,948 bytes for `full`):
@@ -105,9 +118,11 @@
 //! - A position a faster store refuses is never dropped and never silent: the store it lands in
 //!   keeps the `Reason` (one byte a position: non-integer coefficient, no twin pair, coefficient or
 //!   index out of range, a constant that is no f32, mixed phases, unusable split, non-linear
-//!   without a split, store full), `CompiledSet::layout` counts positions and bytes per store and
-//!   the fallbacks by store and reason (serialisable), and `texel::setup::prepare` turns each
-//!   fallback into a note naming the count and the reason. `psqt` and `full` have none on real data
+//!   without a split, store full) and the first refusal of each reason with its parameter and
+//!   coefficient, `CompiledSet::layout` counts positions and bytes per store and the fallbacks
+//!   by store and reason, each with that parameter (serialisable), and `texel::setup::prepare`
+//!   turns each fallback into a note naming the count, the reason, the parameter by name and
+//!   the fix (`Layout::warnings_named`). `psqt` and `full` have none on real data
 //!   (`texel/tests/it/replay.rs` asserts it, and forces a fallback to check its count, reason and
 //!   replay); the replay test checks every store against fresh tape recordings.
 //! - Passes are bit-for-bit reproducible for a given thread count: chunk boundaries depend only

@@ -22,6 +22,7 @@ mod compiled;
 mod heads;
 mod jacobian;
 mod linear;
+mod reads;
 mod record;
 mod target;
 mod work;

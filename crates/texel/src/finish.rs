@@ -7,23 +7,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use optim::Objective;
+use optim::{Columns, Kept, Objective};
 use serde::{Deserialize, Serialize};
-use tapered::{Progress, ProgressEvent};
+use tapered::{Progress, ProgressEvent, Stop};
 
 use crate::tunable::Tunable;
 
-/// The most sweeps of the integer polish (each at most one pass a movable weight, plus one for
-/// the gradient); it stops earlier when a sweep moves nothing.
+/// The most sweeps of the integer polish (each one try a movable weight at most, plus one pass
+/// for the gradient); it stops earlier when a sweep moves nothing.
 pub const POLISH_SWEEPS: usize = 8;
 
 /// A sweep of the polish ends after this many tries in a row that do not lower the loss: the
 /// tries go by slope, largest first, so past a run of refusals the rest (smaller slopes) are
-/// unlikely to pay for their pass each.
+/// unlikely to pay for what they cost (each its weight's positions).
 pub const POLISH_PATIENCE: usize = 64;
 
-/// The most passes of the training set the integer polish takes by default (each try is one,
-/// each sweep's gradient one): it stops there, keeping the steps found so far.
+/// The most passes of the training set the integer polish takes by default (each sweep's
+/// gradient is one, the index and kept evaluations before the first try two, a try the
+/// fraction of the positions its weight changes): it stops there, keeping the steps found so
+/// far.
 pub const POLISH_PASSES: usize = 1_000;
 
 /// The most wall-clock time the integer polish takes by default: it stops at the first try
@@ -65,9 +67,11 @@ pub struct Polished {
     pub loss: f64,
     /// Integer steps kept.
     pub moves: usize,
+    /// Integer steps tried (kept or not).
+    pub tries: usize,
     /// Sweeps begun.
     pub sweeps: usize,
-    /// Passes taken (tries and gradients).
+    /// Passes taken (gradients, the index, the tries' positions; a part of one counts as one).
     pub passes: usize,
     /// Why it stopped before it ran out of steps that pay: `"budget"` (its passes spent),
     /// `"time"` (its seconds) or `"interrupted"` (the stop flag); `None` if it finished.
@@ -79,7 +83,7 @@ pub struct Polished {
 pub struct Centred {
     /// The group and phase it came out of, e.g. `pst_rank[1].mg`.
     pub from: String,
-    /// The weight it went into, e.g. `material[1].mg`.
+    /// The weight it went into, e.g. `material[1].mg` (empty: a set centred into nothing).
     pub into: String,
     /// The mean taken out of the group.
     pub mean: f64,
@@ -115,6 +119,9 @@ pub struct Rounding {
     pub cost_after_polish: f64,
     /// Integer steps the polish kept.
     pub polish_moves: usize,
+    /// Integer steps it tried (kept or not).
+    #[serde(default)]
+    pub polish_tries: usize,
     /// Sweeps it ran.
     pub polish_sweeps: usize,
     /// Passes of the training set it took.
@@ -133,8 +140,11 @@ impl Rounding {
         let moved: Vec<String> = self
             .centred
             .iter()
-            .filter(|c| !c.skipped && c.added != 0.0)
-            .map(|c| format!("{} -> {} {:+.2}", c.from, c.into, c.added))
+            .filter(|c| !c.skipped && (c.added != 0.0 || c.mean != 0.0))
+            .map(|c| match c.into.as_str() {
+                "" => format!("{} {:+.2} (into nothing)", c.from, -c.mean),
+                into => format!("{} -> {into} {:+.2}", c.from, c.added),
+            })
             .collect();
         let skipped = self.centred.iter().filter(|c| c.skipped).count();
         if !self.centred.is_empty() {
@@ -161,10 +171,11 @@ impl Rounding {
                 None => String::new(),
             };
             s += &format!(
-                "polish    rounding cost {:+.2e} -> {:+.2e} ({} integer steps, {} sweeps, {} passes{cut})\n",
+                "polish    rounding cost {:+.2e} -> {:+.2e} ({} integer steps of {} tried, {} sweeps, {} passes{cut})\n",
                 self.cost_before_polish,
                 self.cost_after_polish,
                 self.polish_moves,
+                self.polish_tries,
                 self.polish_sweeps,
                 self.polish_passes
             );
@@ -192,13 +203,14 @@ pub fn finish<M: Tunable>(
     let mut wi = model.round(&wc);
     let rounded = train.data_loss(&wi);
     let movable = model.polish_moves();
-    let p = polish(train, &mut wi, &movable, rounded, how);
+    let p = polish(train, &mut wi, &movable, &model.phase_pairs(), rounded, how);
     let report = Rounding {
         centred: moves.into_iter().map(Centred::from).collect(),
         centring_change: centred_loss - before,
         cost_before_polish: rounded - centred_loss,
         cost_after_polish: p.loss - centred_loss,
         polish_moves: p.moves,
+        polish_tries: p.tries,
         polish_sweeps: p.sweeps,
         polish_passes: p.passes,
         polish_cut: p.cut.map(str::to_string),
@@ -212,12 +224,22 @@ pub fn finish<M: Tunable>(
 /// when the training data loss drops (inside the weight's bounds), until [`POLISH_PATIENCE`]
 /// tries in a row are refused. Stops when a sweep keeps nothing, after [`POLISH_SWEEPS`],
 /// when `how.passes` passes or `how.seconds` are spent or when `how.stop` is set, keeping the
-/// steps kept so far. `loss` is the data loss at `wi`; the loss returned is never above it (a step is kept
-/// only if it lowers the loss).
+/// steps kept so far. `loss` is the data loss at `wi`; the loss returned is the data loss at
+/// the weights left (never above `loss`: a step is kept only if it lowers the loss).
+///
+/// A try costs what it changes: before the first try, an index of the positions each movable
+/// weight changes ([`optim::Columns`]; `twins`, the model's [`Tunable::phase_pairs`] or empty,
+/// lets a tapered element's two weights share one column) and every position's evaluation
+/// ([`optim::Kept`]) are made (counted as two passes); a try then evaluates only its weight's
+/// column (a linear row moved by the step times its coefficient, any other scored afresh),
+/// counted as that fraction of a pass, and a kept step updates only those positions. A sweep
+/// costs about one pass besides its gradient. The steps kept are those of trying each step on
+/// a whole pass (the loss change is the same sum, in another order).
 pub fn polish(
     train: &Objective,
     wi: &mut [f64],
     movable: &[usize],
+    twins: &[Option<usize>],
     loss: f64,
     how: &Polish,
 ) -> Polished {
@@ -232,6 +254,7 @@ pub fn polish(
     let mut out = Polished {
         loss,
         moves: 0,
+        tries: 0,
         sweeps: 0,
         passes: 0,
         cut: None,
@@ -243,51 +266,152 @@ pub fn polish(
         what: "polish",
         len: how.passes as u64,
     });
-    let deadline = how
-        .seconds
-        .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
-        .and_then(|d| Instant::now().checked_add(d));
+    let mut meter = Meter::new(how, train.set().len());
+    let mut index = Index {
+        train,
+        twins,
+        built: None,
+    };
     while out.sweeps < POLISH_SWEEPS {
-        let kept = sweep(train, wi, &coords, (how, deadline), &mut out);
+        let kept = sweep(wi, &coords, &mut index, &mut meter, &mut out);
         if kept == 0 || out.cut.is_some() {
             break;
         }
     }
-    how.progress.end();
+    if out.moves > 0 {
+        // The kept losses' running sum is the same sum in another order: report a pass's.
+        out.loss = train.data_loss(wi);
+    }
+    out.passes = meter.passes();
+    meter.end();
     out
 }
 
-/// One sweep of [`polish`]: the gradient, then the tries by slope; returns the steps kept
-/// (and counts them, the passes and the sweep into `out`, with the cause if it was cut).
-fn sweep(
-    train: &Objective,
-    wi: &mut [f64],
-    coords: &[(usize, usize)],
-    (how, deadline): (&Polish, Option<Instant>),
-    out: &mut Polished,
-) -> usize {
-    let bounds = train.bounds();
-    // Whether the next pass is allowed; counts it if so.
-    let pass = |out: &mut Polished| {
+/// What the polish has spent, in positions evaluated (a pass is every position), against its
+/// budget of passes, its deadline and its stop flag.
+struct Meter<'a> {
+    how: &'a Polish,
+    deadline: Option<Instant>,
+    /// Positions a pass.
+    len: u64,
+    /// Positions evaluated so far.
+    used: u64,
+    /// Passes reported to the progress callback.
+    shown: u64,
+}
+
+impl<'a> Meter<'a> {
+    fn new(how: &'a Polish, len: usize) -> Meter<'a> {
+        let deadline = how
+            .seconds
+            .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+            .and_then(|d| Instant::now().checked_add(d));
+        Meter {
+            how,
+            deadline,
+            len: len.max(1) as u64,
+            used: 0,
+            shown: 0,
+        }
+    }
+
+    /// Whether work over `positions` may start (the stop flag not set, the budget not
+    /// exceeded by it, the deadline not passed); counts it if so, else says in `out` why not.
+    fn spend(&mut self, positions: usize, out: &mut Polished) -> bool {
+        let how = self.how;
+        let after = self.used + positions as u64;
         if how.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
             out.cut = Some("interrupted");
-        } else if out.passes >= how.passes {
+        } else if after > (how.passes as u64).saturating_mul(self.len) {
             out.cut = Some("budget");
-        } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             out.cut = Some("time");
         } else {
-            out.passes += 1;
-            how.progress.advance(1);
+            self.used = after;
+            let whole = self.used / self.len;
+            if whole > self.shown {
+                how.progress.advance(whole - self.shown);
+                self.shown = whole;
+            }
         }
         out.cut.is_none()
-    };
-    if !pass(out) {
+    }
+
+    /// Whether a whole pass may start (and counts it).
+    fn pass(&mut self, out: &mut Polished) -> bool {
+        self.spend(self.len as usize, out)
+    }
+
+    /// Passes spent, a part of one counting as one.
+    fn passes(&self) -> usize {
+        self.used.div_ceil(self.len) as usize
+    }
+
+    /// Reports the last part of a pass and ends the progress task.
+    fn end(self) {
+        let total = self.used.div_ceil(self.len);
+        if total > self.shown {
+            self.how.progress.advance(total - self.shown);
+        }
+        self.how.progress.end();
+    }
+}
+
+/// The column index and the kept evaluations, made before the first try.
+struct Index<'a> {
+    train: &'a Objective,
+    twins: &'a [Option<usize>],
+    built: Option<(Columns, Kept<'a>)>,
+}
+
+impl<'a> Index<'a> {
+    /// The index over the weights of `coords` and the evaluations at `wi`, made now if not yet
+    /// (two passes on `meter`); `None` if the meter refuses them or the stop flag ends the
+    /// build (`out` says why).
+    fn get(
+        &mut self,
+        coords: &[(usize, usize)],
+        wi: &[f64],
+        meter: &mut Meter,
+        out: &mut Polished,
+    ) -> Option<&mut (Columns, Kept<'a>)> {
+        if self.built.is_none() {
+            if !meter.spend(2 * meter.len as usize, out) {
+                return None;
+            }
+            let weights: Vec<usize> = coords.iter().map(|&(i, _)| i).collect();
+            let flag = meter.how.stop.as_deref();
+            let stop = flag.map_or(Stop::Never, Stop::from);
+            let Some(columns) = Columns::build(self.train.set(), &weights, self.twins, stop) else {
+                out.cut = Some("interrupted");
+                return None;
+            };
+            self.built = Some((columns, Kept::new(self.train, wi)));
+        }
+        self.built.as_mut()
+    }
+}
+
+/// One sweep of [`polish`]: the gradient, then the tries by slope; returns the steps kept
+/// (and counts them, the sweep and its cost into `out` and `meter`, with the cause if it was
+/// cut).
+fn sweep(
+    wi: &mut [f64],
+    coords: &[(usize, usize)],
+    index: &mut Index,
+    meter: &mut Meter,
+    out: &mut Polished,
+) -> usize {
+    let train = index.train;
+    let bounds = train.bounds();
+    if !meter.pass(out) {
         return 0;
     }
     out.sweeps += 1;
     let (_, g) = train.value_and_gradient(&train.reduce(wi));
     let mut order: Vec<(usize, usize)> = coords.to_vec();
     order.sort_by(|a, b| g[b.1].abs().total_cmp(&g[a.1].abs()));
+    let n = meter.len as f64;
     let (mut kept, mut refused) = (0, 0);
     for (i, k) in order {
         if refused >= POLISH_PATIENCE {
@@ -296,25 +420,28 @@ fn sweep(
         if g[k] == 0.0 || !g[k].is_finite() {
             continue;
         }
-        let old = wi[i];
-        let v = old - g[k].signum();
+        let v = wi[i] - g[k].signum();
         if bounds
             .get(k)
             .is_some_and(|&(lo, hi)| !(lo..=hi).contains(&v))
         {
             continue;
         }
-        if !pass(out) {
+        let Some((columns, evals)) = index.get(coords, wi, meter, out) else {
+            break;
+        };
+        if !meter.spend(columns.entries(i), out) {
             break;
         }
-        wi[i] = v;
-        let l = train.data_loss(wi);
-        if l < out.loss {
-            out.loss = l;
+        out.tries += 1;
+        let tried = evals.try_weight(columns, i, v);
+        if tried.change < 0.0 {
+            out.loss += tried.change / n;
+            evals.keep(columns, tried);
+            wi[i] = v;
             kept += 1;
             refused = 0;
         } else {
-            wi[i] = old;
             refused += 1;
         }
     }

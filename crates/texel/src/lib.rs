@@ -11,7 +11,10 @@
 //!   `--prior-positions` where asked or the model's default ([`setup::prepare`]).
 //! * [`Resolver`]: the quiescence leaves searched again as the weights move, the
 //!   [`optim::Rerecord`] hook [`optim::run_resolving`] calls between rounds.
-//! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes.
+//! * [`job`]: one whole tuning run into a directory; [`output`]: the files it writes;
+//!   [`finish`]: before them, the declared flat directions centred, the weights rounded and
+//!   polished by integer steps (each try evaluating only its weight's column of positions,
+//!   [`optim::Columns`]); [`flat`]: those directions checked flat on the positions at load.
 //! * [`compare`] and [`plot`]: every method side by side, as markdown, JSON and SVG.
 //! * [`judge`]: how good weights are on any data (`tune eval`): losses, calibration, splits.
 //! * [`activity`]: how much directions in weight space move the evaluations of a set (RMS
@@ -110,6 +113,7 @@ pub mod emit;
 mod error;
 pub mod explain;
 pub mod finish;
+pub mod flat;
 pub mod job;
 pub mod judge;
 pub mod memory;

@@ -222,6 +222,22 @@ pub(crate) fn load_builtin(
     })
 }
 
+/// Notes the positions the compact stores of `sets` refused (same values, more memory, slower
+/// passes), each naming the parameter that caused it (by `model`'s names) and the fix.
+fn fallback_notes<M: Tunable>(model: &M, sets: [(&str, &CompiledSet); 2], notes: &mut Vec<String>) {
+    let names = model.names();
+    let name = |i: u32| {
+        names
+            .get(i as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{i}"))
+    };
+    for (what, set) in sets {
+        let warnings = set.layout().warnings_named(&name).into_iter();
+        notes.extend(warnings.map(|w| format!("{what} set: {w}")));
+    }
+}
+
 /// Loads `M`'s data ([`Tunable::load`]), fits `K` and builds the objectives: the training
 /// objective with the free parameters ([`Tunable::free_indices`]), the bounds and the
 /// smoothness pairs of the model, and the validation one beside it. The same for every model.
@@ -244,11 +260,10 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
             "no training positions after the split".to_string(),
         ));
     }
-    // Positions the compact stores refused: same values, more memory, slower passes.
-    for (what, set) in [("training", &train_set), ("validation", &valid_set)] {
-        let warnings = set.layout().warnings().into_iter();
-        notes.extend(warnings.map(|w| format!("{what} set: {w}")));
-    }
+    let sets = [("training", &*train_set), ("validation", &*valid_set)];
+    // The directions the model declares flat must be flat on these positions.
+    crate::flat::check(&model, &sets, &start)?;
+    fallback_notes(&model, sets, &mut notes);
 
     let link0 = Link {
         sigmoid: opts.sigmoid,

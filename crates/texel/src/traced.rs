@@ -21,7 +21,7 @@ mod record;
 mod report;
 
 pub use activity::trace_activity;
-pub use load::{check_traces, read, start_weights};
+pub use load::{check_traces, files_note, read, start_weights};
 pub use model::{label, Traced};
 pub use record::record_traces;
 pub use report::{explain_traces, judge_traces, score_traces};
@@ -106,6 +106,11 @@ impl Tunable for Traced {
         let mut w = w.to_vec();
         let moves = self.manifest.centre(&mut w);
         (w, moves)
+    }
+
+    /// The manifest's `centre` sets, per phase ([`Manifest::flat_directions`]).
+    fn flat_directions(&self) -> Vec<trace::FlatDirection> {
+        self.manifest.flat_directions()
     }
 
     /// Every `integer` weight (the frozen ones are not free, so the polish leaves them).

@@ -64,6 +64,13 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
         (w.to_vec(), Vec::new())
     }
 
+    /// The directions the model declares exactly flat (those [`centre`](Self::centre) moves
+    /// along), checked on the positions after the load ([`crate::flat::check`]); by default
+    /// none.
+    fn flat_directions(&self) -> Vec<trace::FlatDirection> {
+        Vec::new()
+    }
+
     /// The weights the integer polish after rounding may move by whole steps
     /// ([`crate::finish::polish`]); by default none.
     fn polish_moves(&self) -> Vec<usize> {

@@ -61,7 +61,8 @@
 //!   plain, gzip or zstd through `fsutil::source`, text parsed in parallel chunks of whole lines
 //!   (no allocation per line but the trace's own vectors), malformed records located, skipped
 //!   and counted in a `ReadReport`, or the error with `strict`, and `read_traces`, every trace
-//!   at once on top of it; `read.rs`: `ReadOptions`, `ReadReport`, writing traces as text).
+//!   at once on top of it; `read.rs`: `ReadOptions`, `ReadReport`, writing traces as text:
+//!   `TextWriter` a trace at a time into a temporary file renamed at the end, `write_text` whole).
 //! - *Evaluation* (`evaluate.rs`, `walk.rs`, `linear.rs`): `Manifest::evaluate::<S>(&Trace, &[S])` (the
 //!   engine's arithmetic) and `evaluate_real` (the tuning objective's, which `texel` records,
 //!   judges and explains; the two differ only in `trunc`); a trace
@@ -71,8 +72,13 @@
 //!   contribution for reports.
 //! - *Verification* (`verify.rs`): `verify` rebuilds every position's evaluation at the manifest's
 //!   values and compares it with the engine's own (default tolerance 1 cp after rounding): count,
-//!   worst, first mismatches with their terms, and the usual mix-ups (sign convention, phase
-//!   direction, an offset, a unit) recognised and named (`Diagnosis`).
+//!   worst, first mismatches with their terms and the elements one count of which is their
+//!   difference, the usual mix-ups (sign convention, phase direction, an offset, a unit)
+//!   recognised and named (`Diagnosis`), and the terms behind the differences (an element one
+//!   count of which is the difference in many of them, `OneCount`; parameters and elements far
+//!   more present in them than in the matching positions, `Presence`). `Verifier` takes the set
+//!   a batch at a time (`tune verify` and the tuners read the files once); `ports.rs`'
+//!   `PortChecker` likewise.
 //! - *Output* (`emit.rs`, `emit/context.rs`, `emit/names.rs`, `emit/*.jinja`): gradtune's one
 //!   emitter. `describe` turns a manifest and a weight vector into a `Description` (the engine,
 //!   notes for the reader, one `Table` a parameter: name, shape, tapered, integer, values);
@@ -124,14 +130,20 @@ mod walk;
 pub use binary::{write_binary, MAGIC};
 pub use error::{EvalError, TraceError};
 pub use head::{HeadInputs, HeadShape};
-pub use manifest::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
-pub use ports::{check_ports, port_group, PortMismatch, PortReport};
-pub use read::{write_text, ReadOptions, ReadReport, MAX_MESSAGES};
+pub use manifest::{
+    CentreMove, CentreSet, Centring, FlatDirection, Manifest, ParamDecl, ScoreConvention,
+    WeightInfo,
+};
+pub use ports::{check_ports, port_group, PortChecker, PortMismatch, PortReport};
+pub use read::{write_text, ReadOptions, ReadReport, TextWriter, MAX_MESSAGES};
 pub use stream::{read_traces, TraceStream};
 pub use text::{parse_engine_answer, parse_line, to_line};
 pub use trace::Trace;
 pub use uci::{uci_option_name, uci_options};
-pub use verify::{verify, Diagnosis, Mismatch, VerifyOptions, VerifyReport};
+pub use verify::{
+    verify, Diagnosis, Mismatch, OneCount, Presence, Verifier, VerifyOptions, VerifyReport,
+    SUSPECTS,
+};
 
 /// The default evaluation formula (the one used when a manifest gives no `eval`).
 pub use manifest::DEFAULT_EVAL;

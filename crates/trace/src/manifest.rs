@@ -11,7 +11,10 @@ mod resolve;
 mod weights;
 
 pub(crate) use decl::{resolve_component, Ref};
-pub use decl::{CentreMove, Centring, Manifest, ParamDecl, ScoreConvention, WeightInfo};
+pub use decl::{
+    CentreMove, CentreSet, Centring, FlatDirection, Manifest, ParamDecl, ScoreConvention,
+    WeightInfo,
+};
 pub use resolve::DEFAULT_EVAL;
 
 use std::path::Path;

@@ -105,31 +105,80 @@ pub fn port_group(p: &ParamDecl) -> Result<Option<&'static Group>, String> {
 
 /// Compares every parameter of `manifest` that declares a catalogue group with gradtune's
 /// counts of that group on every trace, listing at most `max_listed` differing elements a
-/// parameter. Empty when no parameter declares one.
+/// parameter. Empty when no parameter declares one. [`PortChecker`] does the same a batch
+/// of traces at a time.
 pub fn check_ports(
     manifest: &Manifest,
     traces: &[Trace],
     max_listed: usize,
 ) -> Result<Vec<PortReport>, String> {
-    let mut reports = Vec::new();
-    for p in manifest.params() {
-        if let Some(group) = port_group(p)? {
-            reports.push(check_port(p, group, traces, max_listed));
-        }
-    }
-    Ok(reports)
+    let mut checker = PortChecker::new(manifest, max_listed)?;
+    checker.add(traces);
+    Ok(checker.finish())
 }
 
-/// One ported parameter on every trace.
-fn check_port(p: &ParamDecl, group: &Group, traces: &[Trace], max_listed: usize) -> PortReport {
-    let mut r = PortReport {
-        param: p.name.clone(),
-        group: group.name.to_string(),
-        checked: 0,
-        unreadable: 0,
-        failed: 0,
-        first: Vec::new(),
-    };
+/// [`check_ports`] over consecutive batches of one set: the same reports, the positions
+/// numbered in the whole set.
+pub struct PortChecker<'m> {
+    ports: Vec<(&'m ParamDecl, &'static Group)>,
+    reports: Vec<PortReport>,
+    max_listed: usize,
+    /// Positions seen (the next batch's first index).
+    seen: usize,
+}
+
+impl<'m> PortChecker<'m> {
+    /// A checker of `manifest`'s ported parameters (an error names a parameter whose
+    /// catalogue group is unknown or whose shape is not the group's).
+    pub fn new(manifest: &'m Manifest, max_listed: usize) -> Result<PortChecker<'m>, String> {
+        let mut ports = Vec::new();
+        for p in manifest.params() {
+            if let Some(group) = port_group(p)? {
+                ports.push((p, group));
+            }
+        }
+        let reports = ports
+            .iter()
+            .map(|(p, group)| PortReport {
+                param: p.name.clone(),
+                group: group.name.to_string(),
+                checked: 0,
+                unreadable: 0,
+                failed: 0,
+                first: Vec::new(),
+            })
+            .collect();
+        Ok(PortChecker {
+            ports,
+            reports,
+            max_listed,
+            seen: 0,
+        })
+    }
+
+    /// Checks the next traces of the set.
+    pub fn add(&mut self, traces: &[Trace]) {
+        for ((p, group), r) in self.ports.iter().zip(&mut self.reports) {
+            check_port(p, group, traces, self.seen, self.max_listed, r);
+        }
+        self.seen += traces.len();
+    }
+
+    /// The reports, one a ported parameter.
+    pub fn finish(self) -> Vec<PortReport> {
+        self.reports
+    }
+}
+
+/// One ported parameter on `traces`, the first numbered `first` in the set, into `r`.
+fn check_port(
+    p: &ParamDecl,
+    group: &Group,
+    traces: &[Trace],
+    first: usize,
+    max_listed: usize,
+    r: &mut PortReport,
+) {
     let (mut ours, mut engine, mut differ) = (Vec::new(), Vec::new(), Vec::new());
     for (index, t) in traces.iter().enumerate() {
         let Ok(pos) = t.position() else {
@@ -147,7 +196,7 @@ fn check_port(p: &ParamDecl, group: &Group, traces: &[Trace], max_listed: usize)
         for &(element, e, c) in &differ {
             if r.first.len() < max_listed {
                 r.first.push(PortMismatch {
-                    index,
+                    index: first + index,
                     fen: t.fen(),
                     element: group.elements[element as usize].clone(),
                     engine: e,
@@ -156,7 +205,6 @@ fn check_port(p: &ParamDecl, group: &Group, traces: &[Trace], max_listed: usize)
             }
         }
     }
-    r
 }
 
 /// The trace's counts of `p`'s elements, `(element, white, black)` in element order.

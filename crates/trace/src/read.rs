@@ -2,7 +2,9 @@
 //! writing traces as text. Reading itself is [`TraceStream`](crate::TraceStream)'s.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use fsutil::compressed::CompressedFile;
 
 use crate::text::to_line;
 use crate::{Manifest, Trace, TraceError};
@@ -67,15 +69,78 @@ impl std::fmt::Display for ReadReport {
 }
 
 /// Writes traces as text lines (see [`parse_line`](crate::parse_line)), atomically; zstd when
-/// the path ends in `.zst`, gzip for `.gz`.
+/// the path ends in `.zst`, gzip for `.gz`. The same bytes as a [`TextWriter`] given them one
+/// by one.
 pub fn write_text(path: &Path, traces: &[Trace], manifest: &Manifest) -> Result<(), TraceError> {
-    write_with(path, |w| {
-        writeln!(w, "# gradtune traces v1 for engine {:?}", manifest.engine())?;
-        for t in traces {
-            writeln!(w, "{}", to_line(t, manifest))?;
-        }
-        Ok(())
-    })
+    let mut w = TextWriter::create(path, manifest)?;
+    for t in traces {
+        w.write(t)?;
+    }
+    w.commit()
+}
+
+/// A text trace file written a trace at a time, atomically (the lines go to a temporary file
+/// beside the target as they come, [`fsutil::compressed::CompressedFile`], renamed over it by
+/// [`commit`](TextWriter::commit); dropped without a commit, the temporary file is removed):
+/// the file [`write_text`] writes, in the memory of one buffer whatever its length.
+///
+/// ```
+/// let m = trace::Manifest::from_json(r#"{"format": "gradtune-manifest", "version": 1,
+///     "engine": "e", "score": "white", "phase": {"max": 24},
+///     "params": [{"name": "p", "shape": [1], "value": [[1, 2]]}]}"#, "m.json")?;
+/// let t = trace::parse_line("4k3/8/8/8/8/8/8/4K3 w - - [0.5]; phase 3; t 0:1:0", &m)?.unwrap();
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("t.txt");
+/// let mut w = trace::TextWriter::create(&path, &m)?;
+/// w.write(&t)?;
+/// assert!(!path.exists());
+/// w.commit()?;
+/// let (back, _) = trace::read_traces(&[path], &m, &trace::ReadOptions::default())?;
+/// assert_eq!(back, [t]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct TextWriter<'m> {
+    file: CompressedFile,
+    path: PathBuf,
+    manifest: &'m Manifest,
+}
+
+impl<'m> TextWriter<'m> {
+    /// Creates the temporary file of `path` and writes the header line (a comment naming the
+    /// engine).
+    pub fn create(path: &Path, manifest: &'m Manifest) -> Result<TextWriter<'m>, TraceError> {
+        let io = |e| TraceError::io(path, e);
+        let mut file = CompressedFile::create(path).map_err(io)?;
+        writeln!(
+            file,
+            "# gradtune traces v1 for engine {:?}",
+            manifest.engine()
+        )
+        .map_err(io)?;
+        Ok(TextWriter {
+            file,
+            path: path.to_path_buf(),
+            manifest,
+        })
+    }
+
+    /// Appends `t`'s line.
+    pub fn write(&mut self, t: &Trace) -> Result<(), TraceError> {
+        writeln!(self.file, "{}", to_line(t, self.manifest))
+            .map_err(|e| TraceError::io(&self.path, e))
+    }
+
+    /// The temporary file being written.
+    pub fn temp_path(&self) -> &Path {
+        self.file.temp_path()
+    }
+
+    /// Finishes the file and renames it over the target.
+    pub fn commit(self) -> Result<(), TraceError> {
+        self.file
+            .commit()
+            .map_err(|e| TraceError::io(&self.path, e))
+    }
 }
 
 /// Writes a file atomically through `body`, compressed as the extension says

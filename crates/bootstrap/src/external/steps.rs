@@ -124,7 +124,7 @@ impl Runner<'_> {
             jobs: self.opts.trace_jobs.max(1),
             strict: false,
         };
-        self.announce(g, LoopStep::Trace, input.samples.len() as u64);
+        self.announce(g, LoopStep::Trace, input.len() as u64);
         let mut skipped = Vec::new();
         let mut on_event = |e: RunEvent<'_>| match e {
             RunEvent::Answered { .. } => (self.on_event)(LoopEvent::Progress),

@@ -14,3 +14,4 @@ mod epd;
 mod fuzz_smoke;
 mod pgn;
 mod records_filter;
+mod stream;

@@ -7,7 +7,8 @@
 //! engine and skips the position, with a message naming the file and the position. Every
 //! finished label is appended at once to a progress file beside the output
 //! ([`progress_path`]): a rerun of the same command continues where the last one stopped, and
-//! retries the positions it skipped. The output itself is written once, atomically, when
+//! retries the positions it skipped. The input is read a batch at a time; the labelled
+//! positions are collected in order and the output written once, atomically, when
 //! every position has been searched; the progress file is then removed (kept while some
 //! positions were skipped, so that a rerun retries only those).
 
@@ -22,7 +23,7 @@ use data::Sample;
 
 use crate::error::EngineError;
 use crate::limits::SearchLimits;
-use crate::runner::{run, Job, RunSettings};
+use crate::runner::{run, Job, Output, RunSettings};
 use crate::uci_client::{go_command, EngineSpec, UciEngine, UciError};
 
 pub use crate::runner::{
@@ -114,22 +115,35 @@ pub fn label(
         jobs: settings.jobs,
         strict: false,
     };
-    let mut write = |scores: &[Option<i32>]| {
-        let samples: Vec<Sample> = input
-            .samples
-            .iter()
-            .zip(scores)
-            .filter_map(|(s, score)| {
-                score.map(|score| Sample {
-                    score: Some(score as f32),
-                    ..*s
-                })
-            })
-            .collect();
-        data::write_samples(out, &samples).map_err(EngineError::from)
+    let mut output = LabelOutput {
+        path: out,
+        samples: Vec::new(),
     };
     let job = LabelJob { settings };
-    run(&job, input, &run_settings, out, &mut write, on_event, stop)
+    run(&job, input, &run_settings, out, &mut output, on_event, stop)
+}
+
+/// The labelled positions, collected in order and written whole at the end
+/// ([`data::write_samples`]: EPD or a cache, as the name says).
+struct LabelOutput<'a> {
+    path: &'a Path,
+    samples: Vec<Sample>,
+}
+
+impl Output<i32> for LabelOutput<'_> {
+    fn write(&mut self, _: usize, s: &Sample, score: Option<&i32>) -> Result<(), EngineError> {
+        if let Some(&score) = score {
+            self.samples.push(Sample {
+                score: Some(score as f32),
+                ..*s
+            });
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<(), EngineError> {
+        data::write_samples(self.path, &self.samples).map_err(EngineError::from)
+    }
 }
 
 /// The engine's score of `sample`'s position, White's view.

@@ -1,4 +1,5 @@
-//! [`Job`]: what a run asks an engine about each position (a leaf of `runner`).
+//! [`Job`]: what a run asks an engine about each position, and [`Output`]: where the answers
+//! go (a leaf of `runner`).
 
 use std::sync::atomic::AtomicBool;
 
@@ -28,4 +29,23 @@ pub trait Job: Sync {
 
     /// An answer read back from a progress line's text, or what is wrong with it.
     fn decode(&self, text: &str) -> Result<Self::Answer, String>;
+}
+
+/// Where a run's answers go: every position in the input's order, once its answer is known,
+/// so that the output can be written as the run goes (a file kept open and renamed into
+/// place at the end: [`fsutil::compressed::CompressedFile`]).
+pub trait Output<A> {
+    /// Position `index` (`sample`) and its answer (`None`: skipped after an engine failure).
+    /// Called once for every position, in order.
+    fn write(
+        &mut self,
+        index: usize,
+        sample: &Sample,
+        answer: Option<&A>,
+    ) -> Result<(), crate::EngineError>;
+
+    /// Every position was written: complete the output (rename it into place). A run that
+    /// does not finish never calls it, and the output is dropped (its temporary file
+    /// removed).
+    fn commit(&mut self) -> Result<(), crate::EngineError>;
 }

@@ -8,8 +8,10 @@
 //! parallel, a crash, a hang (no answer within the time-out) or a malformed answer restarts
 //! the engine and skips the position (or, `strict`, ends the run naming the engine and the
 //! position), every answer appended to `OUT.progress` at once so that a rerun continues, and
-//! the output written atomically when every position has been asked about. The engine is
-//! spawned without the UCI handshake: an engine need only answer `trace` (and `manifest`).
+//! the output written as the run goes, in the input's order, into a temporary file renamed
+//! into place when every position has been asked about (memory bounded whatever the number
+//! of positions). The engine is spawned without the UCI handshake: an engine need only answer
+//! `trace` (and `manifest`).
 
 mod manifest;
 mod settings;
@@ -22,10 +24,10 @@ use std::sync::atomic::AtomicBool;
 use data::Sample;
 use shakmaty::fen::Fen;
 use shakmaty::EnPassantMode;
-use trace::{Manifest, Trace};
+use trace::{Manifest, TextWriter, Trace};
 
 use crate::error::EngineError;
-use crate::runner::{run, Job, PositionInput, RunEvent, RunOutcome, RunSettings};
+use crate::runner::{run, Job, Output, PositionInput, RunEvent, RunOutcome, RunSettings};
 use crate::uci_client::{EngineSpec, UciEngine, UciError};
 
 pub use manifest::{ask_manifest, load_manifest, write_manifest, EngineManifest};
@@ -132,11 +134,13 @@ fn trace_one(
 }
 
 /// Traces every position of `input` with the engine and writes the trace lines to `out`
-/// (text; zstd for `.zst`, gzip for `.gz`; atomically), checking each answer against
-/// `manifest` (whose JSON text `manifest_json` the progress file records), continuing from
-/// the progress file when there is one (see the [module](self) documentation). `on_event`
-/// hears of every position; setting `stop` (Ctrl-C) ends the run promptly, keeping the
-/// finished traces in the progress file and writing nothing to `out`.
+/// (text; zstd for `.zst`, gzip for `.gz`) as they come, in the input's order, into a
+/// temporary file renamed over `out` once every position was asked about, checking each
+/// answer against `manifest` (whose JSON text `manifest_json` the progress file records),
+/// continuing from the progress file when there is one (see the [module](self)
+/// documentation). `on_event` hears of every position; setting `stop` (Ctrl-C) ends the run
+/// promptly, keeping the finished traces in the progress file and writing nothing to `out`.
+/// Memory is bounded whatever the number of positions ([`crate::runner::window`]).
 ///
 /// Errors: the engine cannot be started (or fails on each of the first
 /// [`MAX_FAILURES_AT_START`](crate::runner::MAX_FAILURES_AT_START) positions), a failure
@@ -157,10 +161,47 @@ pub fn trace_positions(
         jobs: settings.jobs,
         strict: settings.strict,
     };
-    let mut write = |answers: &[Option<Trace>]| {
-        let traces: Vec<Trace> = answers.iter().flatten().cloned().collect();
-        trace::write_text(out, &traces, manifest).map_err(EngineError::from)
+    let mut output = TraceOutput {
+        path: out,
+        manifest,
+        file: None,
     };
     let job = TraceJob { settings, manifest };
-    run(&job, input, &run_settings, out, &mut write, on_event, stop)
+    run(&job, input, &run_settings, out, &mut output, on_event, stop)
+}
+
+/// The trace file, written as the answers come in order (opened at the first).
+struct TraceOutput<'a> {
+    path: &'a Path,
+    manifest: &'a Manifest,
+    file: Option<TextWriter<'a>>,
+}
+
+impl<'a> TraceOutput<'a> {
+    fn file(&mut self) -> Result<&mut TextWriter<'a>, EngineError> {
+        if self.file.is_none() {
+            self.file = Some(TextWriter::create(self.path, self.manifest)?);
+        }
+        self.file
+            .as_mut()
+            .ok_or_else(|| EngineError::Options("the trace file is not open".to_string()))
+    }
+}
+
+impl Output<Trace> for TraceOutput<'_> {
+    fn write(&mut self, _: usize, _: &Sample, answer: Option<&Trace>) -> Result<(), EngineError> {
+        let file = self.file()?;
+        if let Some(t) = answer {
+            file.write(t)?;
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<(), EngineError> {
+        self.file()?;
+        match self.file.take() {
+            Some(f) => Ok(f.commit()?),
+            None => Ok(()),
+        }
+    }
 }

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod block;
 mod gradient_composite;
 mod gradient_ops;
 mod scoped;

@@ -152,10 +152,12 @@ impl CompiledSet {
             let fallbacks = each_store!(&s.store, st => Store::fallbacks(st));
             layout
                 .fallbacks
-                .extend(fallbacks.into_iter().map(|(reason, positions)| Fallback {
+                .extend(fallbacks.into_iter().map(|(why, positions)| Fallback {
                     store,
-                    reason,
+                    reason: why.reason,
                     positions,
+                    param: why.param,
+                    coefficient: why.coefficient,
                 }));
         }
         layout

@@ -7,7 +7,7 @@ use super::compiled::CompiledSet;
 use super::target::Target;
 use super::work::on_tapes;
 use crate::progress::Progress;
-use crate::store::{AnyStore, HeadRow, Programs, Reason, ScalarHead};
+use crate::store::{AnyStore, HeadRow, Programs, Reason, Refusal, ScalarHead};
 
 /// How positions' evaluations split into a shared head and per-position inputs, for
 /// [`CompiledSet::record_heads`].
@@ -30,7 +30,7 @@ pub struct HeadSpec {
 
 /// One work item: its compact rows and their labels, and the positions that did not fit, as
 /// programs with the reason.
-type HeadChunk = (ScalarHead, Vec<Target>, Vec<(Target, Program, Reason)>);
+type HeadChunk = (ScalarHead, Vec<Target>, Vec<(Target, Program, Refusal)>);
 
 impl CompiledSet {
     /// Records positions whose evaluation is `spec.head` of their inputs: `inputs(index, item,
@@ -110,7 +110,7 @@ impl CompiledSet {
             }
             let pushed = match store {
                 Some(_) => local.try_push(row),
-                None => Err(Reason::UnusableSplit),
+                None => Err(Reason::UnusableSplit.into()),
             };
             if let Err(why) = pushed {
                 if let Some(q) = eval(i, item, w) {

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::builder::SetBuilder;
 use super::compiled::{CompiledSet, CHUNK};
 use super::target::Target;
-use crate::store::{AnyStore, Phased, Reason, Sparse};
+use crate::store::{AnyStore, Phased, Refusal, Sparse};
 
 /// Items recorded in parallel before their stores join the set: the transient memory of a
 /// recording is about this many positions' stores.
@@ -46,7 +46,7 @@ trait Linear<T>: Sync {
     fn read(&self, i: usize, item: &T, b: &mut Buffers) -> bool;
 
     /// Puts what [`read`](Self::read) read into the phased store, or says why not.
-    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Reason>;
+    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Refusal>;
 
     /// Writes item `i`'s sparse terms into `b.terms` (after [`read`](Self::read)); returns
     /// its constant.
@@ -65,12 +65,12 @@ where
         (self.0)(i, item, &mut b.terms)
     }
 
-    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Reason> {
+    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Refusal> {
         b.idx.clear();
         b.coef.clear();
         b.idx.extend(b.terms.iter().map(|t| t.0));
         b.coef.extend(b.terms.iter().map(|t| t.1));
-        p.try_push(0.0, &b.idx, &b.coef)
+        Ok(p.try_push(0.0, &b.idx, &b.coef)?)
     }
 
     /// The terms read, no constant.
@@ -96,7 +96,7 @@ where
         (self.counts)(i, item, &mut b.counts)
     }
 
-    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Reason> {
+    fn phased(&self, p: &mut Phased, b: &mut Buffers) -> Result<(), Refusal> {
         let c = &b.counts;
         p.try_push_counts([c.mg, c.eg], c.constant, &c.counts)
     }

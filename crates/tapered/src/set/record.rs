@@ -9,11 +9,13 @@ use tape::{Program, Scalar, Tape, Var};
 use super::compiled::CompiledSet;
 use super::target::Target;
 use super::work::on_tapes;
-use crate::store::{AnyStore, HeadGradient, Headed, Phased, Programs, Reason, Sparse, Store};
+use crate::store::{
+    AnyStore, HeadGradient, Headed, Phased, Programs, Reason, Refusal, Sparse, Store,
+};
 
 /// One work item of [`CompiledSet::record_split`]: its compact rows with their labels, and
 /// the positions that did not fit, as programs with the reason.
-type SplitChunk = (Headed, Vec<Target>, Vec<(Target, Program, Reason)>);
+type SplitChunk = (Headed, Vec<Target>, Vec<(Target, Program, Refusal)>);
 
 /// One recorded position, before it is stored.
 enum Recorded {
@@ -148,7 +150,7 @@ impl CompiledSet {
             }
             let pushed = match headed {
                 Some(_) => local.try_push(terms),
-                None => Err(Reason::UnusableSplit),
+                None => Err(Reason::UnusableSplit.into()),
             };
             match pushed {
                 Ok(()) => labels.push(label(i, item)),
@@ -293,7 +295,7 @@ where
                 let mark = rec.mark();
                 for (i, l) in l.into_iter().enumerate() {
                     let p = general(&local.sums_of(i), rec, &w);
-                    fallen.push((l, p, Reason::StoreFull));
+                    fallen.push((l, p, Reason::StoreFull.into()));
                     rec.rewind(mark);
                 }
             })

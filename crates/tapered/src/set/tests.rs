@@ -301,3 +301,76 @@ fn more_than_512_pairs_use_the_phased_store() {
         (400, vec![])
     );
 }
+
+/// A parameter a position does not read leaves its score as it is, bit for bit, whatever its
+/// value; every parameter of a linear row's terms is read; a head store's row reads its
+/// groups' pairs even where the head's branch makes them idle at these weights; a program
+/// cannot tell.
+#[test]
+fn reads_name_what_changes_a_position() {
+    // The mixed set (phased, sparse, programs), then a head store over pairs 0/1, 2/3 and
+    // picks 4, 5: `max(s_mg, 0) * w[pick] + s_eg`.
+    let mut tape = tape::Tape::new();
+    let head = tape.record(|rec| {
+        let x = rec.inputs(&[0.0; 3]);
+        rec.compile(x[0].max(Var::zero()) * x[2] + x[1])
+    });
+    let spec = HeadSpec {
+        head,
+        groups: 1,
+        picks: 1,
+        scalars: 0,
+        eg_of: vec![Some(1), None, Some(3), None, None, None],
+    };
+    let rows: Vec<(Vec<(u32, f64)>, u32)> =
+        vec![(vec![(0, 2.0)], 4), (vec![(2, -1.0), (0, 1.0)], 5)];
+    let heads = CompiledSet::record_heads(
+        &[0.0; 6],
+        &rows,
+        |i, _| label(i),
+        |_, (terms, pick), row: &mut crate::HeadRow| {
+            let eg: Vec<(u32, f64)> = terms.iter().map(|&(m, c)| (m + 1, c)).collect();
+            row.sums = vec![terms.clone(), eg];
+            row.picks = vec![*pick];
+            row.scalars = Vec::new();
+            true
+        },
+        &spec,
+        |_, _, _| None,
+        None,
+    );
+    assert_eq!(heads.layout().positions(StoreKind::SumsScalarsAndHead), 2);
+    let mixed = mixed();
+    for (set, n) in [(&mixed, 5), (&heads, 6)] {
+        // Head row 1's middlegame sum is -30 + 10 < 0 here: its pairs are idle, still read.
+        let w: Vec<f64> = [10.0, -4.0, 30.0, 7.0, 0.5, 2.0][..n].to_vec();
+        let mut scratch = Scratch::default();
+        for i in 0..set.len() {
+            let mut read = Vec::new();
+            let known = set.reads(i, &mut read);
+            let program = set.layout().stores.last().unwrap().store == StoreKind::Program
+                && i >= set.linear_len();
+            assert_eq!(known, !program, "position {i}");
+            if !known {
+                assert!(read.is_empty());
+                continue;
+            }
+            if let Some((idx, _)) = set.linear_row(i) {
+                assert!(idx.iter().all(|j| read.contains(j)), "position {i}");
+            }
+            let q = set.score(i, &w, &mut scratch);
+            for j in (0..n as u32).filter(|j| !read.contains(j)) {
+                for v in [-1e6, 0.0, 3.5] {
+                    let mut w2 = w.clone();
+                    w2[j as usize] = v;
+                    let q2 = set.score(i, &w2, &mut scratch);
+                    assert_eq!(q2.to_bits(), q.to_bits(), "position {i}, parameter {j}");
+                }
+            }
+        }
+    }
+    let mut read = Vec::new();
+    assert!(heads.reads(1, &mut read));
+    read.sort_unstable();
+    assert_eq!(read, vec![0, 1, 2, 3, 5]);
+}

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use tape::{Program, Scratch};
+use tape::{BlockScratch, Program, Scratch, LANES};
 
 use super::interface::{Loss, Pass};
 use super::pairs::Pairs;
@@ -122,7 +122,10 @@ pub(crate) fn sweep<S: HeadRows, F: Loss>(
     sum
 }
 
-/// [`sweep`]'s loop, with the by-pair views of one width.
+/// [`sweep`]'s loop, with the by-pair views of one width: positions in blocks of
+/// [`LANES`] through the head's block replay (`Program::forward_block`, `backward_block`:
+/// lane by lane the per-position replay, bit for bit), the rest one at a time; the losses
+/// summed and the gradients distributed in position order, as one at a time would.
 // Out of line (called once per chunk) so that profiles name it. The views come by value, as in
 // `Headed::blocks` (which says why).
 #[inline(never)]
@@ -139,10 +142,39 @@ fn sweep_with<S: HeadRows, F: Loss>(
     let head = s.head();
     let n = head.inputs();
     let (mut x, mut gx) = (vec![0.0; n], vec![0.0; n]);
+    let (mut xb, mut gb) = (vec![[0.0; LANES]; n], vec![[0.0; LANES]; n]);
+    let mut block = BlockScratch::default();
     s.fixed_inputs(w, &mut x);
     let twin = |units: &[u16], general: &[u16]| read.twin(units, general);
     let mut sum = 0.0;
-    for i in range {
+    let mut i = range.start;
+    while i + LANES <= range.end {
+        for l in 0..LANES {
+            s.row_inputs(&s.row(i + l), w, twin, &mut x);
+            for (b, &v) in xb.iter_mut().zip(&x) {
+                b[l] = v;
+            }
+        }
+        let q = head.forward_block(&xb, &mut block);
+        let mut d = [0.0; LANES];
+        for l in 0..LANES {
+            let (loss, dl) = f(i + l, q[l]);
+            sum += loss;
+            d[l] = dl;
+        }
+        if want && d != [0.0; LANES] {
+            gb.fill([0.0; LANES]);
+            head.backward_block(&d, &mut block, &mut gb);
+            for l in (0..LANES).filter(|&l| d[l] != 0.0) {
+                for (g, b) in gx.iter_mut().zip(&gb) {
+                    *g = b[l];
+                }
+                s.distribute(&s.row(i + l), &gx, 1.0, &mut sink, grad);
+            }
+        }
+        i += LANES;
+    }
+    for i in i..range.end {
         let row = s.row(i);
         s.row_inputs(&row, w, twin, &mut x);
         let (l, d) = f(i, head.forward(&x, scratch));

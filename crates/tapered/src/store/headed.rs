@@ -24,7 +24,7 @@ use tape::Program;
 use super::arena::Arena;
 use super::head_program::HeadRows;
 use super::pairs::Pairs;
-use super::reason::Reason;
+use super::reason::{Reason, Refusal};
 use super::twin::{distribute_twin, twin_at, PairSink};
 use super::unit::unpack_unit;
 
@@ -142,42 +142,42 @@ impl Headed {
 
     /// Appends a position given its sums' terms; if they do not fit the compact form, stores
     /// nothing and says why not.
-    pub(crate) fn try_push(&mut self, sums: &[Vec<(u32, f64)>]) -> Result<(), Reason> {
+    pub(crate) fn try_push(&mut self, sums: &[Vec<(u32, f64)>]) -> Result<(), Refusal> {
         if sums.len() != self.sums {
-            return Err(Reason::UnusableSplit);
+            return Err(Reason::UnusableSplit.into());
         }
         let pairs = (self.pairs).merge_twins(&sums[self.twins.0], &sums[self.twins.1])?;
         let others = self.others.clone();
-        let is_unit = |c: f64| c == 1.0 || c == -1.0;
         let mut counts = Vec::with_capacity(self.sums);
-        counts.push(pairs.iter().filter(|x| is_unit(x.1)).count());
-        counts.push(pairs.len() - counts[0]);
+        let (units, general) = self.pairs.feature_counts(&pairs);
+        counts.push(units);
+        counts.push(general);
         let mut terms = Vec::new();
         for j in others {
             counts.push(sums[j].len());
             for &(i, c) in &sums[j] {
                 if i > u32::from(u16::MAX) {
-                    return Err(Reason::IndexOutOfRange);
+                    return Err(Refusal::at(Reason::IndexOutOfRange, i, c));
                 }
                 if c.fract() != 0.0 {
-                    return Err(Reason::NonIntegerCoefficient);
+                    return Err(Refusal::at(Reason::NonIntegerCoefficient, i, c));
                 }
                 if !(f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(&c) {
-                    return Err(Reason::CoefficientOutOfRange);
+                    return Err(Refusal::at(Reason::CoefficientOutOfRange, i, c));
                 }
                 terms.push(i as u16);
                 terms.push(c as i16 as u16);
             }
         }
         if counts.iter().any(|&c| c > usize::from(u16::MAX)) {
-            return Err(Reason::IndexOutOfRange);
+            return Err(Reason::IndexOutOfRange.into());
         }
         let pairs_of = &self.pairs;
-        self.arena.push_with(|arena| {
+        Ok(self.arena.push_with(|arena| {
             arena.extend(counts.iter().map(|&c| c as u16));
             pairs_of.push_features(&pairs, arena);
             arena.extend_from_slice(&terms);
-        })
+        })?)
     }
 
     /// Appends position `i` of `other` (a store made by [`empty_like`](Self::empty_like) of

@@ -8,7 +8,7 @@ use std::ops::Range;
 use tape::Scratch;
 
 use super::kind::StoreKind;
-use super::reason::Reason;
+use super::reason::Refusal;
 
 /// One store of positions (see the module documentation). Positions are numbered `0..len()`
 /// within the store; `f(i, q)` closures get those numbers and return the loss and `dL/dq`.
@@ -86,8 +86,9 @@ pub(crate) trait Store: Clone + fmt::Debug + Send + Sync + Sized {
         }
     }
 
-    /// The positions held here because a faster store refused them, counted by reason.
-    fn fallbacks(&self) -> Vec<(Reason, usize)> {
+    /// The positions held here because a faster store refused them, counted by reason, each
+    /// reason with its first refusal (naming the parameter where one caused it).
+    fn fallbacks(&self) -> Vec<(Refusal, usize)> {
         Vec::new()
     }
 }

@@ -29,18 +29,22 @@
 //!    coefficients in the `i16` range, and whose record fits the arena's 32-bit offsets.
 //! 4. **Sums, scalars and head** ([`ScalarHead`], about 110 bytes a position for the C trace
 //!    fixture's king safety): positions recorded by
-//!    [`CompiledSet::record_heads`](crate::CompiledSet::record_heads), an engine's declared
-//!    non-linear terms: twin groups of sums as the phased store packs them, weights picked per
-//!    position (`u16` indices), per-position scalars (`f64`), one shared head program.
+//!    [`CompiledSet::record_heads`](crate::CompiledSet::record_heads), any manifest's declared
+//!    non-linear terms: twin groups of sums as the phased store packs them (over tapered pairs
+//!    and untapered *singles* alike; a coefficient beyond the packing's range as up to 16
+//!    features of its pair), weights picked per position (`u16` indices), per-position
+//!    scalars (`f64`), one shared head program.
 //! 5. **General programs** ([`Programs`], a [`tape::Program`] each, about 2,948 bytes for
 //!    `full`): everything else. Same values, more memory and slower passes.
 //!
 //! # Fallbacks are counted with their reason
 //!
 //! A position that a faster store refuses is not lost: it is kept in a slower one, and that
-//! store remembers why ([`Reason`], one byte a position). [`Layout`] reports the positions and
-//! bytes of each store and the fallbacks by store and reason, so a caller can warn (the chess
-//! tuner's `setup::prepare` does). Positions of a linear evaluation without pairs, and
+//! store remembers why ([`Reason`], one byte a position, and the first refusal of each reason
+//! with the parameter and coefficient of the term that did not fit: `reason.rs`'s `Refusal`).
+//! [`Layout`] reports the positions and bytes of each store and the fallbacks by store and
+//! reason with that parameter, so a caller can warn, naming the parameter and the fix (the
+//! chess tuner's `setup::prepare` does, through [`Layout::warnings_named`]). Positions of a linear evaluation without pairs, and
 //! non-linear evaluations recorded without a split, are plain sparse rows and programs: no
 //! faster store was tried, so only the latter counts as a fallback
 //! ([`Reason::NonLinearWithoutSplit`]).
@@ -75,6 +79,7 @@ mod packing;
 mod pairs;
 pub(crate) mod phased;
 mod programs;
+pub(crate) mod reads;
 mod reason;
 mod scalar_head;
 mod sparse;
@@ -91,6 +96,7 @@ pub(crate) use packing::MAX_PAIRS;
 pub(crate) use phased::Phased;
 pub(crate) use programs::Programs;
 pub use reason::Reason;
+pub(crate) use reason::Refusal;
 pub use scalar_head::HeadRow;
 pub(crate) use scalar_head::ScalarHead;
 pub(crate) use sparse::Sparse;

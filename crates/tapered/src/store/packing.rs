@@ -13,6 +13,10 @@
 /// and a general feature keeps two bits for its coefficient).
 pub(crate) const MAX_PAIRS: usize = 1 << 14;
 
+/// Most general features one term of a head store's twin group is split into when its
+/// coefficient is beyond the packing's range ([`Packing::pieces`]).
+pub(crate) const MAX_PIECES: usize = 16;
+
 /// Fewest bits of a feature given to the pair number.
 const MIN_BITS: u32 = 9;
 
@@ -59,6 +63,25 @@ impl Packing {
         (lo..=hi).contains(&s) && s.fract() == 0.0
     }
 
+    /// Whether `s` is an integer coefficient that [`pieces`](Self::pieces) splits into at most
+    /// [`MAX_PIECES`] coefficients each in range (every coefficient that [`fits`](Self::fits)
+    /// is one piece).
+    pub(crate) fn fits_split(self, s: f64) -> bool {
+        let (lo, hi) = self.range();
+        s.fract() == 0.0 && (lo * MAX_PIECES as f64..=hi * MAX_PIECES as f64).contains(&s)
+    }
+
+    /// `s` (which [`fits_split`](Self::fits_split)) as the fewest coefficients in range that add
+    /// up to it: whole ones of the range's end, then the rest.
+    pub(crate) fn pieces(self, s: f64) -> impl Iterator<Item = i16> {
+        let (lo, hi) = self.range();
+        let end = if s < 0.0 { lo } else { hi };
+        let whole = (s / end).trunc();
+        let rest = s - whole * end;
+        let whole = std::iter::repeat_n(end as i16, whole as usize);
+        whole.chain((rest != 0.0).then_some(rest as i16))
+    }
+
     /// The feature for `pair` with coefficient `s` (both in range: [`fits`](Self::fits),
     /// `pair < slots()`).
     #[inline(always)]
@@ -100,6 +123,30 @@ mod tests {
             }
         }
         assert_eq!(Packing::for_pairs(MAX_PAIRS + 1), None);
+    }
+
+    #[test]
+    fn coefficients_beyond_the_range_split_into_pieces_in_range() {
+        for pairs in [512, 904, MAX_PAIRS] {
+            let k = Packing::for_pairs(pairs).unwrap();
+            let (lo, hi) = k.range();
+            for s in (lo * 16.0) as i32 - 2..=(hi * 16.0) as i32 + 2 {
+                let s = f64::from(s);
+                let fits = k.fits_split(s);
+                assert_eq!(fits, s >= lo * 16.0 && s <= hi * 16.0, "{s}");
+                if !fits {
+                    continue;
+                }
+                let p: Vec<i16> = k.pieces(s).collect();
+                assert!(p.len() <= MAX_PIECES && p.iter().all(|&x| k.fits(f64::from(x))));
+                assert!(p.iter().all(|&x| x != 0), "{s}: {p:?}");
+                assert_eq!(p.iter().map(|&x| f64::from(x)).sum::<f64>(), s);
+                if k.fits(s) && s != 0.0 {
+                    assert_eq!(p, [s as i16]);
+                }
+            }
+        }
+        assert!(!Packing::default().fits_split(0.5));
         assert_eq!(Packing::for_pairs(0), Some(Packing::default()));
     }
 }

@@ -2,7 +2,7 @@
 //! number, with the [`Packing`] of their features.
 
 use super::packing::{Packing, MAX_PAIRS};
-use super::reason::Reason;
+use super::reason::{Reason, Refusal};
 use super::unit::pack_unit;
 
 /// Per-pair `[middlegame, endgame]` values, one slot per pair number a feature can hold
@@ -122,28 +122,33 @@ impl Pairs {
     }
 
     /// The couple of twin sums `a` (middlegame) and `b` (endgame) merged by pair: (pair
-    /// number, integer coefficient), sorted by pair, zeros dropped; or why they do not pair:
-    /// term by term the same pair's two parameters with the same integer coefficient, and
-    /// each merged coefficient in the packing's range.
+    /// number, integer coefficient), sorted by pair, zeros dropped; or why they do not pair,
+    /// naming the parameter: term by term the same pair's two parameters (or a single's one
+    /// parameter twice) with the same integer coefficient, and each merged coefficient one
+    /// that [`push_features`](Self::push_features) can split into features in the packing's
+    /// range ([`Packing::fits_split`]).
     pub(crate) fn merge_twins(
         &self,
         a: &[(u32, f64)],
         b: &[(u32, f64)],
-    ) -> Result<Vec<(u32, f64)>, Reason> {
+    ) -> Result<Vec<(u32, f64)>, Refusal> {
         if a.len() != b.len() {
-            return Err(Reason::NoTwinPair);
+            let first = a.iter().chain(b).next();
+            return Err(first.map_or(Reason::NoTwinPair.into(), |&(i, c)| {
+                Refusal::at(Reason::NoTwinPair, i, c)
+            }));
         }
         let mut pairs: Vec<(u32, f64)> = Vec::with_capacity(a.len());
         for (&(m, c), &(e, d)) in a.iter().zip(b) {
             let p = match self.pair_of.get(m as usize) {
                 Some(&p) if p != u32::MAX => p,
-                _ => return Err(Reason::NoTwinPair),
+                _ => return Err(Refusal::at(Reason::NoTwinPair, m, c)),
             };
             if self.mg[p as usize] != m || self.eg[p as usize] != e || c != d {
-                return Err(Reason::NoTwinPair);
+                return Err(Refusal::at(Reason::NoTwinPair, m, c));
             }
             if c.fract() != 0.0 {
-                return Err(Reason::NonIntegerCoefficient);
+                return Err(Refusal::at(Reason::NonIntegerCoefficient, m, c));
             }
             match pairs.iter_mut().find(|x| x.0 == p) {
                 Some(x) => x.1 += c,
@@ -152,19 +157,38 @@ impl Pairs {
         }
         pairs.retain(|x| x.1 != 0.0);
         pairs.sort_unstable_by_key(|x| x.0);
-        if pairs.iter().any(|x| !self.packing.fits(x.1)) {
-            return Err(Reason::CoefficientOutOfRange);
+        if let Some(&(p, c)) = pairs.iter().find(|x| !self.packing.fits_split(x.1)) {
+            let at = Refusal::at(Reason::CoefficientOutOfRange, self.mg[p as usize], c);
+            return Err(at);
         }
         Ok(pairs)
     }
 
+    /// The number of unit and of general features [`push_features`](Self::push_features)
+    /// writes for merged pairs.
+    pub(crate) fn feature_counts(&self, pairs: &[(u32, f64)]) -> (usize, usize) {
+        let units = pairs.iter().filter(|x| is_unit(x.1)).count();
+        let general = pairs.iter().filter(|x| !is_unit(x.1));
+        (
+            units,
+            general.map(|x| self.packing.pieces(x.1).count()).sum(),
+        )
+    }
+
     /// Appends merged pairs ([`merge_twins`](Self::merge_twins)) to `arena` as features: the
-    /// unit ones, then the general ones.
+    /// unit ones, then the general ones (a coefficient beyond the packing's range as several
+    /// features of its pair, [`Packing::pieces`]).
     pub(crate) fn push_features(&self, pairs: &[(u32, f64)], arena: &mut Vec<u16>) {
-        let is_unit = |c: f64| c == 1.0 || c == -1.0;
         let units = pairs.iter().filter(|x| is_unit(x.1));
         arena.extend(units.map(|&(p, c)| pack_unit(p as usize, c < 0.0)));
-        let general = pairs.iter().filter(|x| !is_unit(x.1));
-        arena.extend(general.map(|&(p, c)| self.packing.pack(p as usize, c as i16)));
+        for &(p, c) in pairs.iter().filter(|x| !is_unit(x.1)) {
+            let pieces = self.packing.pieces(c);
+            arena.extend(pieces.map(|s| self.packing.pack(p as usize, s)));
+        }
     }
+}
+
+/// Whether a merged coefficient is a unit feature's (`+-1`).
+fn is_unit(c: f64) -> bool {
+    c == 1.0 || c == -1.0
 }

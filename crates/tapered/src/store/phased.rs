@@ -222,6 +222,14 @@ impl Phased {
         units.chain(general.iter().map(move |&f| packing.unpack(f)))
     }
 
+    /// Row `i`'s factors `[a, b]` and its terms as (middlegame weight, endgame weight,
+    /// coefficient), the two weights one for a single (`store/reads.rs`).
+    pub(crate) fn terms(&self, i: usize) -> ([f64; 2], impl Iterator<Item = (u32, u32, f64)> + '_) {
+        let pairs = &self.pairs;
+        let terms = self.features(i).map(|(p, s)| (pairs.mg[p], pairs.eg[p], s));
+        (self.factors.get(self.factor_of[i]), terms)
+    }
+
     /// Row `i`'s value at `w`.
     #[inline(always)]
     pub(crate) fn score(&self, i: usize, w: &[f64]) -> f64 {

@@ -5,26 +5,31 @@ use tape::{Program, Scratch};
 
 use super::interface::Store;
 use super::kind::StoreKind;
-use super::reason::{count_reasons, Reason};
+use super::reason::{count_reasons, Examples, Reason, Refusal};
 
 /// One [`Program`] per position, with the reason a faster store refused it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Programs {
     programs: Vec<Program>,
     reasons: Vec<Reason>,
+    examples: Examples,
 }
 
 impl Programs {
-    /// Appends a position's program, refused by a faster store for `reason`.
-    pub(crate) fn push(&mut self, program: Program, reason: Reason) {
+    /// Appends a position's program, refused by a faster store for `why` (a [`Reason`], or a
+    /// [`Refusal`] naming the parameter).
+    pub(crate) fn push(&mut self, program: Program, why: impl Into<Refusal>) {
+        let why = why.into();
         self.programs.push(program);
-        self.reasons.push(reason);
+        self.reasons.push(why.reason);
+        self.examples.note(why);
     }
 
     /// Appends every program of `other`.
     pub(crate) fn append(&mut self, other: &Programs) {
         self.programs.extend_from_slice(&other.programs);
         self.reasons.extend_from_slice(&other.reasons);
+        self.examples.merge(&other.examples);
     }
 
     /// Releases spare capacity.
@@ -61,10 +66,12 @@ impl Store for Programs {
         Programs {
             programs: keep.iter().map(|&i| self.programs[i].clone()).collect(),
             reasons: keep.iter().map(|&i| self.reasons[i]).collect(),
+            examples: self.examples.clone(),
         }
     }
 
-    fn fallbacks(&self) -> Vec<(Reason, usize)> {
-        count_reasons(self.reasons.iter().map(|&r| Some(r)))
+    fn fallbacks(&self) -> Vec<(Refusal, usize)> {
+        let counts = count_reasons(self.reasons.iter().map(|&r| Some(r)));
+        self.examples.with(counts)
     }
 }

@@ -64,3 +64,69 @@ pub(crate) fn count_reasons(reasons: impl Iterator<Item = Option<Reason>>) -> Ve
     counts.sort_unstable();
     counts
 }
+
+/// A refusal: the [`Reason`], and the parameter and coefficient that caused it when one did
+/// (the first term that did not fit), so that a message can name the parameter and the fix.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Refusal {
+    pub(crate) reason: Reason,
+    /// The parameter (weight index) whose term did not fit.
+    pub(crate) param: Option<u32>,
+    /// Its coefficient, where the coefficient was the trouble.
+    pub(crate) coefficient: Option<f64>,
+}
+
+impl From<Reason> for Refusal {
+    fn from(reason: Reason) -> Refusal {
+        Refusal {
+            reason,
+            param: None,
+            coefficient: None,
+        }
+    }
+}
+
+impl Refusal {
+    /// `reason`, caused by parameter `param` with coefficient `coefficient`.
+    pub(crate) fn at(reason: Reason, param: u32, coefficient: f64) -> Refusal {
+        Refusal {
+            reason,
+            param: Some(param),
+            coefficient: Some(coefficient),
+        }
+    }
+}
+
+/// The first refusal of each reason a store met (one with a parameter preferred), kept
+/// beside its one byte a position so that a report can name a parameter.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Examples(Vec<Refusal>);
+
+impl Examples {
+    /// Notes `r` if it is the first of its reason (or the first of it naming a parameter).
+    pub(crate) fn note(&mut self, r: Refusal) {
+        match self.0.iter_mut().find(|e| e.reason == r.reason) {
+            Some(e) if e.param.is_none() && r.param.is_some() => *e = r,
+            Some(_) => {}
+            None => self.0.push(r),
+        }
+    }
+
+    /// Notes every example of `other`.
+    pub(crate) fn merge(&mut self, other: &Examples) {
+        for &r in &other.0 {
+            self.note(r);
+        }
+    }
+
+    /// `counts` (from [`count_reasons`]) with each reason's example.
+    pub(crate) fn with(&self, counts: Vec<(Reason, usize)>) -> Vec<(Refusal, usize)> {
+        counts
+            .into_iter()
+            .map(|(reason, n)| {
+                let e = self.0.iter().find(|e| e.reason == reason);
+                (e.copied().unwrap_or_else(|| reason.into()), n)
+            })
+            .collect()
+    }
+}

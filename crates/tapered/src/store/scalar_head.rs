@@ -5,11 +5,13 @@
 //! A position's evaluation is `head(s_0 .. s_{2G-1}, w[p_0] .. w[p_{P-1}], c_0 .. c_{C-1})`:
 //!
 //! * `G` *twin groups*, each a (middlegame, endgame) couple of sparse sums over
-//!   (middlegame, endgame) parameter pairs with equal coefficients (the linear tapered part;
-//!   a king-safety sum of one side in both phases), stored as [`super::phased`]'s `u16`
+//!   (middlegame, endgame) parameter pairs with equal coefficients (the linear part; a
+//!   king-safety sum of one side in both phases), stored as [`super::phased`]'s `u16`
 //!   features (unit features for +-1, else pair and signed coefficient as the pairs'
-//!   [`Packing`](super::packing::Packing) says), both
-//!   sums of a group out of one sweep;
+//!   [`Packing`](super::packing::Packing) says; a coefficient beyond its range as several
+//!   features of the pair, [`Packing::pieces`](super::packing::Packing::pieces)), both sums of
+//!   a group out of one sweep. An untapered weight is a *single*, a pair of the weight with
+//!   itself ([`Pairs::with_singles`]): its term adds its coefficient to both sums;
 //! * `P` *picks*: single weights the head reads, which may differ per position (an
 //!   attacker-count weight indexed by the position's attacker count), one `u16` each;
 //! * `C` *scalars*: per-position numbers (phase factors, a constant, features), `f64` each.
@@ -24,8 +26,9 @@
 //! groups, per-position weights and per-position scalars, which `full` does not need.
 //!
 //! Positions that do not fit (a non-integer or too large coefficient, a parameter outside a
-//! pair, an index beyond `u16`) are refused by [`ScalarHead::try_push`] with the [`Reason`];
-//! the recording keeps them as general programs. `scalar_head/replay.rs` holds the value,
+//! pair when the singles do not all fit beside the pairs, an index beyond `u16`) are refused
+//! by [`ScalarHead::try_push`] with the [`Refusal`] (the reason, the parameter and the
+//! coefficient); the recording keeps them as general programs. `scalar_head/replay.rs` holds the value,
 //! gradient and the pass.
 
 use tape::Program;
@@ -33,7 +36,7 @@ use tape::Program;
 use super::arena::Arena;
 use super::head_program::HeadRows;
 use super::pairs::Pairs;
-use super::reason::Reason;
+use super::reason::{Reason, Refusal};
 use super::twin::{distribute_twin, PairSink};
 
 /// A position's inputs to a [`ScalarHead`]: `2 * groups` sums (group `g`'s middlegame sum at
@@ -91,7 +94,8 @@ impl Row<'_> {
 impl ScalarHead {
     /// An empty store: `groups` twin groups, `picks` picks and `scalars` scalars into `head`,
     /// over the parameter pairing `eg_of` (as [`crate::CompiledSet::compact_phased`] takes
-    /// it). `None` if the pairing has no pairs or too many, or the head takes other inputs.
+    /// it), every unpaired parameter a single if they all fit. `None` if the pairing has
+    /// nothing to address or too many pairs, or the head takes other inputs.
     pub(crate) fn new(
         eg_of: &[Option<usize>],
         (groups, picks, scalars): (usize, usize, usize),
@@ -100,7 +104,7 @@ impl ScalarHead {
         if head.inputs() != 2 * groups + picks + scalars || groups > usize::from(u16::MAX) {
             return None;
         }
-        let pairs = Pairs::new(eg_of)?;
+        let pairs = Pairs::with_singles(eg_of)?;
         Some(ScalarHead {
             pairs,
             groups,
@@ -145,29 +149,36 @@ impl ScalarHead {
     }
 
     /// Appends a position; if its inputs do not fit the compact form, stores nothing and
-    /// says why not.
-    pub(crate) fn try_push(&mut self, row: &HeadRow) -> Result<(), Reason> {
+    /// says why not (naming the parameter that did not fit).
+    pub(crate) fn try_push(&mut self, row: &HeadRow) -> Result<(), Refusal> {
         if row.sums.len() != 2 * self.groups
             || row.picks.len() != self.picks
             || row.scalars.len() != self.scalars
         {
-            return Err(Reason::UnusableSplit);
+            return Err(Reason::UnusableSplit.into());
         }
-        if row.picks.iter().any(|&p| p > u32::from(u16::MAX)) {
-            return Err(Reason::IndexOutOfRange);
+        if let Some(&p) = row.picks.iter().find(|&&p| p > u32::from(u16::MAX)) {
+            return Err(Refusal {
+                param: Some(p),
+                ..Reason::IndexOutOfRange.into()
+            });
         }
         let mut merged = Vec::with_capacity(self.groups);
         for g in row.sums.chunks_exact(2) {
             merged.push(self.pairs.merge_twins(&g[0], &g[1])?);
         }
-        let is_unit = |c: f64| c == 1.0 || c == -1.0;
+        let counts: Vec<(usize, usize)> = merged
+            .iter()
+            .map(|m| self.pairs.feature_counts(m))
+            .collect();
+        if counts.iter().any(|c| c.0 + c.1 > usize::from(u16::MAX)) {
+            return Err(Reason::IndexOutOfRange.into());
+        }
         let pairs_of = &self.pairs;
         self.arena.push_with(|arena| {
-            for pairs in &merged {
-                let units = pairs.iter().filter(|x| is_unit(x.1)).count();
-                // At most one feature a pair: fewer than `MAX_PAIRS`, so within `u16`.
+            for &(units, general) in &counts {
                 arena.push(units as u16);
-                arena.push((pairs.len() - units) as u16);
+                arena.push(general as u16);
             }
             arena.extend(row.picks.iter().map(|&p| p as u16));
             for pairs in &merged {

@@ -4,7 +4,7 @@ use tape::Scratch;
 
 use super::interface::Store;
 use super::kind::StoreKind;
-use super::reason::{count_reasons, Reason};
+use super::reason::{count_reasons, Examples, Reason, Refusal};
 
 /// Linear rows in compressed sparse row form; row `i` is terms `offsets[i]..offsets[i + 1]`.
 #[derive(Clone, Debug)]
@@ -15,6 +15,8 @@ pub(crate) struct Sparse {
     konst: Vec<f64>,
     /// Per row, why the phased store refused it (`None`: not tried).
     reasons: Vec<Option<Reason>>,
+    /// The first refusal of each reason, naming its parameter.
+    examples: Examples,
 }
 
 impl Default for Sparse {
@@ -25,19 +27,24 @@ impl Default for Sparse {
             coef: Vec::new(),
             konst: Vec::new(),
             reasons: Vec::new(),
+            examples: Examples::default(),
         }
     }
 }
 
 impl Sparse {
     /// Appends the row `konst + sum c w[i]` over `terms`, refused by a faster store for
-    /// `reason` (if any).
+    /// `why` (if any).
     pub(crate) fn push(
         &mut self,
         konst: f64,
         terms: impl IntoIterator<Item = (u32, f64)>,
-        reason: Option<Reason>,
+        why: Option<Refusal>,
     ) {
+        if let Some(r) = why {
+            self.examples.note(r);
+        }
+        let reason = why.map(|r| r.reason);
         for (i, c) in terms {
             self.idx.push(i);
             self.coef.push(c);
@@ -57,7 +64,11 @@ impl Sparse {
     /// Row `i` again, refused by a faster store for `reason`, into `out`.
     pub(crate) fn push_row_to(&self, i: usize, out: &mut Sparse, reason: Option<Reason>) {
         let (k, idx, coef) = self.row(i);
-        out.push(k, idx.iter().copied().zip(coef.iter().copied()), reason);
+        out.push(
+            k,
+            idx.iter().copied().zip(coef.iter().copied()),
+            reason.map(Refusal::from),
+        );
     }
 
     /// Appends every row of `other`; `false` (and nothing appended) if the offsets would
@@ -73,6 +84,7 @@ impl Sparse {
         self.offsets.extend(ends.map(|&o| o + base as u32));
         self.konst.extend_from_slice(&other.konst);
         self.reasons.extend_from_slice(&other.reasons);
+        self.examples.merge(&other.examples);
         true
     }
 
@@ -123,6 +135,7 @@ impl Store for Sparse {
         for &i in keep {
             self.push_row_to(i, &mut out, self.reasons[i]);
         }
+        out.examples = self.examples.clone();
         out
     }
 
@@ -131,7 +144,8 @@ impl Store for Sparse {
         Some((idx, coef))
     }
 
-    fn fallbacks(&self) -> Vec<(Reason, usize)> {
-        count_reasons(self.reasons.iter().copied())
+    fn fallbacks(&self) -> Vec<(Refusal, usize)> {
+        self.examples
+            .with(count_reasons(self.reasons.iter().copied()))
     }
 }

@@ -6,15 +6,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use tapered::CompiledSet;
-use trace::{Manifest, ReadOptions, ReadReport, Trace, TraceStream};
+use trace::VerifyReport;
+use trace::{Manifest, ReadOptions, ReadReport, Trace, TraceStream, Verifier, VerifyOptions};
 
 use super::model::Traced;
 use crate::discover::Discovered;
 use side::Side;
-use verified::Verified;
 
 mod side;
-mod verified;
 use crate::setup::{Loaded, SetupOptions, TraceOptions};
 use crate::TexelError;
 
@@ -59,7 +58,7 @@ pub fn read(
 }
 
 /// The note on the files of `t` read: traces kept, the read report.
-fn files_note(t: &TraceOptions, kept: usize, report: &ReadReport) -> String {
+pub fn files_note(t: &TraceOptions, kept: usize, report: &ReadReport) -> String {
     let files: Vec<String> = t.files.iter().map(|p| p.display().to_string()).collect();
     format!("{}: {kept} traces kept; {report}", files.join(", "))
 }
@@ -70,21 +69,29 @@ fn files_note(t: &TraceOptions, kept: usize, report: &ReadReport) -> String {
 /// how to tune anyway. A set in which no trace gives the engine's evaluation cannot be
 /// verified and is refused alike.
 pub fn check_traces(m: &Manifest, traces: &[Trace], tolerance: f64) -> Result<String, TexelError> {
-    let mut v = Verified::new(tolerance);
-    v.add(m, traces);
-    verdict(m, &v)
+    let mut v = verifier(m, tolerance);
+    v.add(traces);
+    verdict(m, &v.finish(), traces.len())
 }
 
-/// [`check_traces`]'s answer for a set verified batch by batch.
-fn verdict(m: &Manifest, v: &Verified) -> Result<String, TexelError> {
-    let (report, tolerance) = (v.report(), v.report().tolerance);
+/// A verification of `m`'s traces at its own values, at `tolerance` centipawns.
+fn verifier(m: &Manifest, tolerance: f64) -> Verifier<'_> {
+    let opts = VerifyOptions {
+        tolerance,
+        ..VerifyOptions::default()
+    };
+    Verifier::new(m, &m.initial_weights(), &opts)
+}
+
+/// [`check_traces`]'s answer for a set of `seen` traces verified batch by batch.
+fn verdict(m: &Manifest, report: &VerifyReport, seen: usize) -> Result<String, TexelError> {
+    let tolerance = report.tolerance;
     let anyway = "fix the engine's traces or the manifest (`tune verify` shows the positions), \
                   or tune anyway with --no-verify-traces";
     if report.checked == 0 {
         return Err(TexelError::Config(format!(
-            "the traces cannot be verified: none of the {} gives the engine's own evaluation \
-             (`eval`); {anyway}",
-            v.seen()
+            "the traces cannot be verified: none of the {seen} gives the engine's own \
+             evaluation (`eval`); {anyway}"
         )));
     }
     if report.failed > 0 {
@@ -206,7 +213,7 @@ impl Read<'_> {
         &self,
         kept: usize,
         note: String,
-        verified: Option<&Verified>,
+        verified: Option<Verifier<'_>>,
     ) -> Result<Vec<String>, TexelError> {
         let mut notes = vec![note];
         if kept == 0 {
@@ -216,7 +223,8 @@ impl Read<'_> {
             )));
         }
         if let Some(v) = verified {
-            notes.push(verdict(&self.traced.manifest, v)?);
+            let seen = v.seen();
+            notes.push(verdict(&self.traced.manifest, &v.finish(), seen)?);
         }
         Ok(notes)
     }
@@ -232,7 +240,7 @@ type Sets = (Vec<String>, [Arc<CompiledSet>; 2]);
 fn one_pass(r: &Read) -> Result<Sets, TexelError> {
     let m = &*r.traced.manifest;
     let mut stream = r.stream();
-    let mut verified = r.t.verify.then(|| Verified::new(r.t.tolerance));
+    let mut verified = r.t.verify.then(|| verifier(m, r.t.tolerance));
     let (mut left, mut to_record) = (r.opts.first.unwrap_or(usize::MAX), r.opts.limit);
     // The bar's length is known only when `first` or `limit` bounds the positions (0 else).
     let known = r.opts.first.into_iter().chain(r.opts.limit).min();
@@ -246,7 +254,7 @@ fn one_pass(r: &Read) -> Result<Sets, TexelError> {
         left -= buf.len();
         kept += buf.len();
         if let Some(v) = &mut verified {
-            v.add(m, &buf);
+            v.add(&buf);
         }
         let refused = verified.as_ref().is_some_and(|v| v.report().failed > 0);
         let n = to_record.map_or(buf.len(), |l| l.min(buf.len()));
@@ -257,7 +265,7 @@ fn one_pass(r: &Read) -> Result<Sets, TexelError> {
     }
     pb.end();
     let note = files_note(r.t, kept, stream.report());
-    let mut notes = r.opening_notes(kept, note, verified.as_ref())?;
+    let mut notes = r.opening_notes(kept, note, verified)?;
     let train = side.finish(&mut notes);
     let valid = Side::new(r.start.len()).finish(&mut notes);
     Ok((notes, [train, valid]))
@@ -269,7 +277,7 @@ fn one_pass(r: &Read) -> Result<Sets, TexelError> {
 /// two sides ([`record_traces`](super::record_traces)) into the two sets.
 fn two_passes(r: &Read) -> Result<Sets, TexelError> {
     let survey = survey(r)?;
-    let mut notes = r.opening_notes(survey.kept, survey.note, survey.verified.as_ref())?;
+    let mut notes = r.opening_notes(survey.kept, survey.note, survey.verified)?;
     let opts = r.opts;
     let runs = survey.runs;
     let valid_games = data::valid_games(
@@ -311,7 +319,7 @@ fn two_passes(r: &Read) -> Result<Sets, TexelError> {
 }
 
 /// What the first pass found.
-struct Survey {
+struct Survey<'m> {
     /// The games of the traces kept, run-length counted: (game, traces).
     runs: Vec<(u32, u64)>,
     /// Traces kept.
@@ -319,15 +327,15 @@ struct Survey {
     /// Files, traces kept, the read report.
     note: String,
     /// The verification (if asked for).
-    verified: Option<Verified>,
+    verified: Option<Verifier<'m>>,
 }
 
 /// The first pass: reads the traces (up to [`SetupOptions::first`]), counts their games and
 /// verifies them (if asked for), a batch at a time.
-fn survey(r: &Read) -> Result<Survey, TexelError> {
+fn survey<'a>(r: &Read<'a>) -> Result<Survey<'a>, TexelError> {
     let m = &*r.traced.manifest;
     let mut stream = r.stream();
-    let mut verified = r.t.verify.then(|| Verified::new(r.t.tolerance));
+    let mut verified = r.t.verify.then(|| verifier(m, r.t.tolerance));
     let (mut runs, mut kept): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
     let mut left = r.opts.first.unwrap_or(usize::MAX);
     let mut buf = Vec::new();
@@ -344,7 +352,7 @@ fn survey(r: &Read) -> Result<Survey, TexelError> {
             }
         }
         if let Some(v) = &mut verified {
-            v.add(m, &buf);
+            v.add(&buf);
         }
     }
     let note = files_note(r.t, kept, stream.report());

@@ -177,16 +177,32 @@ fn polish_keeps_only_steps_that_lower_the_loss() {
     let mut wi = setup.start.clone();
     let start_loss = setup.train.data_loss(&wi);
     let all: Vec<usize> = (0..wi.len()).collect();
-    let p = polish(&setup.train, &mut wi, &all, start_loss, &Polish::default());
+    let twins = texel::Tunable::phase_pairs(&setup.model);
+    let p = polish(
+        &setup.train,
+        &mut wi,
+        &all,
+        &twins,
+        start_loss,
+        &Polish::default(),
+    );
     let (loss, moves, sweeps) = (p.loss, p.moves, p.sweeps);
     assert!(moves > 0 && sweeps >= 1);
-    assert!(p.passes >= moves + sweeps && p.passes <= POLISH_PASSES);
+    // Each sweep's gradient, the index and kept evaluations, and the tries' positions.
+    assert!(p.passes > sweeps + 2 && p.passes <= POLISH_PASSES);
     assert!(loss < start_loss);
     assert_eq!(loss, setup.train.data_loss(&wi));
     assert!(wi.iter().all(|v| v.fract() == 0.0));
     // Nothing movable: nothing moves.
     let mut same = setup.start.clone();
-    let p = polish(&setup.train, &mut same, &[], start_loss, &Polish::default());
+    let p = polish(
+        &setup.train,
+        &mut same,
+        &[],
+        &twins,
+        start_loss,
+        &Polish::default(),
+    );
     assert_eq!((p.loss, p.moves, p.sweeps, p.passes), (start_loss, 0, 0, 0));
     assert_eq!(same, setup.start);
 }
@@ -198,10 +214,12 @@ fn a_bounded_polish_stops_at_its_budget_or_flag_never_above_the_start() {
     let setup = prepare_as::<Traced>(&options(&m, &t), Stop::Never).unwrap();
     let start_loss = setup.train.data_loss(&setup.start);
     let all: Vec<usize> = (0..setup.start.len()).collect();
+    let twins = texel::Tunable::phase_pairs(&setup.model);
     let unbounded = polish(
         &setup.train,
         &mut setup.start.clone(),
         &all,
+        &twins,
         start_loss,
         &Polish::default(),
     );
@@ -223,12 +241,22 @@ fn a_bounded_polish_stops_at_its_budget_or_flag_never_above_the_start() {
             ..Polish::default()
         };
         events.store(0, Ordering::Relaxed);
-        let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
-        assert_eq!((p.passes, p.cut), (budget, Some("budget")), "{budget}");
-        assert_eq!(events.load(Ordering::Relaxed), budget);
+        let p = polish(&setup.train, &mut wi, &all, &twins, start_loss, &how);
+        assert_eq!(p.cut, Some("budget"), "{budget}");
+        assert!(
+            p.passes <= budget && p.passes + 1 >= budget,
+            "{} of {budget}",
+            p.passes
+        );
+        assert_eq!(events.load(Ordering::Relaxed), p.passes);
         assert!(p.loss <= start_loss && p.loss >= unbounded.loss);
         assert_eq!(p.loss, setup.train.data_loss(&wi));
-        assert!(p.moves < budget.max(1));
+        // The gradient (1), then the index and kept evaluations (2), before any try.
+        if budget <= 3 {
+            assert_eq!(p.moves, 0, "{budget}");
+        } else {
+            assert!(p.moves > 0, "{budget}");
+        }
         if budget == 0 {
             assert_eq!(wi, setup.start, "no pass, no step");
         }
@@ -239,7 +267,7 @@ fn a_bounded_polish_stops_at_its_budget_or_flag_never_above_the_start() {
         seconds: Some(0.0),
         ..Polish::default()
     };
-    let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
+    let p = polish(&setup.train, &mut wi, &all, &twins, start_loss, &how);
     assert_eq!((p.loss, p.passes, p.cut), (start_loss, 0, Some("time")));
     assert_eq!(wi, setup.start);
     // The flag set: nothing more is tried, the weights are as they were.
@@ -248,7 +276,7 @@ fn a_bounded_polish_stops_at_its_budget_or_flag_never_above_the_start() {
         stop: Some(Arc::new(AtomicBool::new(true))),
         ..Polish::default()
     };
-    let p = polish(&setup.train, &mut wi, &all, start_loss, &how);
+    let p = polish(&setup.train, &mut wi, &all, &twins, start_loss, &how);
     assert_eq!(
         (p.loss, p.passes, p.cut),
         (start_loss, 0, Some("interrupted"))

@@ -219,10 +219,16 @@ fn fallback_is_counted_with_its_reason_and_replays() {
     let refused = refused.into_inner();
     assert!(refused > 500, "{refused} positions refused");
     let layout = set.layout();
+    // The fallback names the first refused term's parameter and its (fractional) count.
+    let first = layout.fallbacks[0];
+    let (param, coefficient) = (first.param.unwrap(), first.coefficient.unwrap());
+    assert_ne!(coefficient.fract(), 0.0, "{first:?}");
     let want = Fallback {
         store: StoreKind::Program,
         reason: Reason::NonIntegerCoefficient,
         positions: refused,
+        param: Some(param),
+        coefficient: Some(coefficient),
     };
     assert_eq!(layout.fallbacks, [want]);
     assert_eq!(layout.positions(StoreKind::Program), refused);
@@ -231,7 +237,10 @@ fn fallback_is_counted_with_its_reason_and_replays() {
     assert_eq!(warnings.len(), 1);
     assert!(
         warnings[0].starts_with(&format!("{refused} positions kept as general programs"))
-            && warnings[0].ends_with("non-integer coefficient"),
+            && warnings[0].contains(&format!(
+                "non-integer coefficient (first: parameter `#{param}`, coefficient {coefficient}); \
+                 fix: the count {coefficient} of `#{param}` is not a whole number"
+            )),
         "{}",
         warnings[0]
     );

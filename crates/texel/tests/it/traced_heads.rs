@@ -65,6 +65,11 @@ fn check(m: &Manifest, traces: &[Trace], set: &CompiledSet, w: &[f64]) {
     let layout = set.layout();
     assert_eq!(layout.fallen_back(), 0, "{:?}", layout.warnings());
     assert_eq!(layout.positions(StoreKind::SumsScalarsAndHead), set.len());
+    check_values(m, traces, set, w);
+}
+
+/// [`check`]'s values, gradients and finite differences, wherever the positions are stored.
+fn check_values(m: &Manifest, traces: &[Trace], set: &CompiledSet, w: &[f64]) {
     assert_eq!(set.len(), traces.len(), "every trace is recorded");
     let n = w.len();
     let mut tape = Tape::new();
@@ -245,13 +250,7 @@ fn ethereal_traces(m: &Manifest, n: usize) -> Vec<Trace> {
                 rng.gen_range(0..=128),
                 rng.gen_range(-40..40)
             );
-            for k in 0..5 {
-                ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
-            }
-            for _ in 0..12 {
-                let k = 5 + rng.gen_range(0..64);
-                ops += &format!(" {k}:{}:{}", rng.gen_range(0..2), rng.gen_range(0..2));
-            }
+            material_and_table(&mut rng, 12, &mut ops);
             for _ in 0..rng.gen_range(0..8) {
                 let k = 69 + rng.gen_range(0..44);
                 ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
@@ -267,14 +266,30 @@ fn ethereal_traces(m: &Manifest, n: usize) -> Vec<Trace> {
             }
             let a = (rng.gen_range(0..8), rng.gen_range(0..8));
             ops += &format!("; f attackers:{}:{}", a.0, a.1);
-            let line = format!("{fen} [0.5]; {ops}");
-            let t = trace::parse_line(&line, m).unwrap().expect("a trace");
-            Trace {
-                game: i as u32,
-                ..t
-            }
+            numbered(m, &format!("{fen} [0.5]; {ops}"), i)
         })
         .collect()
+}
+
+/// Appends random counts of the 5 material elements (trace indices 0..5) and of `squares`
+/// entries of a 64-entry table (5..69) to a trace's `t` operation.
+fn material_and_table(rng: &mut ChaCha8Rng, squares: usize, ops: &mut String) {
+    for k in 0..5 {
+        *ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
+    }
+    for _ in 0..squares {
+        let k = 5 + rng.gen_range(0..64);
+        *ops += &format!(" {k}:{}:{}", rng.gen_range(0..2), rng.gen_range(0..2));
+    }
+}
+
+/// The trace of a line, its `game` the number `i`.
+fn numbered(m: &Manifest, line: &str, i: usize) -> Trace {
+    let t = trace::parse_line(line, m).unwrap().expect("a trace");
+    Trace {
+        game: i as u32,
+        ..t
+    }
 }
 
 #[test]
@@ -406,4 +421,207 @@ fn measure_the_c_fixtures_king_safety() {
         100.0 * b / a,
         c / a
     );
+}
+
+/// The third engine's shape (issue 55): its king danger `-trunc((s - 30) *
+/// count_modifier[king_attackers] / 128)` on the middlegame, per side, where the sum `s` adds
+/// *untapered* (one-weight) attack and check powers times their counts and `count_modifier`
+/// is an untapered table looked up by a per-position feature; beside it a tapered material
+/// and table, an untapered tempo and a tapered `space` whose counts reach 150 (beyond the
+/// packing's -64..=63 for one feature).
+fn third_engine() -> String {
+    let zeros = |n: usize| format!("[{}]", vec!["[0, 0]"; n].join(", "));
+    format!(
+        r#"{{"format": "gradtune-manifest", "version": 1, "engine": "third-shaped",
+  "score": "white", "phase": {{"max": 24}},
+  "params": [
+    {{"name": "material", "shape": [5], "value": [[80, 100], [320, 300], [330, 320], [450, 520], [900, 950]]}},
+    {{"name": "table", "shape": [64], "value": {table}}},
+    {{"name": "tempo", "shape": [], "tapered": false, "value": 10}},
+    {{"name": "space", "shape": [], "value": [2, 0]}},
+    {{"name": "attack_power", "shape": [5], "tapered": false, "sum": "danger",
+      "value": [0, 35, 20, 40, 80]}},
+    {{"name": "check_power", "shape": [4], "tapered": false, "sum": "danger",
+      "value": [60, 40, 50, 70]}},
+    {{"name": "count_modifier", "shape": [8], "tapered": false,
+      "value": [0, 0, 50, 75, 88, 94, 97, 99]}}
+  ],
+  "features": ["king_attackers"],
+  "terms": [
+    {{"name": "king_danger", "sum": "danger", "per_side": true,
+     "mg": "-trunc((s - 30) * count_modifier[king_attackers] / 128)"}}
+  ]}}"#,
+        table = zeros(64)
+    )
+}
+
+/// Random traces of [`third_engine`]'s manifest (each trace's `game` its number): element
+/// indices are material 0..5, table 5..69, tempo 69, space 70, attack powers 71..76, check
+/// powers 76..80.
+fn third_traces(m: &Manifest, n: usize, seed: u64) -> Vec<Trace> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let fens = random_fens(n.min(2_000), seed);
+    (0..n)
+        .map(|i| {
+            let mut ops = format!(
+                "phase {}; const {}; t",
+                rng.gen_range(0..=24),
+                rng.gen_range(-40..40)
+            );
+            material_and_table(&mut rng, 20, &mut ops);
+            ops += &format!(" 69:{}:{}", i % 2, 1 - i % 2);
+            ops += &format!(" 70:{}:{}", rng.gen_range(0..150), rng.gen_range(0..20));
+            for _ in 0..rng.gen_range(0..6) {
+                let k = 71 + rng.gen_range(0..9);
+                ops += &format!(" {k}:{}:{}", rng.gen_range(0..3), rng.gen_range(0..3));
+            }
+            let a = (rng.gen_range(0..8), rng.gen_range(0..8));
+            ops += &format!("; f king_attackers:{}:{}", a.0, a.1);
+            numbered(m, &format!("{} [0.5]; {ops}", fens[i % fens.len()]), i)
+        })
+        .collect()
+}
+
+#[test]
+fn the_third_engines_shape_is_on_the_compact_store_and_exact() {
+    let m = Manifest::from_json(&third_engine(), "third.json").unwrap();
+    assert!(!m.is_linear());
+    let traces = third_traces(&m, 400, 13);
+    // The shape: untapered sums, a table by a feature, counts beyond one feature's range.
+    let big = traces
+        .iter()
+        .filter(|t| t.coeffs.iter().any(|c| c.1 > 63.0));
+    assert!(big.count() > 100);
+    let traced = Traced::new(m.clone());
+    let set = record_traces(&traced, &traces, &m.initial_weights(), None);
+    let layout = set.layout();
+    assert_eq!(layout.fallen_back(), 0, "{:?}", layout.warnings());
+    let bytes = set.heap_bytes() / set.len();
+    assert!(bytes <= 150, "{bytes} bytes a position: {layout:?}");
+    // Attack powers that put `s` on both sides of 30, modifiers of both signs.
+    check(&m, &traces, &set, &moved(&m, 40.0, 4));
+    check(&m, &traces, &set, &m.initial_weights());
+}
+
+#[test]
+fn a_fallback_names_the_parameter_and_the_fix() {
+    let m = Manifest::from_json(&third_engine(), "third.json").unwrap();
+    let mut traces = third_traces(&m, 200, 17);
+    // A count no store packs (beyond 16 features), and a fractional count.
+    for (i, t) in traces.iter_mut().enumerate() {
+        let space = t.coeffs.iter_mut().find(|c| c.0 == 70).unwrap();
+        match i % 10 {
+            0 => (space.1, space.2) = (5000.0, 0.0),
+            1 => (space.1, space.2) = (2.5, 0.0),
+            _ => {}
+        }
+    }
+    let traced = Traced::new(m.clone());
+    let set = record_traces(&traced, &traces, &m.initial_weights(), None);
+    let layout = set.layout();
+    assert_eq!(layout.fallen_back(), 40, "{:?}", layout.warnings());
+    let names = texel::tunable::Tunable::names(&traced);
+    let warnings = layout.warnings_named(&|i| names[i as usize].clone());
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    let [fraction, far] = [&warnings[0], &warnings[1]];
+    assert!(
+        fraction.starts_with("20 positions kept as general programs")
+            && fraction.contains(
+                "non-integer coefficient (first: parameter `space.mg`, coefficient 2.5); fix: \
+                 the count 2.5 of `space.mg` is not a whole number: trace whole counts"
+            ),
+        "{fraction}"
+    );
+    assert!(
+        far.starts_with("20 positions kept as general programs")
+            && far.contains("coefficient out of range (first: parameter `space.mg`, coefficient")
+            && far.contains("split `space.mg` into several elements"),
+        "{far}"
+    );
+    // The positions there are the same values all the same.
+    check_values(&m, &traces, &set, &moved(&m, 40.0, 5));
+}
+
+/// A manifest and its traces from `dir` (`NAME.json`, `NAME.txt`, as `scripts/third-shape.py`
+/// writes them), each trace's `game` its number.
+fn read_dir_traces(dir: &Path, name: &str) -> (Manifest, Vec<Trace>) {
+    let json = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+    let m = Manifest::from_json(&json, name).unwrap();
+    let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).unwrap();
+    let traces = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| numbered(&m, l, i))
+        .collect();
+    (m, traces)
+}
+
+/// Measures bytes a position and pass time of the third engine's shape against the linear
+/// manifest of the same nonzeros, on the traces `scripts/third-shape.py N DIR` writes
+/// (`GRADTUNE_THIRD=DIR`).
+#[test]
+#[ignore = "measurement: GRADTUNE_THIRD=DIR, run with --ignored --nocapture, nice -n 10"]
+fn measure_the_third_engines_shape() {
+    let dir = PathBuf::from(std::env::var("GRADTUNE_THIRD").expect("GRADTUNE_THIRD=DIR"));
+    let (m, traces) = read_dir_traces(&dir, "third");
+    let shape = m.head_shape();
+    let head = Tape::new().record(|rec| {
+        let x = rec.inputs(&vec![1.0; shape.inputs()]);
+        rec.compile(m.head(&shape, &x).unwrap())
+    });
+    println!(
+        "head: {} inputs ({} twin groups, {} picks, {} scalars), {} nodes, {} terms",
+        shape.inputs(),
+        shape.twins,
+        shape.picks,
+        shape.scalars(),
+        head.nodes(),
+        head.terms()
+    );
+    let set = record_traces(&Traced::new(m.clone()), &traces, &m.initial_weights(), None);
+    drop(traces);
+    let (lin, traces) = read_dir_traces(&dir, "linear");
+    let linear = record_traces(
+        &Traced::new(lin.clone()),
+        &traces,
+        &lin.initial_weights(),
+        None,
+    );
+    // The same with 16 more untapered weights nothing reads: more than 512 pairs and
+    // singles, the wider packing (as the third engine's shape has, with its 16 modifiers).
+    let mut json = lin.to_json_with(&lin.initial_weights());
+    let extra = serde_json::json!({"name": "unused", "shape": [16], "tapered": false,
+                                   "value": vec![0; 16]});
+    json["params"].as_array_mut().unwrap().push(extra);
+    let wide = Manifest::from_json(&json.to_string(), "wide").unwrap();
+    let linear_wide = record_traces(
+        &Traced::new(wide.clone()),
+        &traces,
+        &wide.initial_weights(),
+        None,
+    );
+    drop(traces);
+    let ww = moved(&wide, 20.0, 1);
+    let c = pass_seconds(&linear_wide, &ww, 7);
+    println!("linear, wider packing: pass {c:.4} s");
+    let (w, wl) = (moved(&m, 20.0, 1), moved(&lin, 20.0, 1));
+    let each = |s: &CompiledSet| s.heap_bytes() as f64 / s.len() as f64;
+    let (a, b) = (pass_seconds(&set, &w, 7), pass_seconds(&linear, &wl, 7));
+    println!(
+        "{} positions, {} threads",
+        set.len(),
+        rayon::current_num_threads()
+    );
+    println!(
+        "third engine's shape: {:.0} bytes a position, pass {a:.4} s; {:?}; fallbacks {:?}",
+        each(&set),
+        set.layout().stores,
+        set.layout().fallbacks
+    );
+    println!(
+        "linear, same nonzeros: {:.0} bytes a position, pass {b:.4} s; {:?}",
+        each(&linear),
+        linear.layout().stores
+    );
+    println!("speed against linear: {:.0}%", 100.0 * b / a);
 }

@@ -205,24 +205,43 @@ pub struct Manifest {
     pub(crate) centre: Vec<Centring>,
 }
 
-/// One declared centring: for each group `g` of `table`'s elements (consecutive, row-major,
-/// `per` elements a group), the mean of its elements not in `exclude` is taken out of them and
-/// `scale` times it added to element `g` of `into`, per phase.
+/// One declared centring (an entry of the manifest's `centre`): each of its sets is an exactly
+/// flat direction per phase, the set's elements moved by 1 and its `into` (if any) by
+/// `-scale`; centring takes each set's mean out of its elements and adds `scale` times it to
+/// its `into`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Centring {
-    /// The table's parameter number.
-    pub table: usize,
-    /// The value's parameter number.
-    pub into: usize,
-    /// Elements a group (the table's length over the value's).
-    pub per: usize,
-    /// What one unit of the table is worth in the value (4ku: 8).
+    /// What one unit of the elements is worth in `into` (4ku: 8).
     pub scale: f64,
-    /// The groups centred, ascending.
-    pub groups: Vec<usize>,
-    /// Row-major element offsets of the table left out of the mean and left alone (squares a
-    /// piece never stands on).
-    pub exclude: Vec<usize>,
+    /// Whether the elements are tapered (a mean per phase).
+    pub tapered: bool,
+    /// The sets: a `table` centring's groups in ascending order, an `elements` centring's one.
+    pub sets: Vec<CentreSet>,
+}
+
+/// One set of a [`Centring`]: elements whose mean moves together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CentreSet {
+    /// Its name in reports: `pst_rank[1]` (a row), `pst[8..16]`, or an `elements` centring's
+    /// names joined, `pst[4] + mobility_queen`.
+    pub label: String,
+    /// The elements (trace indices) whose mean moves, excluded ones left out.
+    pub members: Vec<u32>,
+    /// The element (trace index) that takes the mean, if any.
+    pub into: Option<u32>,
+}
+
+/// A direction a manifest declares exactly flat (one set of a centring, one phase): moving
+/// the weights by the amounts given changes no evaluation. A tuning run checks it on its
+/// traces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlatDirection {
+    /// The declaration: `manifest.json: centre[1]`.
+    pub at: String,
+    /// What moves: `pst_rank[1].mg -> material[1].mg`.
+    pub what: String,
+    /// Each weight moved and by how much.
+    pub weights: Vec<(usize, f64)>,
 }
 
 /// What centring moved: one group and phase.
@@ -230,7 +249,7 @@ pub struct Centring {
 pub struct CentreMove {
     /// The group's elements, e.g. `pst_rank[8..16]` (a row of a table: `pst[1]`), with its phase (`.mg`, `.eg` or none).
     pub from: String,
-    /// The weight it moved into, e.g. `material[1].mg`.
+    /// The weight it moved into, e.g. `material[1].mg` (empty: a set centred into nothing).
     pub into: String,
     /// The mean taken out of the group's elements (table units).
     pub mean: f64,

@@ -129,13 +129,15 @@ pub(super) struct RawTerm {
 }
 
 /// A centring's keys.
-pub(super) const CENTRE_KEYS: [&str; 5] = ["table", "into", "scale", "groups", "exclude"];
+pub(super) const CENTRE_KEYS: [&str; 6] =
+    ["table", "elements", "into", "scale", "groups", "exclude"];
 
 /// One of `centre`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub(super) struct RawCentre {
     pub table: Field<String>,
+    pub elements: Field<Vec<Field<String>>>,
     pub into: Field<String>,
     pub scale: Field<f64>,
     pub groups: Field<Vec<Field<u64>>>,

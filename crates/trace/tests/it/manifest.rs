@@ -345,7 +345,12 @@ fn centre_declarations_are_validated_with_their_path() {
     )
     .unwrap();
     assert_eq!(ok.centrings().len(), 1);
-    assert_eq!(ok.centrings()[0].groups, vec![0, 1]);
+    let labels: Vec<&str> = ok.centrings()[0]
+        .sets
+        .iter()
+        .map(|s| s.label.as_str())
+        .collect();
+    assert_eq!(labels, ["pst[0..2]", "pst[2..4]"]);
     let cases = [
         (r#"{"table": "pst"}"#, "centre", "expected an array"),
         (
@@ -388,6 +393,91 @@ fn centre_declarations_are_validated_with_their_path() {
             r#"[{"table": "pst", "into": "material"}]"#,
             "centre[0]",
             "not a whole number of groups",
+        ),
+        (
+            r#"[{"into": "material"}]"#,
+            "centre[0]",
+            "missing `table` or `elements`",
+        ),
+        (
+            r#"[{"table": "pst", "elements": ["pst"], "into": "material"}]"#,
+            "centre[0]",
+            "not both",
+        ),
+        (
+            r#"[{"elements": []}]"#,
+            "centre[0].elements",
+            "nothing to centre",
+        ),
+        (
+            r#"[{"elements": "pst"}]"#,
+            "centre[0].elements",
+            "expected an array",
+        ),
+        (
+            r#"[{"elements": ["pst", "nope"]}]"#,
+            "centre[0].elements[1]",
+            "no parameter is named `nope`",
+        ),
+        (
+            r#"[{"elements": ["pst[2]"]}]"#,
+            "centre[0].elements[0]",
+            "index 2 is out of range",
+        ),
+        (
+            r#"[{"elements": ["pst[1][0][0]"]}]"#,
+            "centre[0].elements[0]",
+            "up to 2 indices",
+        ),
+        (
+            r#"[{"elements": ["pst[x]"]}]"#,
+            "centre[0].elements[0]",
+            "up to 2 indices",
+        ),
+        (
+            r#"[{"elements": ["pst", "pst[1][2]"]}]"#,
+            "centre[0].elements[1]",
+            "`pst[1][2]` is named twice (also by `pst`)",
+        ),
+        (
+            r#"[{"elements": ["pst[1]", "ks_weight"]}]"#,
+            "centre[0].elements[1]",
+            "all tapered or all not",
+        ),
+        (
+            r#"[{"elements": ["pst[1]"], "into": "material"}]"#,
+            "centre[0].into",
+            "`into` is one element",
+        ),
+        (
+            r#"[{"elements": ["pst[1]"], "into": "pst[1][3]"}]"#,
+            "centre[0].into",
+            "also one of the elements",
+        ),
+        (
+            r#"[{"elements": ["pst[1]"], "into": "ks_weight[0]"}]"#,
+            "centre[0].into",
+            "all tapered or all not",
+        ),
+        (
+            r#"[{"elements": ["pst[1]"], "groups": [0]}]"#,
+            "centre[0].groups",
+            "goes with `table`",
+        ),
+        (
+            r#"[{"elements": ["pst[1]"], "exclude": ["pst[0][1]"]}]"#,
+            "centre[0].exclude[0]",
+            "not among the elements",
+        ),
+        (
+            r#"[{"elements": ["pst[1][1]", "tempo"], "exclude": ["tempo", "pst[1][1]"]}]"#,
+            "centre[0].exclude",
+            "every element is excluded",
+        ),
+        (
+            r#"[{"elements": ["pst"], "scale": 0}]"#,
+            "centre[0].scale",
+            "moves nothing",
         ),
         (
             r#"[{"table": "pst", "into": "ks_weight"}]"#,
@@ -475,5 +565,71 @@ fn catalogue_key_names_a_known_group_of_the_same_size() {
     assert!(
         msg.contains("which has 64 elements (a1 .. h8), but its shape [4] has 4"),
         "{msg}"
+    );
+}
+
+/// The `elements` form: a set from several parameters (a row of one, all of another), into one
+/// element or into none; centring moves each phase's mean, the directions it declares flat
+/// are the members by 1 and `into` by `-scale`.
+#[test]
+fn a_centred_set_spans_parameters() {
+    let m = Manifest::from_json(
+        &with_centre(
+            r#"[{"elements": ["pst[1]", "tempo"], "into": "material[2]", "scale": 2,
+                 "exclude": ["pst[1][3]"]},
+                {"elements": ["ks_weight[1]", "ks_weight[2]"]}]"#,
+        ),
+        "m.json",
+    )
+    .unwrap();
+    let c = &m.centrings()[0];
+    assert_eq!(c.sets.len(), 1);
+    assert_eq!(c.sets[0].label, "pst[1] + tempo");
+    let idx = |n: &str, at: &[usize]| m.trace_index(n, at).unwrap();
+    let members = vec![
+        idx("pst", &[1, 0]),
+        idx("pst", &[1, 1]),
+        idx("pst", &[1, 2]),
+        idx("tempo", &[]),
+    ];
+    assert_eq!(c.sets[0].members, members);
+    assert_eq!(c.sets[0].into, Some(idx("material", &[2])));
+    let mut w = m.initial_weights();
+    let before = w.clone();
+    let moves = m.centre(&mut w);
+    let at = |n: &str| m.index_of(n).unwrap();
+    // mg: pst[1][0..3] are -1, -3, -5 and tempo 20: mean 2.75; into material[2].mg twice that.
+    assert_eq!(moves[0].from, "pst[1] + tempo.mg");
+    assert_eq!(moves[0].into, "material[2].mg");
+    assert!((moves[0].mean - 2.75).abs() < 1e-12);
+    assert!((w[at("material[2].mg")] - before[at("material[2].mg")] - 5.5).abs() < 1e-12);
+    assert!((w[at("tempo.mg")] - (20.0 - 2.75)).abs() < 1e-12);
+    assert_eq!(
+        w[at("pst[1][3].mg")],
+        before[at("pst[1][3].mg")],
+        "excluded"
+    );
+    // Untapered, into nothing: the two weights' mean (0.5, 1) taken out.
+    assert_eq!(
+        (moves[2].from.as_str(), moves[2].into.as_str()),
+        ("ks_weight[1] + ks_weight[2]", "")
+    );
+    assert!(
+        (w[at("ks_weight[1]")] + 0.25).abs() < 1e-12
+            && (w[at("ks_weight[2]")] - 0.25).abs() < 1e-12
+    );
+    assert_eq!(moves.len(), 3);
+    // The directions: one per set and phase, named by their entry.
+    let d = m.flat_directions();
+    assert_eq!(d.len(), 3);
+    assert_eq!(d[1].at, "m.json: centre[0]");
+    assert_eq!(d[1].what, "pst[1] + tempo.eg -> material[2].eg");
+    assert!(d[1].weights.contains(&(at("material[2].eg"), -2.0)));
+    assert!(d[1].weights.contains(&(at("tempo.eg"), 1.0)));
+    assert_eq!(d[1].weights.len(), 5);
+    assert_eq!(d[2].what, "ks_weight[1] + ks_weight[2]");
+    assert_eq!(
+        d[2].weights,
+        vec![(at("ks_weight[1]"), 1.0), (at("ks_weight[2]"), 1.0)]
     );
 }

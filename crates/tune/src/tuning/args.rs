@@ -171,8 +171,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "LANG", value_parser = parse_emit)]
     pub emit: Vec<trace::emit::Language>,
     /// The most passes of the training set the integer polish takes after the fit (it moves
-    /// the rounded weights by integer steps while the training loss falls); 0: no polish, the
-    /// weights only rounded. The summary's `polish` line says the passes taken.
+    /// the rounded weights by integer steps while the training loss falls; each sweep's
+    /// gradient is a pass, a try the share of the positions its weight changes); 0: no
+    /// polish, the weights only rounded. The summary's `polish` line says the passes taken.
     #[arg(long, default_value_t = texel::finish::POLISH_PASSES, value_name = "N")]
     pub polish_passes: usize,
     /// No progress bars.

@@ -118,6 +118,19 @@ pub fn engine_evals<T: std::str::FromStr>(
 where
     T::Err: std::fmt::Debug,
 {
+    engine_answers(exe, fens, "eval")
+        .iter()
+        .map(|l| l.strip_prefix("eval ").unwrap().parse().unwrap())
+        .collect()
+}
+
+/// The engine `exe`'s answers to `request` (`eval`, `trace`) at each position (a FEN), from
+/// one process: its lines starting with the request.
+pub fn engine_answers(
+    exe: &Path,
+    fens: impl IntoIterator<Item = String>,
+    request: &str,
+) -> Vec<String> {
     use std::io::Write as _;
     let mut child = Command::new(exe)
         .stdin(Stdio::piped())
@@ -126,15 +139,17 @@ where
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     for fen in fens {
-        writeln!(stdin, "position fen {fen}\neval").unwrap();
+        writeln!(stdin, "position fen {fen}\n{request}").unwrap();
     }
     writeln!(stdin, "quit").unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
+    let prefix = format!("{request} ");
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| l.strip_prefix("eval ").unwrap().parse().unwrap())
+        .filter(|l| l.starts_with(&prefix))
+        .map(str::to_string)
         .collect()
 }
 

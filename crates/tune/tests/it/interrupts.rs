@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use common::{arg, default_data, signal, tune};
 
 /// The temporary files of atomic writes in `dir` (`.<name>.tmp-<pid>-<n>`).
-fn temp_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn temp_files(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
@@ -34,7 +34,7 @@ fn file_size(p: &Path) -> u64 {
 }
 
 /// Waits for `child` to exit, at most `limit`.
-fn wait_at_most(child: &mut Child, limit: Duration) -> ExitStatus {
+pub(crate) fn wait_at_most(child: &mut Child, limit: Duration) -> ExitStatus {
     let t0 = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("try_wait") {
@@ -50,7 +50,7 @@ fn wait_at_most(child: &mut Child, limit: Duration) -> ExitStatus {
 
 /// Polls `cond` every few milliseconds until it holds; false if `child` exited first or after
 /// `limit`.
-fn wait_for(child: &mut Child, limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+pub(crate) fn wait_for(child: &mut Child, limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let t0 = Instant::now();
     while t0.elapsed() < limit {
         if cond() {

@@ -8,11 +8,13 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{arg, compile_fixture, default_data, engine_evals, read_all, run, tools, Ran};
+use common::{
+    arg, compile_fixture, default_data, engine_answers, engine_evals, read_all, run, tools, Ran,
+};
 use data::{load, LoadOptions, Sample};
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
-use trace::Manifest;
+use trace::{Manifest, Trace};
 
 /// The fixtures' folder.
 fn fixtures() -> PathBuf {
@@ -55,26 +57,26 @@ fn trace_cmd(input: &Path, engine: &str, out: &Path, jobs: &str, extra: &[&str])
     run(&args)
 }
 
-/// The engine's answers to `eval` for each sample, from one process.
-fn fixture_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
-    let fens = samples
+/// The samples' positions as FENs.
+fn fens(samples: &[Sample]) -> impl Iterator<Item = String> + '_ {
+    samples
         .iter()
-        .map(|s| Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal).to_string());
-    engine_evals(exe, fens)
+        .map(|s| Fen::from_position(&s.position().unwrap(), EnPassantMode::Legal).to_string())
 }
 
-/// Every trace of the C fixture parses; rebuilt from the manifest at its own values it is the
-/// fixture's `eval` within 1 cp on every position (its king safety, non-linear, included);
-/// the positions keep their labels; one engine or two give the same file.
-#[test]
-fn the_c_fixture_traces_rebuild_its_own_evaluation() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(exe) = compile_fixture(dir.path()) else {
-        return;
-    };
-    let (input, samples) = positions(dir.path(), 300);
-    let out = dir.path().join("traces.txt");
-    let mpath = dir.path().join("manifest.json");
+/// The engine's answers to `eval` for each sample, from one process.
+fn fixture_evals(exe: &Path, samples: &[Sample]) -> Vec<i64> {
+    engine_evals(exe, fens(samples))
+}
+
+/// `n` positions traced by the C fixture (compiled into `dir`) with two engines, its manifest
+/// written beside them: the fixture, the positions, the traces and the manifest's path; `None`
+/// (with a message) where there is no C compiler.
+fn traced_fixture(dir: &Path, n: usize) -> Option<(PathBuf, Vec<Sample>, PathBuf, PathBuf)> {
+    let exe = compile_fixture(dir)?;
+    let (input, samples) = positions(dir, n);
+    let out = dir.join("traces.txt");
+    let mpath = dir.join("manifest.json");
     let r = trace_cmd(
         &input,
         arg(&exe),
@@ -83,11 +85,31 @@ fn the_c_fixture_traces_rebuild_its_own_evaluation() {
         &["--manifest-out", arg(&mpath)],
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(r.stdout.contains("traced 300 positions"), "{}", r.stdout);
-    assert!(r.stdout.contains("(930 weights)"), "{}", r.stdout);
-    assert!(!dir.path().join("traces.txt.progress").exists());
+    assert!(
+        r.stdout.contains(&format!("traced {n} positions")),
+        "{}",
+        r.stdout
+    );
+    Some((exe, samples, out, mpath))
+}
 
+/// Every trace of the C fixture parses; rebuilt from the manifest at its own values it is the
+/// fixture's `eval` within 1 cp on every position (its king safety, non-linear, included);
+/// the positions keep their labels; one engine or two give the same file.
+#[test]
+fn the_c_fixture_traces_rebuild_its_own_evaluation() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((exe, samples, out, mpath)) = traced_fixture(dir.path(), 300) else {
+        return;
+    };
+    let input = dir.path().join("in.epd");
+    assert!(!dir.path().join("traces.txt.progress").exists());
     let m = Manifest::load(&mpath).unwrap();
+    assert_eq!(
+        m.weights().len(),
+        930,
+        "the manifest written by --manifest-out"
+    );
     let traces = read_all(&out, &m);
     assert_eq!(traces.len(), 300);
     let evals = fixture_evals(&exe, &samples);
@@ -114,6 +136,194 @@ fn the_c_fixture_traces_rebuild_its_own_evaluation() {
     let r = trace_cmd(&input, arg(&exe), &one, "1", &[]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&out).unwrap());
+}
+
+/// The traces of `samples` asked of one fixture process directly (`position fen`, `trace`),
+/// each joined with its position and labels as docs/trace-format.md says (the EPD's four
+/// fields, the labels, `game G` with the game id moved by `game_offset`).
+fn fixture_traces(exe: &Path, m: &Manifest, samples: &[Sample], game_offset: u32) -> Vec<Trace> {
+    let answers = engine_answers(exe, fens(samples), "trace");
+    assert_eq!(answers.len(), samples.len());
+    samples
+        .iter()
+        .zip(answers)
+        .map(|(s, answer)| {
+            let epd = s.to_epd();
+            let fields: Vec<&str> = epd.splitn(5, ' ').collect();
+            let labels = fields[4].trim().trim_end_matches(';');
+            let labels = format!("{labels}; game {}", s.game + game_offset);
+            let line =
+                trace::parse_engine_answer(&answer, &fields[..4].join(" "), &labels, m).unwrap();
+            trace::parse_line(&line, m).unwrap().unwrap()
+        })
+        .collect()
+}
+
+/// The streamed output is, byte for byte, the file of every trace written at once in input
+/// order (`trace::write_text`, how `tune trace` wrote before it streamed), the traces asked
+/// of one fixture process directly: two input files (the second's games moved past the
+/// first's), three engine processes answering out of order.
+#[test]
+fn the_streamed_file_is_the_whole_file_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(exe) = compile_fixture(dir.path()) else {
+        return;
+    };
+    let (_, samples) = positions(dir.path(), 500);
+    let (a, b) = samples.split_at(300);
+    let (pa, pb) = (dir.path().join("a.epd"), dir.path().join("b.epd"));
+    data::write_epd(&pa, a).unwrap();
+    data::write_epd(&pb, b).unwrap();
+    let m = trace_manifest(&exe);
+    let mpath = dir.path().join("m.json");
+    std::fs::write(&mpath, trace_manifest_json(&exe)).unwrap();
+    let out = dir.path().join("out.txt");
+    let r = run(&[
+        "trace",
+        arg(&pa),
+        arg(&pb),
+        "--engine",
+        arg(&exe),
+        "--manifest",
+        arg(&mpath),
+        "-o",
+        arg(&out),
+        "--jobs",
+        "3",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let offset = a.iter().map(|s| s.game + 1).max().unwrap();
+    let mut traces = fixture_traces(&exe, &m, a, 0);
+    traces.extend(fixture_traces(&exe, &m, b, offset));
+    let whole = dir.path().join("whole.txt");
+    trace::write_text(&whole, &traces, &m).unwrap();
+    let (got, want) = (std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    assert_eq!(String::from_utf8_lossy(&got).lines().count(), 501);
+    assert!(got == want, "the streamed file differs from the whole one");
+}
+
+/// The output is written as the run goes, not kept to its end: with the engine hung on its
+/// 1,500th position (the time-out far away), the output's temporary file already holds the
+/// first traces, those of a finished run, in order. Ctrl-C then removes it, writes no output
+/// and keeps the 1,499 finished traces in the progress file.
+#[cfg(unix)]
+#[test]
+fn the_output_is_written_as_the_run_goes() {
+    use crate::interrupts::{temp_files, wait_at_most, wait_for};
+    use std::time::Duration;
+    let (Some(good), Some(hang)) = (misbehave("good"), misbehave("hang 1500")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = positions(dir.path(), 1600);
+    let whole = dir.path().join("whole.txt");
+    let r = trace_cmd(&input, &good, &whole, "1", &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let want = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(want.lines().count(), 1601);
+
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = out_dir.join("out.txt");
+    let mut child = common::tune()
+        .args(["trace", arg(&input), "--engine", &hang, "-o", arg(&out)])
+        .args(["--jobs", "1", "--timeout", "600"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Complete lines of the temporary file (it fills a buffer at a time).
+    let written = || -> Vec<String> {
+        let Some(temp) = temp_files(&out_dir).into_iter().next() else {
+            return Vec::new();
+        };
+        let text = std::fs::read_to_string(temp).unwrap_or_default();
+        let complete = text.rfind('\n').map_or("", |i| &text[..=i]);
+        complete.lines().map(str::to_string).collect()
+    };
+    // The engine hangs once the progress file holds the first 1,499 traces (and its header).
+    let progress = out_dir.join("out.txt.progress");
+    let answered = || std::fs::read_to_string(&progress).map_or(0, |p| p.lines().count());
+    let hung = wait_for(&mut child, Duration::from_secs(300), || {
+        answered() == 7 + 1499
+    });
+    assert!(hung, "{} progress lines", answered());
+    // About 160 KB of traces were written: all but the last buffer is in the file.
+    let lines = written();
+    assert!(
+        lines.len() >= 500,
+        "the temporary file holds {} lines while the engine hangs",
+        lines.len()
+    );
+    let want_lines: Vec<&str> = want.lines().collect();
+    assert_eq!(
+        lines,
+        want_lines[..lines.len()],
+        "the first traces, in order"
+    );
+    assert!(!out.exists());
+
+    common::signal(child.id(), "INT");
+    let status = wait_at_most(&mut child, Duration::from_secs(120));
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(status.success(), "{status:?}: {stdout}");
+    assert!(stdout.contains("interrupted: nothing written"), "{stdout}");
+    assert!(!out.exists());
+    assert!(
+        temp_files(&out_dir).is_empty(),
+        "the temporary file is removed"
+    );
+    assert_eq!(answered(), 7 + 1499);
+}
+
+/// `tune verify` on a deliberately wrong trace of the C fixture (one more White knight in
+/// every seventh trace than the engine counted) fails on exactly those positions and names
+/// the element: one count of `material[1]` is every difference, shown for each listed
+/// position beside its parts.
+#[test]
+fn verify_names_the_element_a_wrong_trace_counts_off_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((_, _, out, mpath)) = traced_fixture(dir.path(), 140) else {
+        return;
+    };
+    let m = Manifest::load(&mpath).unwrap();
+    let knight = m.trace_index("material", &[1]).unwrap();
+    let mut traces = read_all(&out, &m);
+    for t in traces.iter_mut().step_by(7) {
+        match t.coeffs.iter_mut().find(|c| c.0 == knight) {
+            Some(c) => c.1 += 1.0,
+            None => t.coeffs.push((knight, 1.0, 0.0)),
+        }
+        t.coeffs.sort_by_key(|c| c.0);
+    }
+    let wrong = dir.path().join("wrong.txt");
+    trace::write_text(&wrong, &traces, &m).unwrap();
+    let verify =
+        |traces: &Path| run(&["verify", "--trace", arg(traces), "--manifest", arg(&mpath)]);
+    assert_eq!(verify(&out).code, Some(0));
+    let r = verify(&wrong);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("20 differ by more than 1"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("terms: one count of `material[1]` is the difference in 20 of 20"),
+        "{}",
+        r.stdout
+    );
+    let listed = r
+        .stdout
+        .matches("one count of it is the difference: material[1] (");
+    assert_eq!(
+        listed.count(),
+        11,
+        "the worst and the first 10: {}",
+        r.stdout
+    );
 }
 
 /// A run stopped half-way (here: the engine behind a wrapper quits after 100 positions and
@@ -161,6 +371,11 @@ fn an_interrupted_run_resumes_to_the_same_output() {
 
 /// The fixture's manifest, asked of it.
 fn trace_manifest(exe: &Path) -> Manifest {
+    Manifest::from_json(&trace_manifest_json(exe), "fixture").unwrap()
+}
+
+/// The fixture's manifest's JSON, asked of it.
+fn trace_manifest_json(exe: &Path) -> String {
     let out = Command::new(exe)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -171,7 +386,7 @@ fn trace_manifest(exe: &Path) -> Manifest {
         })
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    Manifest::from_json(text.trim().strip_prefix("manifest ").unwrap(), "fixture").unwrap()
+    text.trim().strip_prefix("manifest ").unwrap().to_string()
 }
 
 /// The skip messages of a run: `(position, message)` for each `skipped FILE: position N: ...`.
@@ -250,7 +465,8 @@ fn a_hang_is_timed_out_and_skipped() {
         r.stderr
     );
     for (_, message) in &skips {
-        assert!(message.contains("no `trace` within 5.0 s"), "{message}");
+        // The time waited, at least the time-out (a loaded machine may wait a little longer).
+        assert!(message.contains("no `trace` within 5."), "{message}");
     }
     let m = trace_manifest_of(&engine);
     assert_eq!(read_all(&out, &m).len(), 23);

@@ -35,21 +35,26 @@ fn replays_sums_and_head() {
     assert_eq!(g, [3.0 * 0.5, 3.0, -0.5, -1.0, 2.0 * s2 * 3.0, s0]);
     // Not twins (coefficients differ), an unpaired parameter in the twins, a fraction.
     let twins = |m: f64, e: f64| [vec![(0, m)], vec![(1, e)], vec![]];
-    assert_eq!(h.try_push(&twins(1.0, 2.0)), Err(Reason::NoTwinPair));
+    let refused = |h: &mut Headed, sums: &[Vec<(u32, f64)>]| h.try_push(sums).map_err(|r| r.reason);
+    assert_eq!(refused(&mut h, &twins(1.0, 2.0)), Err(Reason::NoTwinPair));
     assert_eq!(
-        h.try_push(&twins(0.5, 0.5)),
+        refused(&mut h, &twins(0.5, 0.5)),
         Err(Reason::NonIntegerCoefficient)
     );
+    // Beyond 16 features of -64 or 63 (a coefficient of 99 is two: 63 and 36).
     assert_eq!(
-        h.try_push(&twins(99.0, 99.0)),
+        refused(&mut h, &twins(1009.0, 1009.0)),
         Err(Reason::CoefficientOutOfRange)
     );
     let unpaired = [vec![(4, 1.0)], vec![(4, 1.0)], vec![]];
-    assert_eq!(h.try_push(&unpaired), Err(Reason::NoTwinPair));
+    assert_eq!(refused(&mut h, &unpaired), Err(Reason::NoTwinPair));
     let fraction = [vec![], vec![], vec![(4, 0.5)]];
-    assert_eq!(h.try_push(&fraction), Err(Reason::NonIntegerCoefficient));
+    assert_eq!(
+        refused(&mut h, &fraction),
+        Err(Reason::NonIntegerCoefficient)
+    );
     let wide = [vec![], vec![], vec![(70_000, 1.0)]];
-    assert_eq!(h.try_push(&wide), Err(Reason::IndexOutOfRange));
+    assert_eq!(refused(&mut h, &wide), Err(Reason::IndexOutOfRange));
     assert_eq!(h.len(), 1);
     let back = h.sums_of(0);
     // Unit features (coefficient +-1) first, then the general ones.

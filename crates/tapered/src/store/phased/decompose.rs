@@ -4,7 +4,7 @@
 
 use super::{Phased, Unit};
 use crate::store::packing::Packing;
-use crate::store::reason::Reason;
+use crate::store::reason::{Reason, Refusal};
 
 /// A pair's merged (pair, middlegame coefficient, endgame coefficient) in a sparse row.
 type Group = (u32, f64, f64);
@@ -144,13 +144,13 @@ impl Phased {
         ab: [f64; 2],
         konst: f64,
         counts: &[(u32, f64)],
-    ) -> Result<(), Reason> {
+    ) -> Result<(), Refusal> {
         let c = constant(konst)?;
         let mut merged: Vec<(usize, f64)> = Vec::with_capacity(counts.len());
         for &(i, d) in counts {
             let p = match self.pairs.pair_of.get(i as usize) {
                 Some(&p) if p != u32::MAX && self.pairs.mg[p as usize] == i => p as usize,
-                _ => return Err(Reason::NoTwinPair),
+                _ => return Err(Refusal::at(Reason::NoTwinPair, i, d)),
             };
             match merged.iter_mut().find(|x| x.0 == p) {
                 Some(x) => x.1 += d,
@@ -161,12 +161,13 @@ impl Phased {
         merged.sort_unstable_by_key(|x| x.0);
         let mut pairs = Vec::with_capacity(merged.len());
         for (p, d) in merged {
+            let at = |why| Refusal::at(why, self.pairs.mg[p], d);
             if d.fract() != 0.0 {
-                return Err(Reason::NonIntegerCoefficient);
+                return Err(at(Reason::NonIntegerCoefficient));
             }
-            pairs.push((p, in_range(d, self.pairs.packing)?));
+            pairs.push((p, in_range(d, self.pairs.packing).map_err(at)?));
         }
-        self.push_row(&pairs, ab, c)
+        Ok(self.push_row(&pairs, ab, c)?)
     }
 
     /// Appends a row already checked: its features, factors and constant; refused only if

@@ -143,8 +143,10 @@ fn pushes_counts_with_singles_and_says_why_not() {
     let (mut idx, mut coef) = (Vec::new(), Vec::new());
     ph.row_into(0, &mut idx, &mut coef);
     assert_eq!((idx, coef), (vec![2, 0, 1], vec![a + b, 2.0 * a, 2.0 * b]));
-    let refused =
-        |counts: &[(u32, f64)], konst: f64| ph.clone().try_push_counts([a, b], konst, counts);
+    let refused = |counts: &[(u32, f64)], konst: f64| {
+        let r = ph.clone().try_push_counts([a, b], konst, counts);
+        r.map_err(|r| r.reason)
+    };
     assert_eq!(
         refused(&[(1, 1.0)], 0.0),
         Err(Reason::NoTwinPair),
@@ -301,7 +303,7 @@ fn factors_are_kept_once_and_renumbered_on_append() {
     }
     assert_eq!(
         full.try_push_counts([2.0, 1.0], 0.0, &[(0, 1.0)]),
-        Err(Reason::StoreFull)
+        Err(Reason::StoreFull.into())
     );
     assert_eq!(full.try_push_counts([0.5, 1.0], 0.0, &[(0, 1.0)]), Ok(()));
     assert!(!full.append(&b), "b's new factors do not fit");

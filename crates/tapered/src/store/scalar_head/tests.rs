@@ -66,6 +66,11 @@ fn replays_groups_picks_and_scalars() {
         row(&[(0, 1, 2.0), (2, 3, -1.0)], &[(2, 3, 3.0)], 4, 0.5),
         row(&[(0, 1, -1.0)], &[(0, 1, 1.0), (2, 3, -2.0)], 5, -1.25),
         row(&[], &[], 4, 2.0),
+        // Untapered weights (4, 5: singles, one weight in both phases) in the sums, beside a
+        // pair.
+        row(&[(4, 4, 2.0), (0, 1, 1.0)], &[(5, 5, -3.0)], 4, 1.0),
+        // Coefficients beyond the 9-bit packing's -64..=63: several features of one pair.
+        row(&[(0, 1, 99.0), (2, 3, -1.0)], &[(2, 3, -200.0)], 5, 0.75),
     ];
     for r in &rows {
         assert_eq!(h.try_push(r), Ok(()));
@@ -93,7 +98,7 @@ fn replays_groups_picks_and_scalars() {
             want: true,
             f: &f,
         },
-        0..3,
+        0..rows.len(),
         &mut scratch,
         &mut grad,
     );
@@ -114,20 +119,26 @@ fn replays_groups_picks_and_scalars() {
 #[test]
 fn refuses_what_does_not_fit_and_says_why() {
     let mut h = store();
-    let mut r = row(&[(0, 1, 1.0)], &[], 4, 1.0);
-    r.sums[1] = vec![(1, 2.0)];
-    assert_eq!(h.try_push(&r), Err(Reason::NoTwinPair));
+    // Each refusal names the parameter (and coefficient) of the first term that did not fit.
+    let mut r = row(&[(2, 3, 1.0), (0, 1, 1.0)], &[], 4, 1.0);
+    r.sums[1][1] = (1, 2.0);
+    assert_eq!(h.try_push(&r), Err(Refusal::at(Reason::NoTwinPair, 0, 1.0)));
     let r = row(&[(0, 1, 0.5)], &[], 4, 1.0);
-    assert_eq!(h.try_push(&r), Err(Reason::NonIntegerCoefficient));
-    let r = row(&[(0, 1, 99.0)], &[], 4, 1.0);
-    assert_eq!(h.try_push(&r), Err(Reason::CoefficientOutOfRange));
-    let r = row(&[(4, 4, 1.0)], &[], 4, 1.0);
-    assert_eq!(h.try_push(&r), Err(Reason::NoTwinPair));
+    let half = Refusal::at(Reason::NonIntegerCoefficient, 0, 0.5);
+    assert_eq!(h.try_push(&r), Err(half));
+    // 16 features of -64 or 63 at most a term.
+    let r = row(&[(2, 3, 1009.0)], &[], 4, 1.0);
+    let far = Refusal::at(Reason::CoefficientOutOfRange, 2, 1009.0);
+    assert_eq!(h.try_push(&r), Err(far));
     let r = row(&[], &[], 70_000, 1.0);
-    assert_eq!(h.try_push(&r), Err(Reason::IndexOutOfRange));
+    let pick = h.try_push(&r).unwrap_err();
+    assert_eq!(
+        (pick.reason, pick.param),
+        (Reason::IndexOutOfRange, Some(70_000))
+    );
     let mut r = row(&[], &[], 4, 1.0);
     r.scalars.push(2.0);
-    assert_eq!(h.try_push(&r), Err(Reason::UnusableSplit));
+    assert_eq!(h.try_push(&r), Err(Reason::UnusableSplit.into()));
     assert_eq!(h.len(), 0);
 }
 
@@ -188,5 +199,54 @@ fn a_pass_over_wide_pairs_equals_the_positions() {
     assert!((loss - want).abs() <= 1e-12 * want);
     for (j, (a, b)) in grad.iter().zip(&each).enumerate() {
         assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{j}: {a} vs {b}");
+    }
+}
+
+/// A pass in blocks of `tape::LANES` positions (and the rest one at a time) gives what the
+/// positions one at a time give, bit for bit: losses summed and gradients distributed in
+/// position order, `min`'s and `sign`'s branches re-decided in each lane, zero `dL/dq` in
+/// some lanes.
+#[test]
+fn a_pass_in_blocks_equals_the_positions_one_at_a_time() {
+    let mut h = store();
+    let n = 2 * tape::LANES + 5;
+    for k in 0..n {
+        let c = k as f64;
+        let r = row(
+            &[(0, 1, c - 7.0), (2, 3, 1.0), (4, 4, (k % 3) as f64)],
+            &[(2, 3, 3.0 - c), (5, 5, 1.0)],
+            4 + (k % 2) as u32,
+            0.25 * c - 2.0,
+        );
+        assert_eq!(h.try_push(&r), Ok(()));
+    }
+    let w = [1.5, -2.0, 0.5, 3.0, 2.0, -0.75];
+    let f = |i: usize, q: f64| {
+        let d = if i % 5 == 3 { 0.0 } else { 2.0 * q };
+        (q * q, d)
+    };
+    let mut scratch = Scratch::default();
+    let (mut want, mut each) = (0.0, vec![0.0; 6]);
+    for i in 0..n {
+        let q = h.score(i, &w, &mut scratch);
+        let (l, d) = f(i, q);
+        want += l;
+        if d != 0.0 {
+            h.add_gradient(i, d, &mut scratch, &mut each);
+        }
+    }
+    let mut grad = vec![0.0; 6];
+    let pass = Pass {
+        w: &w,
+        want: true,
+        f: &f,
+    };
+    let loss = h.sweep(&pass, 0..n, &mut scratch, &mut grad);
+    assert_eq!(loss, want);
+    for (a, b) in grad.iter().zip(&each) {
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "{grad:?} {each:?}"
+        );
     }
 }
