@@ -66,20 +66,12 @@ pub fn ladder_markdown(state: &LoopState) -> String {
     }
     let answer = state.answer();
     let _ = match state.generations.iter().find(|g| g.generation == answer) {
-        Some(g) if answer > 0 => {
-            let m = g.against_start();
-            let pooled = if g.gated_against_start() {
-                " (its gate against the start and the match against it, pooled)"
-            } else {
-                ""
-            };
-            writeln!(
-                s,
-                "\nanswer: gen {answer}, {} against the start in {} games{pooled}",
-                m.as_ref().map_or("-".to_string(), elo_cell),
-                m.map_or(0, |m| m.games)
-            )
-        }
+        Some(g) if answer > 0 => writeln!(
+            s,
+            "\nanswer: gen {answer}, {} against the start in {} games",
+            vs_start_cell(g),
+            g.against_start().map_or(0, |m| m.games)
+        ),
         _ => writeln!(
             s,
             "\nanswer: the start weights (no kept generation measured above them)"
