@@ -96,6 +96,9 @@ pub fn run_loop(
             if last.generation >= opts.generations {
                 match runner.spsa_stage(&mut state)? {
                     None => {
+                        // Finished: the answer, `best.json` and the ladder written again, so
+                        // a loop finished by an earlier version reads as this one decides.
+                        runner.save(&state)?;
                         return Ok(LoopOutcome {
                             state,
                             interrupted: false,
