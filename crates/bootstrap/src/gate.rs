@@ -128,43 +128,6 @@ pub fn lower_bound(m: &MatchRecord) -> f64 {
     }
 }
 
-/// Two matches of the same two players (the same first player) as one: their games and
-/// pairs added, the Elo and its interval those of the whole (pentanomial), no SPRT. The
-/// first's opponent; nodes kept where both played the same.
-///
-/// ```
-/// use bootstrap::gate::pooled;
-/// use engine::matches::MatchRecord;
-/// let m = |pairs: [u64; 5]| MatchRecord {
-///     opponent: "gen 0".into(), openings: pairs.iter().sum::<u64>() as usize,
-///     games: 2 * pairs.iter().sum::<u64>(), nodes: Some(5000), wins: 0, draws: 0, losses: 0,
-///     pairs, time_losses: [0, 0], score: None, elo: None, interval: None, sprt: None,
-/// };
-/// let both = pooled(&m([10, 20, 40, 20, 10]), &m([5, 10, 30, 30, 25]));
-/// assert_eq!((both.games, both.pairs), (400, [15, 30, 70, 50, 35]));
-/// assert!(both.elo.unwrap() > 0.0);
-/// ```
-pub fn pooled(a: &MatchRecord, b: &MatchRecord) -> MatchRecord {
-    let pairs = std::array::from_fn(|k| a.pairs[k] + b.pairs[k]);
-    let e = pentanomial(&pairs);
-    let finite = |x: f64| x.is_finite().then_some(x);
-    MatchRecord {
-        opponent: a.opponent.clone(),
-        openings: a.openings + b.openings,
-        games: a.games + b.games,
-        nodes: a.nodes.filter(|&n| b.nodes == Some(n)),
-        wins: a.wins + b.wins,
-        draws: a.draws + b.draws,
-        losses: a.losses + b.losses,
-        pairs,
-        time_losses: [0, 1].map(|k| a.time_losses[k] + b.time_losses[k]),
-        score: e.map(|e| e.score),
-        elo: e.and_then(|e| finite(e.elo)),
-        interval: e.map(|e| (finite(e.lower), finite(e.upper))),
-        sprt: None,
-    }
-}
-
 /// Whether a kept generation's match against the start (its pentanomial estimate, `None`
 /// when no pair was played) puts it below the start: its whole 95% interval under 0. The
 /// loop then goes back to its answer for the next generation.

@@ -66,20 +66,12 @@ pub fn ladder_markdown(state: &LoopState) -> String {
     }
     let answer = state.answer();
     let _ = match state.generations.iter().find(|g| g.generation == answer) {
-        Some(g) if answer > 0 => {
-            let m = g.against_start();
-            let pooled = if g.gated_against_start() {
-                " (its gate against the start and the match against it, pooled)"
-            } else {
-                ""
-            };
-            writeln!(
-                s,
-                "\nanswer: gen {answer}, {} against the start in {} games{pooled}",
-                m.as_ref().map_or("-".to_string(), elo_cell),
-                m.map_or(0, |m| m.games)
-            )
-        }
+        Some(g) if answer > 0 => writeln!(
+            s,
+            "\nanswer: gen {answer}, {} against the start in {} games",
+            vs_start_cell(g),
+            g.vs_start().map_or(0, |m| m.games)
+        ),
         _ => writeln!(
             s,
             "\nanswer: the start weights (no kept generation measured above them)"
@@ -89,26 +81,12 @@ pub fn ladder_markdown(state: &LoopState) -> String {
 }
 
 /// A kept generation's Elo against the start, `+21 [+8, +34]` (`, reverted` when the loop
-/// went back after it; then the pooled figure when its gate played the start too); empty
-/// when not measured.
+/// went back after it); empty when not measured.
 fn vs_start_cell(g: &LoopGeneration) -> String {
-    let Some(v) = &g.vs_start else {
-        return String::new();
-    };
-    let cell = if v.reverted {
-        format!("{}, reverted", elo_cell(&v.result))
-    } else {
-        elo_cell(&v.result)
-    };
-    match g.against_start() {
-        Some(m) if g.gated_against_start() => {
-            format!(
-                "{cell}; with the gate's games {} in {}",
-                elo_cell(&m),
-                m.games
-            )
-        }
-        _ => cell,
+    match &g.vs_start {
+        Some(v) if v.reverted => format!("{}, reverted", elo_cell(&v.result)),
+        Some(v) => elo_cell(&v.result),
+        None => String::new(),
     }
 }
 
@@ -195,7 +173,7 @@ pub fn ladder_svg(state: &LoopState) -> Result<String, BootstrapError> {
         .generations
         .iter()
         .filter_map(|g| {
-            let m = g.against_start()?;
+            let m = g.vs_start()?;
             let (lo, hi) = m.interval.unwrap_or((None, None));
             Some(point(g.generation, m.elo?, lo, hi))
         })

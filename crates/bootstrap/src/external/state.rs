@@ -9,7 +9,7 @@ use engine::selfplay::SelfPlaySummary;
 use serde::{Deserialize, Serialize};
 
 use super::settings::{LoopSettings, SpsaSettings};
-use crate::gate::{answer, pooled, Keep};
+use crate::gate::{answer, Keep};
 use crate::state::{write_json, GateRecord, TuningRecord};
 use crate::BootstrapError;
 use engine::matches::MatchRecord;
@@ -111,25 +111,6 @@ impl LoopGeneration {
     /// Its kept weights' match against the start, if measured.
     pub fn vs_start(&self) -> Option<&MatchRecord> {
         self.vs_start.as_ref().map(|v| &v.result)
-    }
-
-    /// Whether its gate played the start itself (the current weights were generation 0's),
-    /// so that the gate's games measured the kept candidate against the start too.
-    pub fn gated_against_start(&self) -> bool {
-        self.gate
-            .as_ref()
-            .is_some_and(|g| g.gate.keep == Keep::New && g.gate.result.opponent == "gen 0")
-    }
-
-    /// Everything measured of its kept weights against the start: the match against the
-    /// start, pooled with the gate's games when the gate played the start
-    /// ([`gated_against_start`](Self::gated_against_start)); `None` until the match is played.
-    pub fn against_start(&self) -> Option<MatchRecord> {
-        let m = self.vs_start()?;
-        match &self.gate {
-            Some(g) if self.gated_against_start() => Some(pooled(m, &g.gate.result)),
-            _ => Some(m.clone()),
-        }
     }
 }
 
@@ -244,116 +225,17 @@ impl LoopState {
 
     /// The loop's answer so far: the generation whose weights measured against the start have
     /// the highest lower end of their interval, generation 0 if none is above 0
-    /// ([`crate::gate::answer`]; each generation's [`LoopGeneration::against_start`]: its
-    /// gate's games count too when the gate played the start).
+    /// ([`crate::gate::answer`]).
     pub fn answer(&self) -> u32 {
-        let measured: Vec<(u32, MatchRecord)> = self
-            .generations
-            .iter()
-            .filter_map(|g| Some((g.generation, g.against_start()?)))
-            .collect();
-        answer(measured.iter().map(|(g, m)| (*g, m)))
+        answer(
+            self.generations
+                .iter()
+                .filter_map(|g| Some((g.generation, g.vs_start()?))),
+        )
     }
 
     /// Writes the state to `path` atomically.
     pub fn write(&self, path: &Path) -> Result<(), BootstrapError> {
         write_json(path, self)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gate::{lower_bound, Reason};
-
-    /// A match of these pairs (its Elo and interval computed by pooling it with nothing).
-    fn record(opponent: &str, pairs: [u64; 5]) -> MatchRecord {
-        let n: u64 = pairs.iter().sum();
-        let one = pooled(
-            &MatchRecord {
-                opponent: opponent.into(),
-                openings: n as usize,
-                games: 2 * n,
-                nodes: Some(5000),
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                pairs,
-                time_losses: [0, 0],
-                score: None,
-                elo: None,
-                interval: None,
-                sprt: None,
-            },
-            &MatchRecord {
-                opponent: opponent.into(),
-                openings: 0,
-                games: 0,
-                nodes: Some(5000),
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                pairs: [0; 5],
-                time_losses: [0, 0],
-                score: None,
-                elo: None,
-                interval: None,
-                sprt: None,
-            },
-        );
-        MatchRecord {
-            opponent: opponent.into(),
-            ..one
-        }
-    }
-
-    fn kept(generation: u32, gate: MatchRecord, vs_start: MatchRecord) -> LoopGeneration {
-        LoopGeneration {
-            generation,
-            best: generation,
-            selfplay: None,
-            trace: None,
-            tuning: None,
-            gate: Some(LoopGate {
-                gate: GateRecord {
-                    result: gate,
-                    keep: Keep::New,
-                    reason: Reason::SprtH1,
-                },
-                engine_failures: 0,
-            }),
-            vs_start: Some(LoopVsStart {
-                result: vs_start,
-                engine_failures: 0,
-                reverted: false,
-            }),
-        }
-    }
-
-    #[test]
-    fn a_gate_against_the_start_counts_as_a_measurement_against_it() {
-        // 4ku's terms loop, generation 2 (experiments/4ku-terms.md): its gate against
-        // generation 0 accepted H1 in 1,040 games, its 400 games against the start alone were
-        // undecided; pooled, the lower end is above 0 and it is the answer.
-        let g = kept(
-            2,
-            record("gen 0", [56, 80, 189, 109, 86]),
-            record("gen 0", [28, 25, 82, 37, 28]),
-        );
-        assert!(g.gated_against_start());
-        assert!(lower_bound(g.vs_start().unwrap()) < 0.0);
-        let both = g.against_start().unwrap();
-        assert_eq!(both.pairs, [84, 105, 271, 146, 114]);
-        assert_eq!(both.games, 1440);
-        assert!(lower_bound(&both) > 0.0, "{both:?}");
-        assert_eq!(answer([(2, &both)]), 2);
-        // A gate against a later generation is not a measurement against the start.
-        let later = kept(
-            3,
-            record("gen 2", [56, 80, 189, 109, 86]),
-            record("gen 0", [28, 25, 82, 37, 28]),
-        );
-        assert!(!later.gated_against_start());
-        assert_eq!(later.against_start().unwrap().games, 400);
     }
 }
