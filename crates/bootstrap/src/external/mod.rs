@@ -102,7 +102,7 @@ pub fn run_loop(
                         return Ok(LoopOutcome {
                             state,
                             interrupted: false,
-                        })
+                        });
                     }
                     Some(false) => {
                         return Ok(LoopOutcome {
