@@ -6,7 +6,7 @@
 # ranking's values, tuned by `tune loop`'s gates in 4ku's own search, and the loop's answer
 # played against the shipped 4ku (the engine without the terms, its shipped weights).
 #
-#   experiments/scripts/4ku-terms.sh [OUT=4ku-terms] [TUNE=target/release/tune] [GENERATIONS=1]
+#   experiments/scripts/4ku-terms.sh [OUT=4ku-terms] [TUNE=target/release/tune] [GENERATIONS=3]
 #
 # Resumable: `tune loop` continues its directory (a later run may ask for more generations),
 # the port check and each match are written through a .tmp file and kept once finished.
@@ -15,7 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-4ku-terms}
 tune=${2:-$here/target/release/tune}
-generations=${3:-1}
+generations=${3:-3}
 source "$here/experiments/scripts/lib-4ku.sh"
 
 terms=$out/4ku-terms/4ku-gradtune
@@ -39,18 +39,27 @@ fi
 grep -E '^port|match within' "$out/verify-gen001.txt"
 [ "${MATCHES:-1}" = 0 ] && exit 0
 
-# The answer (4ku with the terms) against the shipped 4ku (no terms), seeds other than the
-# loop's: at fixed nodes, then on a clock (the terms cost evaluation speed).
+# 4ku with the terms against the shipped 4ku (no terms), seeds other than the loop's: at fixed
+# nodes, then on a clock (the terms cost evaluation speed). Generation 0 (the start: the terms
+# at the ranking's values; its clock match was played with the first version of the patch,
+# whose port computed the attack maps twice) and generation 2 (the weights its gate kept and
+# the loop's answer).
 vs_shipped_terms() {
-    local file=$1
-    shift
+    local file=$1 weights=$2
+    shift 2
     if [ ! -f "$file" ]; then
-        "$tune" match "uci:$terms" "uci:$engine" --weights-a "$out/loop/best.json" \
+        "$tune" match "uci:$terms" "uci:$engine" --weights-a "$weights" \
             --weights-b "$shipped" --threads 2 "$@" >"$file.tmp" 2>&1
         mv "$file.tmp" "$file"
     fi
     grep 'Elo (pent' "$file" | sed "s|^|$file: |"
 }
-vs_shipped_terms "$out/best-vs-shipped-5000n.txt" --openings 2000 --nodes 5000 --seed 101
-vs_shipped_terms "$out/best-vs-shipped-tc.txt" --openings 500 --tc 2+0.02 --seed 102
+for g in 000 002; do
+    name=gen$g
+    [ $g = 000 ] && name=best  # the files' names from when generation 0 was the answer
+    vs_shipped_terms "$out/$name-vs-shipped-5000n.txt" "$out/loop/gen$g/weights.json" \
+        --openings 2000 --nodes 5000 --seed 101
+    vs_shipped_terms "$out/$name-vs-shipped-tc.txt" "$out/loop/gen$g/weights.json" \
+        --openings 500 --tc 2+0.02 --seed 102
+done
 log "matches done"
