@@ -40,26 +40,16 @@ grep -E '^port|match within' "$out/verify-gen001.txt"
 [ "${MATCHES:-1}" = 0 ] && exit 0
 
 # 4ku with the terms against the shipped 4ku (no terms), seeds other than the loop's: at fixed
-# nodes, then on a clock (the terms cost evaluation speed). Generation 0 (the start: the terms
-# at the ranking's values; its clock match was played with the first version of the patch,
-# whose port computed the attack maps twice) and generation 2 (the weights its gate kept and
-# the loop's answer).
-vs_shipped_terms() {
-    local file=$1 weights=$2
-    shift 2
-    if [ ! -f "$file" ]; then
-        "$tune" match "uci:$terms" "uci:$engine" --weights-a "$weights" \
-            --weights-b "$shipped" --threads 2 "$@" >"$file.tmp" 2>&1
-        mv "$file.tmp" "$file"
-    fi
-    grep 'Elo (pent' "$file" | sed "s|^|$file: |"
-}
+# nodes, then on a clock. Generation 0 (the start and the loop's answer: the terms at the
+# ranking's values; its clock match was played with the first version of the patch, whose port
+# computed the attack maps twice) and generation 2 (the weights its gate kept);
+# `vs_shipped` (lib-4ku.sh) with the terms engine as A.
 for g in 000 002; do
     name=gen$g
     [ $g = 000 ] && name=best  # the files' names from when generation 0 was the answer
-    vs_shipped_terms "$out/$name-vs-shipped-5000n.txt" "$out/loop/gen$g/weights.json" \
+    engine_a=$terms vs_shipped "$out/$name-vs-shipped-5000n.txt" "$out/loop/gen$g/weights.json" \
         --openings 2000 --nodes 5000 --seed 101
-    vs_shipped_terms "$out/$name-vs-shipped-tc.txt" "$out/loop/gen$g/weights.json" \
+    engine_a=$terms vs_shipped "$out/$name-vs-shipped-tc.txt" "$out/loop/gen$g/weights.json" \
         --openings 500 --tc 2+0.02 --seed 102
 done
 log "matches done"

@@ -3,7 +3,7 @@
 # gradtune's patch into $out/4ku unless it is there (needs ../shared/engines/4ku-917a087.tar.zst,
 # g++ and zstd), sets $engine (its binary) and $shipped (its manifest, the shipped weights), and
 # defines `vs_shipped FILE WEIGHTS ARGS...`: `tune match` ($tune) of WEIGHTS against the shipped
-# weights, both in 4ku, 2 threads, ARGS added, into FILE (through FILE.tmp, so only a finished
+# weights, both in 4ku (A in $engine_a instead when that is set), 2 threads, ARGS added, into FILE (through FILE.tmp, so only a finished
 # match is kept; skipped when FILE is there); prints its pentanomial Elo line.
 mkdir -p "$out"
 log() { echo "$(date -u +%FT%TZ) $*" | tee -a "$out/times.log"; }
@@ -15,7 +15,7 @@ vs_shipped() {
     local file=$1 weights=$2
     shift 2
     if [ ! -f "$file" ]; then
-        "$tune" match "uci:$engine" "uci:$engine" --weights-a "$weights" \
+        "$tune" match "uci:${engine_a:-$engine}" "uci:$engine" --weights-a "$weights" \
             --weights-b "$shipped" --threads 2 "$@" >"$file.tmp" 2>&1
         mv "$file.tmp" "$file"
     fi
