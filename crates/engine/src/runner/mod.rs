@@ -366,8 +366,12 @@ impl<J: Job> Collect<'_, J> {
                 scope.spawn(move || worker(shared, engine, tx));
             }
             drop(tx);
+            // Set once the run stops (Ctrl-C or an error): from then on the loop only waits
+            // for the workers to leave, however little of the window is asked.
+            let mut stopping = false;
             loop {
                 if stop.load(Ordering::Relaxed) || self.halting {
+                    stopping = true;
                     halt.store(true, Ordering::Relaxed);
                     queue.close();
                     // A Ctrl-C after the last answer still writes the answers read.
@@ -377,8 +381,10 @@ impl<J: Job> Collect<'_, J> {
                 } else {
                     self.advance(&mut reader, &queue);
                 }
-                // Wait for an answer only when the output waits for one.
-                let waits = self.halting || self.window.waits() || self.finished();
+                // Wait for an answer only when the output waits for one, or the run stops.
+                // (A stopped run whose window's first position is written or resumed would
+                // otherwise poll the channel forever once the workers are gone.)
+                let waits = stopping || self.window.waits() || self.finished();
                 let message = if waits {
                     rx.recv_timeout(Duration::from_millis(100))
                 } else {

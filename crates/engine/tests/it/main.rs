@@ -16,6 +16,7 @@ mod default_dataset;
 mod fast_eval;
 mod match_players;
 mod matches;
+mod runner_stop;
 mod same_search;
 mod search;
 mod spsa;
