@@ -86,6 +86,13 @@ impl Progress {
         }
     }
 
+    /// Reports the start of a task of `len` steps named `what` (0: not known beforehand);
+    /// returns the [`Progress`] its steps and its end go to.
+    pub fn begin(&self, what: &str, len: u64) -> Progress {
+        self.send(ProgressEvent::Begin { what, len });
+        self.clone()
+    }
+
     /// Reports that the current task is over.
     pub fn end(&self) {
         self.send(ProgressEvent::End);

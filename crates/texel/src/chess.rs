@@ -86,12 +86,8 @@ pub fn record_positions(
     )
 }
 
-/// Positions recorded at a time by [`record_model`]: the transient memory of a recording is
-/// about this many positions' stores and recordings, whatever the number of items.
-pub const RECORD_BATCH: usize = 1 << 16;
-
 /// Records `model` on `items` (the position of each by `position`, `None` to skip it), batch
-/// by batch ([`RECORD_BATCH`]) into one [`SetBuilder`]: a model with a
+/// by batch ([`SetBuilder::BATCH`]) into one [`SetBuilder`]: a model with a
 /// [`split`](eval::Model::split) through [`CompiledSet::record_split`] (the compact
 /// sums-and-head store), a linear one from its terms ([`eval::Model::linear_terms`], no tape)
 /// through [`CompiledSet::record_linear`], any other by recording and compacting its rows.
@@ -111,8 +107,8 @@ where
 {
     let eg_of = phase_pairs(model);
     let mut builder = SetBuilder::new(start.len());
-    for (b, batch) in items.chunks(RECORD_BATCH).enumerate() {
-        let label = |i: usize, item: &T| label(b * RECORD_BATCH + i, item);
+    for (b, batch) in items.chunks(SetBuilder::BATCH).enumerate() {
+        let label = |i: usize, item: &T| label(b * SetBuilder::BATCH + i, item);
         let set = record_batch(
             model, batch, start, leaf, &eg_of, label, &position, progress,
         );

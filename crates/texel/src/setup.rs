@@ -22,7 +22,6 @@ use optim::{Objective, ObjectiveConfig, Support};
 pub use options::{Loaded, ScoreK, SetupOptions, TraceOptions};
 use tapered::CompiledSet;
 use tapered::Stop;
-use tapered::{Progress, ProgressEvent};
 
 /// The dataset used when no data is given: made by `tune datagen` / `tune bootstrap` (the
 /// engine's self-play) and committed as `data/default.gtc.zst` (see `data/README.md`).
@@ -87,13 +86,6 @@ pub struct Setup<M: Tunable = Model> {
     pub seconds: f64,
 }
 
-/// Reports the start of a task of `len` steps named `what`; the steps and its end go to the
-/// returned [`Progress`].
-pub(crate) fn bar(progress: &Progress, len: u64, what: &str) -> Progress {
-    progress.send(ProgressEvent::Begin { what, len });
-    progress.clone()
-}
-
 /// Loads every data file (EPD, PGN taken by `extract`, or cache), keeping the games of
 /// different files apart; returns the samples and one note per file (positions kept, errors,
 /// skipped records by reason). `strict`: the first malformed record is an error.
@@ -147,7 +139,7 @@ fn load_resolver(
     notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
     let total = (train_s.len() + valid_s.len()) as u64;
     // Search each root (one step), then record its leaf (another).
-    let pb = bar(&opts.progress, 2 * total, "resolving");
+    let pb = opts.progress.begin("resolving", 2 * total);
     let mut resolver = Resolver::new(model.clone(), train_s, valid_s);
     let rec = resolver.resolve(start, Some(&pb))?;
     pb.end();
@@ -208,7 +200,7 @@ pub(crate) fn load_builtin(
     let (train, valid, resolver, notes) = if opts.resolvable {
         load_resolver(opts, &model, &start)?
     } else {
-        let bar = |len| bar(&opts.progress, len, "recording");
+        let bar = |len| opts.progress.begin("recording", len);
         let s = stream::stream(opts, &model, &start, stop, &bar)?;
         (Arc::new(s.train), Arc::new(s.valid), None, s.notes)
     };

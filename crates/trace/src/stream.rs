@@ -150,10 +150,9 @@ impl<'m> TraceStream<'m> {
 }
 
 /// Opens `path` as text or binary cache (told apart by the magic). A file that cannot be opened
-/// or decompressed is a [`data::DataError`], as for every data file: its message names the file
-/// once.
+/// or decompressed is an I/O error naming the file once.
 fn open(path: &Path) -> Result<Source, TraceError> {
-    let (mut reader, _) = fsutil::source::open(path).map_err(|e| data::DataError::io(path, e))?;
+    let (mut reader, _) = fsutil::source::open(path).map_err(|e| TraceError::io(path, e))?;
     let head = reader.fill_buf().map_err(|e| TraceError::io(path, e))?;
     Ok(if head.starts_with(MAGIC) {
         Source::Binary(BinarySource::new(reader, path))

@@ -56,6 +56,11 @@ fn section(kind: StoreKind) -> usize {
 }
 
 impl SetBuilder {
+    /// Positions a recorder records at a time before [`push`](Self::push)ing them: the
+    /// transient memory of a recording is about this many positions' stores and recordings,
+    /// whatever the number of positions.
+    pub const BATCH: usize = 1 << 16;
+
     /// An empty builder for sets over `params` parameters.
     pub fn new(params: usize) -> SetBuilder {
         SetBuilder {

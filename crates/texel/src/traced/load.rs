@@ -244,7 +244,10 @@ fn one_pass(r: &Read) -> Result<Sets, TexelError> {
     let (mut left, mut to_record) = (r.opts.first.unwrap_or(usize::MAX), r.opts.limit);
     // The bar's length is known only when `first` or `limit` bounds the positions (0 else).
     let known = r.opts.first.into_iter().chain(r.opts.limit).min();
-    let pb = crate::setup::bar(&r.opts.progress, known.unwrap_or(0) as u64, "recording");
+    let pb = r
+        .opts
+        .progress
+        .begin("recording", known.unwrap_or(0) as u64);
     let mut side = Side::new(r.start.len());
     let (mut buf, mut kept) = (Vec::new(), 0);
     while left > 0 && stream.next_batch(r.batch.min(left), &mut buf)? > 0 {
@@ -289,7 +292,7 @@ fn two_passes(r: &Read) -> Result<Sets, TexelError> {
     let valid_total: u64 = runs.iter().filter(|r| is_valid(r.0)).map(|r| r.1).sum();
     let total = survey.kept as u64;
     let quota = opts.quotas([total - valid_total, valid_total]);
-    let pb = crate::setup::bar(&opts.progress, quota[0] + quota[1], "recording");
+    let pb = opts.progress.begin("recording", quota[0] + quota[1]);
     let mut sides = [Side::new(r.start.len()), Side::new(r.start.len())];
     let mut parts: [Vec<Trace>; 2] = Default::default();
     let mut taken = [0u64; 2];

@@ -6,7 +6,6 @@ use trace::{Manifest, Trace};
 
 use super::headed;
 use super::model::{label, Traced};
-use crate::chess::RECORD_BATCH;
 use crate::tunable::Tunable;
 
 /// Records `traces` under `traced`'s manifest at `start`: a linear manifest's positions from
@@ -19,7 +18,7 @@ use crate::tunable::Tunable;
 /// [`Var`], its linear rows compacted alike) if its head cannot be recorded. The objective is
 /// the manifest's evaluation in real numbers (a `trunc`, the engine's integer division, is
 /// tuned as the real division). Positions whose evaluation fails (an index out of range) are left out: the set is shorter. Batch by batch
-/// ([`RECORD_BATCH`]); `progress` advances by one per position.
+/// ([`SetBuilder::BATCH`]); `progress` advances by one per position.
 pub fn record_traces(
     traced: &Traced,
     traces: &[Trace],
@@ -30,7 +29,7 @@ pub fn record_traces(
     let eg_of = traced.phase_pairs();
     let mut builder = SetBuilder::new(start.len());
     let heads = headed::Heads::new(m, &eg_of);
-    for batch in traces.chunks(RECORD_BATCH) {
+    for batch in traces.chunks(SetBuilder::BATCH) {
         if m.is_linear() {
             builder.push(CompiledSet::record_counts(
                 start.len(),
