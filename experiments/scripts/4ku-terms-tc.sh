@@ -21,9 +21,10 @@ terms=$out/4ku-terms/4ku-gradtune
     "$out/4ku-terms" "$here/engines/4ku/terms.patch" >/dev/null
 
 log "loop on the clock: $generations generations from the terms loop's generation 2"
+# --vs-start-more 0: the loop began before the match against the start had a second part.
 "$tune" loop --engine "$terms" --manifest "$here/experiments/4ku-terms/gen002-weights.json" \
     --out "$out/loop" --generations "$generations" --games 2000 --tc 2+0.02 \
-    --vs-start-openings 500 --threads 2 --trace-jobs 2 --seed 11
+    --vs-start-openings 500 --vs-start-more 0 --threads 2 --trace-jobs 2 --seed 11
 log "loop done"
 [ "${MATCHES:-1}" = 0 ] && exit 0
 

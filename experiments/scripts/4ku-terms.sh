@@ -25,9 +25,10 @@ manifest=$here/engines/4ku/terms-manifest.json
 ranking=$here/experiments/4ku-discover/selfplay-discover.json
 
 log "loop: $generations generations from the shipped weights and the ranking's values"
+# --vs-start-more 0: the loop began before the match against the start had a second part.
 "$tune" loop --engine "$terms" --manifest "$manifest" --discovered "$ranking" \
     --out "$out/loop" --generations "$generations" --games 3000 --nodes 5000 \
-    --threads 2 --trace-jobs 2 --seed 1
+    --vs-start-more 0 --threads 2 --trace-jobs 2 --seed 1
 log "loop done"
 
 # The ports against gradtune's own counts on the first generation's traces.

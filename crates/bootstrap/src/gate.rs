@@ -135,6 +135,23 @@ pub fn below_start(vs_start: Option<&EloEstimate>) -> bool {
     vs_start.is_some_and(|e| e.upper < 0.0)
 }
 
+/// Whether a kept generation's match against the start leaves it undecided: its 95% interval
+/// holds 0 (or no pair told anything). The loop then plays the match's second part
+/// (`--vs-start-more`) once, and judges the whole.
+///
+/// ```
+/// use bootstrap::gate::undecided_against_start;
+/// use engine::elo::EloEstimate;
+/// let e = |lower: f64, upper: f64| EloEstimate { elo: (lower + upper) / 2.0, lower, upper };
+/// assert!(undecided_against_start(Some(&e(-18.3, 39.3))));
+/// assert!(!undecided_against_start(Some(&e(2.0, 40.0))));
+/// assert!(!undecided_against_start(Some(&e(-40.0, -2.0))));
+/// assert!(undecided_against_start(None));
+/// ```
+pub fn undecided_against_start(vs_start: Option<&EloEstimate>) -> bool {
+    vs_start.is_none_or(|e| e.lower <= 0.0 && e.upper >= 0.0)
+}
+
 /// A loop's answer among its measured generations: `(generation, match against the start)`
 /// for each kept generation measured so far. The answer is the generation whose interval
 /// against the start has the highest lower end, generation 0 (the start, exactly 0 against

@@ -87,6 +87,12 @@ pub struct Args {
     /// the highest lower end, the start when none lies above 0.
     #[arg(long, default_value_t = bootstrap::external::VS_START_OPENINGS)]
     vs_start_openings: usize,
+    /// Openings of a second part of that match, played once when the first leaves the
+    /// generation's interval around 0 (a gate accepted it, the start is not yet clearly
+    /// behind); the answer is judged on both parts. 0: none (loops begun before it continue
+    /// with `--vs-start-more 0`).
+    #[arg(long, default_value_t = bootstrap::external::VS_START_MORE)]
+    vs_start_more: usize,
     /// A `tune discover` result: generation 0 starts the manifest's ports of catalogue groups
     /// (parameters that declare `"catalogue": "<group>"`) at their values plus the ranking's
     /// (the greedy selection's joint fit for the groups it added; docs/discover.md).
@@ -174,6 +180,7 @@ fn options(args: &Args) -> anyhow::Result<LoopOptions> {
             _ => Undecided::Reject,
         },
         vs_start_openings: args.vs_start_openings,
+        vs_start_more: args.vs_start_more,
         discovered: args.discovered.clone(),
         ..LoopSettings::new(&args.engine, &args.manifest)
     };

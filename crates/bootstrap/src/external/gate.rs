@@ -15,12 +15,14 @@ use super::spsa::SALT_SPSA_GATE;
 use super::state::{LoopGate, LoopGeneration, LoopStep, LoopVsStart, SpsaStage};
 use super::steps::write_options;
 use super::{copy_file, LoopEvent, Runner};
-use crate::gate::{below_start, decide, Keep};
+use crate::gate::{below_start, decide, undecided_against_start, Keep};
 use crate::state::GateRecord;
 use crate::{derive_seed, BootstrapError, SALT_GATE};
 
 /// The salt of the seed of a generation's match against the start.
 const SALT_VS_START: u64 = 7;
+/// The salt of the seed of its second part (other openings than the first part's).
+const SALT_VS_START_MORE: u64 = 8;
 
 /// The one place the loop calls into the match machinery of `engine::matches`: when its entry
 /// points change, only this function changes.
@@ -151,9 +153,11 @@ impl Runner<'_> {
     }
 
     /// The kept candidate of generation `g` against the start weights, `vs_start_openings`
-    /// openings without an SPRT: `None` if stopped. When the whole interval lies below 0 the
-    /// loop goes back to `answer` (the answer among the generations before): `g.best`
-    /// becomes it, and its weights and options are copied to `dir`.
+    /// openings without an SPRT, and `vs_start_more` other openings after them when the
+    /// first ones leave it undecided ([`undecided_against_start`]), judged as one match:
+    /// `None` if stopped. When the whole interval lies below 0 the loop goes back to `answer`
+    /// (the answer among the generations before): `g.best` becomes it, and its weights and
+    /// options are copied to `dir`.
     pub(super) fn vs_start(
         &self,
         g: &mut LoopGeneration,
@@ -164,11 +168,22 @@ impl Runner<'_> {
         let (kept, start) = (self.weights_path(g.generation), self.weights_path(0));
         let seed = derive_seed(s.seed, g.generation, SALT_VS_START);
         let plan = self.plan(s.vs_start_openings, seed, None);
-        let Some((report, failures)) =
+        let Some((mut report, mut failures)) =
             self.play((&kept, &start), &plan, (g.generation, LoopStep::VsStart))?
         else {
             return Ok(None);
         };
+        if s.vs_start_more > 0 && undecided_against_start(report.pentanomial.as_ref()) {
+            let seed = derive_seed(s.seed, g.generation, SALT_VS_START_MORE);
+            let plan = self.plan(s.vs_start_more, seed, None);
+            let Some((more, more_failures)) =
+                self.play((&kept, &start), &plan, (g.generation, LoopStep::VsStart))?
+            else {
+                return Ok(None);
+            };
+            report = report.followed_by(more);
+            failures += more_failures;
+        }
         let reverted = below_start(report.pentanomial.as_ref());
         if reverted {
             g.best = answer;

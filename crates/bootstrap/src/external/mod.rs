@@ -18,8 +18,9 @@
 //!    `genNNN/weights.json`, with its UCI options in `genNNN/options.txt`. An SPRT left
 //!    undecided at the cap keeps the current weights (`--gate-undecided reject`, the default);
 //! 5. **vs start**: a kept candidate against the start weights (generation 0's),
-//!    `--vs-start-openings` openings without an SPRT. If its whole interval lies below 0 the
-//!    loop goes back to its answer (below) for the next generation.
+//!    `--vs-start-openings` openings without an SPRT, and `--vs-start-more` other openings
+//!    once when those leave it undecided, judged as one match. If its whole interval lies
+//!    below 0 the loop goes back to its answer (below) for the next generation.
 //!
 //! The loop's **answer** is the generation whose match against the start has the highest
 //! lower end of its 95% interval, the start itself when none is above 0
@@ -56,7 +57,9 @@ pub use chain::Chain;
 pub use events::{LoopEvent, LoopOutcome};
 pub use ladder::{ladder_markdown, ladder_svg};
 use runner::Runner;
-pub use settings::{LoopOptions, LoopSettings, GATE_OPENINGS, LAMBDA, VS_START_OPENINGS};
+pub use settings::{
+    LoopOptions, LoopSettings, GATE_OPENINGS, LAMBDA, VS_START_MORE, VS_START_OPENINGS,
+};
 pub use settings::{SpsaSettings, SpsaUnits, SPSA_C_EVAL, SPSA_C_WEIGHT};
 use state::{LoopGeneration, LoopState, LoopStep, SpsaStage, LOOP_STATE_VERSION};
 

@@ -6,19 +6,22 @@
 //! at equal strength). The matches go through the loop's own code: `run_match_with` (the
 //! batches, the SPRT between them, the report), `gate::decide`, `gate::below_start` and
 //! `gate::answer`, at `tune loop`'s defaults (SPRT [0, 10] with alpha = beta = 0.05 judged
-//! every 20 openings up to 1,000; 200 openings against the start).
+//! every 20 openings up to 1,000; 200 openings against the start, 600 more when those leave
+//! the generation undecided, `gate::undecided_against_start`, joined by
+//! `MatchReport::followed_by`).
 //!
 //! Over 1,000 seeded runs of five generations: the loop's answer is never weaker than its
 //! start, and no gate keeps a candidate weaker than the weights it replaces by the SPRT's
 //! width (10 Elo) or more. The loop as it was (an undecided gate keeping a candidate that is
 //! ahead, at most 200 openings, no match against the start) does both, in the same runs: the
-//! harness sees a regression when there is one.
+//! harness sees a regression when there is one. The second part of the match against the
+//! start moves the answer above the start in more runs than 200 openings alone.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use bootstrap::derive_seed;
 use bootstrap::external::LoopSettings;
-use bootstrap::gate::{answer, below_start, decide, Keep, Undecided};
+use bootstrap::gate::{answer, below_start, decide, undecided_against_start, Keep, Undecided};
 use engine::elo::{expected_score, Sprt};
 use engine::game::{GameRecord, Termination};
 use engine::matches::{
@@ -139,6 +142,8 @@ struct Policy {
     undecided: Undecided,
     /// Measure every kept generation against the start, go back below it, answer by it.
     vs_start: bool,
+    /// Openings of the second part of that match, played when the first leaves it undecided.
+    vs_start_more: usize,
     /// The gate's openings, at most.
     gate_openings: usize,
 }
@@ -171,7 +176,11 @@ fn simulate(seed: u64, policy: Policy) -> Run {
         }
         current = g as usize;
         if policy.vs_start {
-            let vs = Stub::new(cand, 0.0, derive_seed(seed, g, 3)).play(&plan(200, None));
+            let stub = Stub::new(cand, 0.0, derive_seed(seed, g, 3));
+            let mut vs = stub.play(&plan(200, None));
+            if policy.vs_start_more > 0 && undecided_against_start(vs.pentanomial.as_ref()) {
+                vs = vs.followed_by(stub.play(&plan(policy.vs_start_more, None)));
+            }
             measured.push((g, vs.record("gen 0")));
             if below_start(vs.pentanomial.as_ref()) {
                 current = answer(measured.iter().map(|(g, m)| (*g, m))) as usize;
@@ -205,21 +214,31 @@ fn a_loop_never_answers_below_its_start_nor_keeps_a_clear_regression() {
     let now = Policy {
         undecided: defaults.undecided,
         vs_start: true,
+        vs_start_more: defaults.vs_start_more,
         gate_openings: defaults.gate_openings,
     };
     assert_eq!(now.undecided, Undecided::Reject, "tune loop's default");
     assert_eq!(defaults.vs_start_openings, 200);
+    assert_eq!(defaults.vs_start_more, 600);
+    let one_part = Policy {
+        vs_start_more: 0,
+        ..now
+    };
     let before = Policy {
         undecided: Undecided::Ahead,
         vs_start: false,
+        vs_start_more: 0,
         gate_openings: 200,
     };
     let (mut below, mut below_before, mut clear, mut clear_before) = (0, 0, 0, 0);
-    let (mut slight, mut improved) = (0, 0);
+    let (mut slight, mut improved, mut improved_one_part, mut below_one_part) = (0, 0, 0, 0);
     for seed in 0..RUNS {
         let run = simulate(seed, now);
         below += usize::from(run.answer < 0.0);
         improved += usize::from(run.answer > 0.0);
+        let short = simulate(seed, one_part);
+        below_one_part += usize::from(short.answer < 0.0);
+        improved_one_part += usize::from(short.answer > 0.0);
         clear += run.weaker_kept.iter().filter(|&&d| d <= -10.0).count();
         slight += run.weaker_kept.iter().filter(|&&d| d > -10.0).count();
         let old = simulate(seed, before);
@@ -227,9 +246,10 @@ fn a_loop_never_answers_below_its_start_nor_keeps_a_clear_regression() {
         clear_before += old.weaker_kept.iter().filter(|&&d| d <= -10.0).count();
     }
     eprintln!(
-        "{RUNS} runs: answer below the start {below} (before: {below_before}), above it \
-         {improved}; candidates kept 10 Elo or more weaker {clear} (before: {clear_before}), \
-         5 weaker {slight}"
+        "{RUNS} runs: answer below the start {below} (before: {below_before}; without the \
+         second part: {below_one_part}), above it {improved} (without the second part: \
+         {improved_one_part}); candidates kept 10 Elo or more weaker {clear} (before: \
+         {clear_before}), 5 weaker {slight}"
     );
     assert_eq!(below, 0, "the answer is never weaker than the start");
     assert_eq!(clear, 0, "no gate keeps a candidate 10 Elo weaker or worse");
@@ -240,5 +260,9 @@ fn a_loop_never_answers_below_its_start_nor_keeps_a_clear_regression() {
     assert!(
         improved > RUNS as usize / 3,
         "the loop still moves: {improved}"
+    );
+    assert!(
+        improved > improved_one_part,
+        "the second part moves the answer more often: {improved} against {improved_one_part}"
     );
 }

@@ -88,6 +88,75 @@ pub struct MatchReport {
     pub elapsed: Duration,
 }
 
+impl MatchReport {
+    /// This match and `more`, played after it between the same players, as one match: the
+    /// openings of `more` numbered after this one's, the games, tally and Elo estimates of
+    /// both together, `more`'s SPRT (a test judged on `more` alone; none in the matches this
+    /// joins), interrupted if either was, the wall times added.
+    ///
+    /// ```
+    /// use engine::matches::{MatchGame, MatchReport, MatchResult};
+    /// # use engine::game::{GameRecord, Termination};
+    /// # use engine::openings::Opening;
+    /// # use shakmaty::{Chess, Color, KnownOutcome};
+    /// # let game = |opening: usize, a_white: bool, a_wins: bool| MatchGame {
+    /// #     opening,
+    /// #     a_white,
+    /// #     record: GameRecord {
+    /// #         opening: Opening::from_position(Chess::default()),
+    /// #         moves: Vec::new(),
+    /// #         outcome: KnownOutcome::Decisive {
+    /// #             winner: if a_wins == a_white { Color::White } else { Color::Black },
+    /// #         },
+    /// #         termination: Termination::WinAdjudication,
+    /// #     },
+    /// # };
+    /// let report = |games: Vec<MatchGame>| {
+    ///     let result = MatchResult::from_games(games);
+    ///     MatchReport {
+    ///         openings: result.games.len() / 2,
+    ///         pentanomial: result.elo_pentanomial(),
+    ///         trinomial: result.elo_trinomial(),
+    ///         sprt: None,
+    ///         interrupted: false,
+    ///         nodes: Some(1000),
+    ///         elapsed: std::time::Duration::ZERO,
+    ///         result,
+    ///     }
+    /// };
+    /// // A wins both games of its first opening, then splits one pair and loses one.
+    /// let first = report(vec![game(0, true, true), game(0, false, true)]);
+    /// let more = report(vec![
+    ///     game(0, true, true), game(0, false, false),
+    ///     game(1, true, false), game(1, false, false),
+    /// ]);
+    /// let both = first.followed_by(more);
+    /// assert_eq!(both.openings, 3);
+    /// assert_eq!(both.result.pairs, [1, 0, 1, 0, 1]);
+    /// assert_eq!(both.result.games[4].opening, 2);
+    /// assert_eq!(both.pentanomial, both.result.elo_pentanomial());
+    /// ```
+    pub fn followed_by(self, more: MatchReport) -> MatchReport {
+        let offset = self.openings;
+        let mut games = self.result.games;
+        games.extend(more.result.games.into_iter().map(|mut g| {
+            g.opening += offset;
+            g
+        }));
+        let result = MatchResult::from_games(games);
+        MatchReport {
+            openings: self.openings + more.openings,
+            pentanomial: result.elo_pentanomial(),
+            trinomial: result.elo_trinomial(),
+            sprt: more.sprt,
+            interrupted: self.interrupted || more.interrupted,
+            nodes: self.nodes.or(more.nodes),
+            elapsed: self.elapsed + more.elapsed,
+            result,
+        }
+    }
+}
+
 /// The running tally of whole pairs for a streaming SPRT: A's score in each half-played
 /// opening, and the pairs by A's points.
 #[derive(Default)]

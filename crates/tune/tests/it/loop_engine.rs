@@ -196,6 +196,8 @@ fn loop_args(engine: &str, manifest: &Path, out: &Path, generations: u32) -> Vec
         "4",
         "--vs-start-openings",
         "4",
+        "--vs-start-more",
+        "4",
         "--max-iters",
         "15",
         "--threads",
