@@ -82,6 +82,8 @@ fn write(dir: &Path, n: usize, centre: &str) -> (PathBuf, PathBuf) {
     // Trace indices: material 0-1, pst 2-9, mob 10-15, king 16-19.
     for i in 0..n {
         let mut coef = [[0i32; 2]; 20];
+        // Counts by [element][side]: the side is the second index, so a range reads best.
+        #[allow(clippy::needless_range_loop)]
         for side in 0..2 {
             for p in 0..2 {
                 for _ in 0..rng.gen_range(0..=2) {
@@ -215,9 +217,9 @@ fn a_direction_that_is_not_flat_is_refused_naming_its_entry() {
         let dir = tempfile::tempdir().unwrap();
         let centre = FLAT.replacen("[\n", &format!("[\n    {bad},\n"), 1);
         let (m, t) = write(dir.path(), 400, &centre);
-        let err = prepare_as::<Traced>(&options(&m, &t), Stop::Never)
-            .err()
-            .expect("refused");
+        let Err(err) = prepare_as::<Traced>(&options(&m, &t), Stop::Never) else {
+            panic!("refused");
+        };
         let msg = err.to_string();
         assert!(msg.contains("manifest.json: centre[0]"), "{msg}");
         assert!(msg.contains(names), "{msg}");
