@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""texel-tuner's printed 4ku weights as a gradtune manifest.
+
+    engines/texel-tuner/tuner-weights.py MANIFEST.json TUNER_OUTPUT > weights.json
+
+texel-tuner built with 4ku's evaluation (engines/texel-tuner/build.sh) prints every parameter
+every 100 epochs (`FourkuEval::print_parameters`: `const i32 material[] = {S(89, 147), ...};`,
+a pair printed as `0` when both halves round to 0, `pst_rank`/`pst_file` with `// P` comments
+after each row), after moving the tables' means into `material` (which leaves every evaluation
+unchanged), preceded by `max_material`, which is not a parameter. The parameters come in
+4ku's order, which is the order and naming of engines/4ku/manifest.json. This takes the last
+complete block of TUNER_OUTPUT (the tuner's stdout), checks its names and element counts
+against MANIFEST.json's parameters, and prints the manifest with those values, so that
+`tune eval` and `tune lbfgs --weights` read texel-tuner's result. Exits with status 1, naming
+what differs, when the block does not match the manifest.
+"""
+import json
+import re
+import sys
+
+
+def elements(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def nest(pairs, shape):
+    if not shape:
+        return pairs[0]
+    step = elements(shape[1:])
+    return [nest(pairs[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+def values(body):
+    """The pairs of one declaration's body: `S(a, b)` or `0`, comments removed."""
+    body = re.sub(r"//[^\n]*", "", body)
+    out = []
+    for item in re.findall(r"S\(\s*-?\d+\s*,\s*-?\d+\s*\)|-?\d+", body):
+        m = re.match(r"S\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", item)
+        if m:
+            out.append([int(m.group(1)), int(m.group(2))])
+        elif int(item) == 0:
+            out.append([0, 0])
+        else:
+            raise ValueError(f"a bare value {item} (only 0 is printed bare)")
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(f"usage: {sys.argv[0]} MANIFEST.json TUNER_OUTPUT")
+    manifest_path, output_path = sys.argv[1], sys.argv[2]
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    with open(output_path, errors="replace") as f:
+        text = f.read()
+    params = manifest["params"]
+    last = params[-1]["name"]
+    start = text.rfind("const i32 max_material")
+    if start < 0:
+        sys.exit(f"{output_path}: no printed block (no `const i32 max_material`)")
+    end_decl = text.find(f"const i32 {last}", start)
+    end = text.find(";", end_decl) if end_decl >= 0 else -1
+    if end < 0:
+        sys.exit(f"{output_path}: the last block is cut short (no `const i32 {last} ...;`)")
+    block = text[start:end + 1]
+    decls = re.findall(r"const i32 (\w+)[^=]*=(.*?);", block, re.S)
+    decls = [d for d in decls if d[0] != "max_material"]
+    names = [p["name"] for p in params]
+    got = [d[0] for d in decls]
+    if got != names:
+        diff = next(i for i in range(min(len(got), len(names)) + 1)
+                    if i >= len(got) or i >= len(names) or got[i] != names[i])
+        sys.exit(f"{output_path}: declaration {diff} is "
+                 f"{got[diff] if diff < len(got) else 'missing'}, the manifest says "
+                 f"{names[diff] if diff < len(names) else 'nothing'}")
+    for p, (name, body) in zip(params, decls):
+        try:
+            pairs = values(body)
+        except ValueError as e:
+            sys.exit(f"{output_path}: {name}: {e}")
+        want = elements(p.get("shape", []))
+        if len(pairs) != want:
+            sys.exit(f"{output_path}: {name} has {len(pairs)} values, the manifest's shape "
+                     f"{p.get('shape', [])} says {want}")
+        p["value"] = nest(pairs, p.get("shape", []))
+    json.dump(manifest, sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
