@@ -139,11 +139,16 @@ def table_ethereal(work, positions):
     eth_final = judged(os.path.join(work, "eth-final.eval.json"))
     start = gt.log[0]["train_loss"] if gt.log else None
     s = gt.summary
+    last = [(int(m.group(1)), float(m.group(2)), t) for t, text in stamped(os.path.join(work, "eth.log"))
+            for m in [re.search(r"Epoch \[(\d+)\] Error = \[([0-9.eE+-]+)\]", text)] if m]
+    eth_epoch, eth_error, eth_at = last[-1] if last else (0, None, None)
     rows = [
         ("positions", f"{s['positions'][0]:,} (all)", "the same, all"),
         ("loss of the shipped weights", fmt(start), "-"),
         ("load, to the fit's start", secs(gt.fit_start), "-"),
-        ("fit", f"{secs(gt.fit_seconds())}, {s['iterations']} iterations", "AdaGrad, its epochs"),
+        ("fit", f"{secs(gt.fit_seconds())}, {s['iterations']} iterations",
+         f"{eth_epoch:,} epochs of AdaGrad (its last error {fmt(eth_error)} at its own K), "
+         f"the last at {secs(eth_at)}"),
         ("final loss, integer weights", fmt(gt.rounded), fmt(eth_final)),
         ("time to Ethereal's final loss", secs(gt.time_to(eth_final)), secs(eth_wall)),
         ("whole run, wall", secs(gt.wall), secs(eth_wall)),

@@ -25,7 +25,8 @@
 #
 # Environment: SHARED (../shared beside the repository), POSITIONS (1000000), ETH_POSITIONS
 # (200000), TT_EPOCHS (5001, texel-tuner's own), ETH_EPOCHS (1001), SKIP_ETHEREAL=1 (4ku only).
-# Needs: cargo, g++, gcc with OpenMP, make, patch, zstd, python3, GNU time (/usr/bin/time).
+# Needs: cargo, g++, gcc with OpenMP, make, patch, zstd, python3, GNU time (/usr/bin/time),
+# stdbuf (the peers' output line by line, so that each line's time stamp is when it was printed).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,7 +42,7 @@ die() {
     echo "side-by-side.sh: $*" >&2
     exit 1
 }
-for tool in cargo g++ gcc make patch zstd python3; do
+for tool in cargo g++ gcc make patch zstd python3 stdbuf; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
 [ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) not found"
@@ -190,7 +191,7 @@ gradtune gt-4ku --trace "$trace_train" --manifest "$manifest4" --weights "$zero"
 if [ ! -s "$work/tt.log" ] || ! grep -q "Epoch $((tt_epochs - 1 - (tt_epochs - 1) % 100))" "$work/tt.log"; then
     log "texel-tuner: $tt_epochs epochs"
     echo "$train,0,0" >"$work/tt-sources.csv"
-    (cd "$work" && timed tt "$tt" "$work/tt-sources.csv")
+    (cd "$work" && timed tt stdbuf -oL "$tt" "$work/tt-sources.csv")
 fi
 cut -f2- "$work/tt.log" >"$work/tt.out"
 python3 "$here/engines/texel-tuner/tuner-weights.py" "$manifest4" "$work/tt.out" >"$work/tt-final.json"
@@ -219,7 +220,7 @@ if [ "${SKIP_ETHEREAL:-0}" != 1 ]; then
     if [ ! -s "$work/eth.log" ] || ! grep -q "const int" "$work/eth.log"; then
         log "Ethereal's tuner: $eth_epochs epochs"
         cp "$work/quiet-$eth_positions.epd" "$work/eth-tune/FENS"
-        (cd "$work/eth-tune" && OMP_NUM_THREADS=2 timed eth "$eth_tuner")
+        (cd "$work/eth-tune" && OMP_NUM_THREADS=2 timed eth stdbuf -oL "$eth_tuner")
     fi
     cut -f2- "$work/eth.log" >"$work/eth.out"
     python3 "$here/engines/ethereal/tuner-weights.py" "$manifest_eth" "$work/eth.out" >"$work/eth-final.json"
