@@ -141,11 +141,13 @@ pub fn below_start(vs_start: Option<&EloEstimate>) -> bool {
 ///
 /// ```
 /// use bootstrap::gate::undecided_against_start;
-/// use engine::elo::EloEstimate;
-/// let e = |lower: f64, upper: f64| EloEstimate { elo: (lower + upper) / 2.0, lower, upper };
-/// assert!(undecided_against_start(Some(&e(-18.3, 39.3))));
-/// assert!(!undecided_against_start(Some(&e(2.0, 40.0))));
-/// assert!(!undecided_against_start(Some(&e(-40.0, -2.0))));
+/// use engine::elo::pentanomial;
+/// // 4ku's second generation with its new terms against the start: +10.4 [-18.3, +39.3].
+/// let level = pentanomial(&[28, 25, 82, 37, 28]).unwrap();
+/// assert!(undecided_against_start(Some(&level)));
+/// // Clearly ahead, clearly behind: decided.
+/// assert!(!undecided_against_start(pentanomial(&[5, 20, 80, 50, 45]).as_ref()));
+/// assert!(!undecided_against_start(pentanomial(&[45, 50, 80, 20, 5]).as_ref()));
 /// assert!(undecided_against_start(None));
 /// ```
 pub fn undecided_against_start(vs_start: Option<&EloEstimate>) -> bool {

@@ -7,11 +7,12 @@ use data::Sample;
 use rayon::prelude::*;
 use shakmaty::Position;
 
-use crate::evaluator::{relative, Evaluator, ModelEvaluator, MATE_BOUND};
+use crate::evaluator::{relative, Evaluator, ModelEvaluator};
 use crate::game::{play_game_from, GameRecord};
 use crate::limits::SearchLimits;
 use crate::openings::{rng_for, Opening, RandomOpenings};
 use crate::play::PlayOptions;
+use crate::score::MATE_BOUND;
 use crate::search::Searcher;
 
 /// Options of a self-play run: how many games, their openings, and how they are played

@@ -6,12 +6,6 @@
 
 use shakmaty::{Chess, Color, Move, Position, Role};
 
-/// Mate score in centipawns: a mate found `n` plies from the root scores `±(MATE - n)`.
-pub const MATE: i32 = 30_000;
-
-/// Scores at least this large (in absolute value) announce a forced mate.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-
 /// The result of a quiescence search, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Quiet {

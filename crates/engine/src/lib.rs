@@ -158,12 +158,14 @@ pub mod error;
 pub mod evaluator;
 pub mod limits;
 pub mod ordering;
+pub mod score;
 pub mod search;
 pub mod tt;
 
 pub use error::EngineError;
-pub use evaluator::{Evaluator, MaterialEvaluator, ModelEvaluator, Quiet, MATE, MATE_BOUND};
+pub use evaluator::{Evaluator, MaterialEvaluator, ModelEvaluator, Quiet};
 pub use limits::SearchLimits;
+pub use score::{MATE, MATE_BOUND};
 pub use search::{hash, SearchResult, Searcher};
 pub mod datagen;
 pub mod elo;

@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position, Role};
 
-use crate::evaluator::{relative, Evaluator, MATE, MATE_BOUND};
+use crate::evaluator::{relative, Evaluator};
 use crate::limits::{SearchLimits, MAX_DEPTH};
 use crate::ordering::{Keys, Ordering, MAX_PLY};
+use crate::score::{MATE, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
 
 /// Zobrist hash of a position as the search keys it (legal en-passant squares only).

@@ -3,7 +3,7 @@
 
 use shakmaty::Move;
 
-use crate::evaluator::MATE_BOUND;
+use crate::score::MATE_BOUND;
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluator::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn mate_scores_round_trip() {

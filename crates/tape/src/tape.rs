@@ -6,13 +6,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::kind::Kind;
 use crate::var::Var;
 
-mod active;
+pub(crate) mod active;
 mod live;
 mod recording;
 mod state;
 
 use active::Activation;
-pub(crate) use active::{with_active, with_active_opt};
 use live::{is_live, push_terms, stale};
 pub use recording::{Mark, Recording};
 use state::Segment;

@@ -5,7 +5,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 use crate::kind::{apply, Kind};
 use crate::ops::assign_ops_via_binary;
 use crate::scalar::{sparse_sum, Scalar};
-use crate::tape::{with_active, with_active_opt};
+use crate::tape::active::{with_active, with_active_opt};
 
 /// A reverse-mode variable: a value and the index of the tape node that computed it, with that
 /// node's tag (which tape, recording and stretch between rewinds made it).

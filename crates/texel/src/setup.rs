@@ -12,7 +12,7 @@ use crate::resolve::Resolver;
 use crate::tunable::Tunable;
 use crate::TexelError;
 
-mod options;
+pub(crate) mod options;
 mod prior;
 pub mod stream;
 

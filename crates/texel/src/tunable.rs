@@ -9,7 +9,7 @@ use std::fmt::Debug;
 use optim::ParamSpec;
 use trace::emit::Language;
 
-use crate::setup::{Loaded, SetupOptions};
+use crate::setup::options::{Loaded, SetupOptions};
 use crate::TexelError;
 
 mod builtin;

@@ -33,11 +33,12 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Position};
 
 use crate::error::EngineError;
-use crate::evaluator::{relative, MaterialEvaluator, MATE_BOUND};
+use crate::evaluator::{relative, MaterialEvaluator};
 use crate::game::{GameRecord, Termination};
 use crate::openings::{Opening, RandomOpenings};
 use crate::play::PlayOptions;
 use crate::player::Player;
+use crate::score::MATE_BOUND;
 
 pub use merge::{merge_shards, MergeReport};
 

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use shakmaty::{Color, Move};
 
-use crate::evaluator::MATE;
 use crate::limits::SearchLimits;
+use crate::score::MATE;
 
 /// Mate distances beyond this many moves are taken as this many (the score stays a mate).
 const MAX_MATE_MOVES: i32 = 1000;

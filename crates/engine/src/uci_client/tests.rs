@@ -3,7 +3,7 @@
 use super::process::declared_option;
 use super::protocol::parse_info;
 use super::UciScore;
-use crate::evaluator::MATE;
+use crate::score::MATE;
 
 #[test]
 fn info_lines_are_read_or_refused() {

@@ -6,7 +6,7 @@ use trace::emit::Language;
 
 use super::{source_file, RunFile, Tunable};
 use crate::chess::{param_specs, phase_pairs};
-use crate::setup::{Loaded, SetupOptions};
+use crate::setup::options::{Loaded, SetupOptions};
 use crate::TexelError;
 
 impl Tunable for Model {
