@@ -14,20 +14,15 @@ Exits with status 1, naming what differs, when the block does not match the mani
 import json
 import re
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+from printed_weights import fill  # noqa: E402
 
 
-def elements(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def nest(pairs, shape):
-    if not shape:
-        return pairs[0]
-    step = elements(shape[1:])
-    return [nest(pairs[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+def values(body):
+    """The `S(mg, eg)` pairs of one declaration's body."""
+    return [[int(a), int(b)] for a, b in re.findall(r"S\(\s*(-?\d+),\s*(-?\d+)\)", body)]
 
 
 def main():
@@ -48,21 +43,7 @@ def main():
         sys.exit(f"{output_path}: the last block is cut short (no `const int {last} ...;`)")
     block = text[start:end + 1]
     decls = re.findall(r"const int (\w+)[^=]*=(.*?);", block, re.S)
-    names = [p["name"] for p in params]
-    if [d[0] for d in decls] != names:
-        got = [d[0] for d in decls]
-        diff = next(i for i in range(min(len(got), len(names)) + 1)
-                    if i >= len(got) or i >= len(names) or got[i] != names[i])
-        sys.exit(f"{output_path}: declaration {diff} is "
-                 f"{got[diff] if diff < len(got) else 'missing'}, the manifest says "
-                 f"{names[diff] if diff < len(names) else 'nothing'}")
-    for p, (name, body) in zip(params, decls):
-        pairs = [[int(a), int(b)] for a, b in re.findall(r"S\(\s*(-?\d+),\s*(-?\d+)\)", body)]
-        want = elements(p.get("shape", []))
-        if len(pairs) != want:
-            sys.exit(f"{output_path}: {name} has {len(pairs)} values, the manifest's shape "
-                     f"{p.get('shape', [])} says {want}")
-        p["value"] = nest(pairs, p.get("shape", []))
+    fill(manifest, decls, values, output_path)
     json.dump(manifest, sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")
 

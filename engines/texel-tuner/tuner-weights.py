@@ -17,20 +17,10 @@ what differs, when the block does not match the manifest.
 import json
 import re
 import sys
+from pathlib import Path
 
-
-def elements(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def nest(pairs, shape):
-    if not shape:
-        return pairs[0]
-    step = elements(shape[1:])
-    return [nest(pairs[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+from printed_weights import fill  # noqa: E402
 
 
 def values(body):
@@ -68,24 +58,7 @@ def main():
     block = text[start:end + 1]
     decls = re.findall(r"const i32 (\w+)[^=]*=(.*?);", block, re.S)
     decls = [d for d in decls if d[0] != "max_material"]
-    names = [p["name"] for p in params]
-    got = [d[0] for d in decls]
-    if got != names:
-        diff = next(i for i in range(min(len(got), len(names)) + 1)
-                    if i >= len(got) or i >= len(names) or got[i] != names[i])
-        sys.exit(f"{output_path}: declaration {diff} is "
-                 f"{got[diff] if diff < len(got) else 'missing'}, the manifest says "
-                 f"{names[diff] if diff < len(names) else 'nothing'}")
-    for p, (name, body) in zip(params, decls):
-        try:
-            pairs = values(body)
-        except ValueError as e:
-            sys.exit(f"{output_path}: {name}: {e}")
-        want = elements(p.get("shape", []))
-        if len(pairs) != want:
-            sys.exit(f"{output_path}: {name} has {len(pairs)} values, the manifest's shape "
-                     f"{p.get('shape', [])} says {want}")
-        p["value"] = nest(pairs, p.get("shape", []))
+    fill(manifest, decls, values, output_path)
     json.dump(manifest, sys.stdout, indent=2, sort_keys=True)
     sys.stdout.write("\n")
 
