@@ -11,13 +11,12 @@ element counts against MANIFEST.json's parameters, and prints the manifest with 
 so that `tune eval`, `tune verify --weights` and `GradtuneWeights` read Ethereal's result.
 Exits with status 1, naming what differs, when the block does not match the manifest.
 """
-import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
-from printed_weights import fill  # noqa: E402
+from printed_weights import fill, load, write  # noqa: E402
 
 
 def values(body):
@@ -26,13 +25,7 @@ def values(body):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(f"usage: {sys.argv[0]} MANIFEST.json TUNER_OUTPUT")
-    manifest_path, output_path = sys.argv[1], sys.argv[2]
-    with open(manifest_path) as f:
-        manifest = json.load(f)
-    with open(output_path, errors="replace") as f:
-        text = f.read()
+    manifest, text, output_path = load(sys.argv)
     params = manifest["params"]
     first, last = params[0]["name"], params[-1]["name"]
     start = text.rfind(f"const int {first}")
@@ -44,8 +37,7 @@ def main():
     block = text[start:end + 1]
     decls = re.findall(r"const int (\w+)[^=]*=(.*?);", block, re.S)
     fill(manifest, decls, values, output_path)
-    json.dump(manifest, sys.stdout, indent=2, sort_keys=True)
-    sys.stdout.write("\n")
+    write(manifest)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ block in the tuner's output and hands its declarations, `(name, body)` in order,
 [`fill`], which checks their names and element counts against the manifest and returns the
 manifest with the printed values.
 """
+import json
 import sys
 
 
@@ -52,3 +53,22 @@ def fill(manifest, decls, values, origin):
                      f"{p.get('shape', [])} says {want}")
         p["value"] = nest(pairs, p.get("shape", []))
     return manifest
+
+
+def load(argv):
+    """The manifest and the tuner's output named on the command line (`MANIFEST.json
+    TUNER_OUTPUT`), with the output's path for messages."""
+    if len(argv) != 3:
+        sys.exit(f"usage: {argv[0]} MANIFEST.json TUNER_OUTPUT")
+    manifest_path, output_path = argv[1], argv[2]
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    with open(output_path, errors="replace") as f:
+        text = f.read()
+    return manifest, text, output_path
+
+
+def write(manifest):
+    """The filled manifest on standard output."""
+    json.dump(manifest, sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")

@@ -14,13 +14,12 @@ against MANIFEST.json's parameters, and prints the manifest with those values, s
 `tune eval` and `tune lbfgs --weights` read texel-tuner's result. Exits with status 1, naming
 what differs, when the block does not match the manifest.
 """
-import json
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
-from printed_weights import fill  # noqa: E402
+from printed_weights import fill, load, write  # noqa: E402
 
 
 def values(body):
@@ -39,13 +38,7 @@ def values(body):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(f"usage: {sys.argv[0]} MANIFEST.json TUNER_OUTPUT")
-    manifest_path, output_path = sys.argv[1], sys.argv[2]
-    with open(manifest_path) as f:
-        manifest = json.load(f)
-    with open(output_path, errors="replace") as f:
-        text = f.read()
+    manifest, text, output_path = load(sys.argv)
     params = manifest["params"]
     last = params[-1]["name"]
     start = text.rfind("const i32 max_material")
@@ -59,8 +52,7 @@ def main():
     decls = re.findall(r"const i32 (\w+)[^=]*=(.*?);", block, re.S)
     decls = [d for d in decls if d[0] != "max_material"]
     fill(manifest, decls, values, output_path)
-    json.dump(manifest, sys.stdout, indent=2, sort_keys=True)
-    sys.stdout.write("\n")
+    write(manifest)
 
 
 if __name__ == "__main__":
