@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The tables of scripts/side-by-side.sh, from the files it leaves in WORK.
 
-    scripts/side-by-side-table.py WORK POSITIONS ETH_POSITIONS SKIP_ETHEREAL
+    scripts/side-by-side-table.py WORK GT_4KU TT ETH_GT ETH SKIP_ETHEREAL
+
+(the runs' names in WORK, as side-by-side.sh names them: gradtune's and texel-tuner's on 4ku,
+gradtune's and Ethereal's tuner's on Ethereal)
 
 Reads, for each run NAME, WORK/NAME.time (GNU time -v: wall and peak memory), WORK/NAME.log
 (its stdout, each line stamped with the seconds since it started), and for gradtune's runs
@@ -82,11 +85,11 @@ def mb(x):
     return "-" if x is None else f"{x:.0f} MB"
 
 
-def texel_tuner(work):
+def texel_tuner(work, name):
     """texel-tuner's printed errors by epoch, with the seconds at which each was printed."""
     epochs = []
     loaded = None
-    for t, text in stamped(os.path.join(work, "tt.log")):
+    for t, text in stamped(os.path.join(work, name + ".log")):
         m = re.search(r"Epoch (\d+) \(.*?\), error ([0-9.eE+-]+)", text)
         if m:
             epochs.append((int(m.group(1)), float(m.group(2)), t))
@@ -95,51 +98,66 @@ def texel_tuner(work):
     return epochs, loaded
 
 
-def table_4ku(work, positions):
-    gt = Gradtune(work, "gt-4ku")
-    epochs, tt_loaded = texel_tuner(work)
+def table_4ku(work, g4, t4):
+    gt = Gradtune(work, g4)
+    epochs, tt_loaded = texel_tuner(work, t4)
     if not epochs:
-        sys.exit(f"{work}/tt.log: texel-tuner printed no epoch")
+        sys.exit(f"{work}/{t4}.log: texel-tuner printed no epoch")
     tt_epoch, tt_final, tt_final_at = epochs[-1]
-    tt_wall, tt_rss = read_time(os.path.join(work, "tt.time"))
+    tt_wall, tt_rss = read_time(os.path.join(work, t4 + ".time"))
     judge = lambda name: judged(os.path.join(work, name + ".eval.json"))
-    with open(os.path.join(work, "gt-4ku.held.eval.json")) as f:
+    with open(os.path.join(work, g4 + ".held.eval.json")) as f:
         held = json.load(f)["positions"]
     s = gt.summary
+    positions = s["positions"][0] + held
+    tight = Gradtune(work, g4 + "-tight") if os.path.exists(
+        os.path.join(work, g4 + "-tight", "summary.json")) else None
+    reach = tight or gt
     rows = [
         ("training positions", f"{s['positions'][0]:,}", "the same"),
         ("load, to the fit's start", secs(gt.fit_start), secs(tt_loaded)),
         ("fit", f"{secs(gt.fit_seconds())}, {s['iterations']} iterations, "
                 f"{s['passes']:.0f} passes", f"{tt_epoch:,} epochs of Adam, "
                 f"{secs(tt_final_at - (tt_loaded or 0))}"),
-        ("final loss, unrounded, training", fmt(s["train_loss"][1]),
+        ("final loss, unrounded, training", fmt(s["train_loss"][1]) + (
+            f" ({fmt(tight.summary['train_loss'][1])} to the tighter stop, "
+            f"{tight.summary['iterations']} iterations)" if tight else ""),
          f"{fmt(tt_final)} (its last printed error)"),
-        ("time to texel-tuner's final loss", secs(gt.time_to(tt_final)), secs(tt_final_at)),
-        ("whole run, wall", secs(gt.wall), secs(tt_wall)),
+        ("time to the training loss of texel-tuner's final weights (its printed integers, "
+         "judged by gradtune)", secs(gt.time_to(judge(t4 + ".train"))), secs(tt_final_at)),
+        ("time to texel-tuner's own last printed error" + (" (the tighter stop's run)"
+                                                          if tight else ""),
+         secs(reach.time_to(tt_final)), secs(tt_final_at)),
+        ("whole run, wall", secs(gt.wall) + (f" ({secs(tight.wall)} to the tighter stop)"
+                                             if tight else ""), secs(tt_wall)),
         ("peak memory", mb(gt.rss), mb(tt_rss)),
-        ("integer weights: training loss", fmt(judge("gt-4ku.train")), fmt(judge("tt.train"))),
-        (f"integer weights: held-out loss ({held:,} positions)", fmt(judge("gt-4ku.held")),
-         fmt(judge("tt.held"))),
+        ("integer weights: training loss", fmt(judge(g4 + ".train")), fmt(judge(t4 + ".train"))),
+        (f"integer weights: held-out loss ({held:,} positions)", fmt(judge(g4 + ".held")),
+         fmt(judge(t4 + ".held"))),
         ("rounding cost after polish (training)",
          f"{s['rounding']['cost_after_polish']:.2e}", "-"),
     ]
     print(f"### 4ku, {positions:,} positions: gradtune and texel-tuner\n")
     print("Both from zero on the same training positions (the games whose number does not end "
           "in 9), K 0.912011 base 10 (texel-tuner's 2.1 base e), 2 threads each; the integer "
-          "weights judged by `tune eval` on the training and the held-out positions.\n")
+          "weights judged by `tune eval` on the training and the held-out positions. gradtune's "
+          "figures are its defaults' (stopped when the loss falls by less than 1e-5 of itself "
+          "over 5 iterations)" + ("; in parentheses a second run to `--stop-rel-loss 1e-7`"
+                                  if tight else "") + ".\n")
     print("| | gradtune | texel-tuner |\n|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]} |")
     print()
 
 
-def table_ethereal(work, positions):
-    gt = Gradtune(work, "gt-eth-all")
-    eth_wall, eth_rss = read_time(os.path.join(work, "eth.time"))
-    eth_final = judged(os.path.join(work, "eth-final.eval.json"))
+def table_ethereal(work, ge, te):
+    gt = Gradtune(work, ge)
+    eth_wall, eth_rss = read_time(os.path.join(work, te + ".time"))
+    eth_final = judged(os.path.join(work, te + "-final.eval.json"))
+    positions = gt.summary["positions"][0]
     start = gt.log[0]["train_loss"] if gt.log else None
     s = gt.summary
-    last = [(int(m.group(1)), float(m.group(2)), t) for t, text in stamped(os.path.join(work, "eth.log"))
+    last = [(int(m.group(1)), float(m.group(2)), t) for t, text in stamped(os.path.join(work, te + ".log"))
             for m in [re.search(r"Epoch \[(\d+)\] Error = \[([0-9.eE+-]+)\]", text)] if m]
     eth_epoch, eth_error, eth_at = last[-1] if last else (0, None, None)
     rows = [
@@ -150,7 +168,8 @@ def table_ethereal(work, positions):
          f"{eth_epoch:,} epochs of AdaGrad (its last error {fmt(eth_error)} at its own K), "
          f"the last at {secs(eth_at)}"),
         ("final loss, integer weights", fmt(gt.rounded), fmt(eth_final)),
-        ("time to Ethereal's final loss", secs(gt.time_to(eth_final)), secs(eth_wall)),
+        ("time to the loss of Ethereal's final weights (its printed integers)",
+         secs(gt.time_to(eth_final)), secs(eth_wall)),
         ("whole run, wall", secs(gt.wall), secs(eth_wall)),
         ("peak memory", mb(gt.rss), mb(eth_rss)),
     ]
@@ -164,12 +183,12 @@ def table_ethereal(work, positions):
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit(f"usage: {sys.argv[0]} WORK POSITIONS ETH_POSITIONS SKIP_ETHEREAL")
-    work, positions, eth_positions, skip = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    table_4ku(work, positions)
+    if len(sys.argv) != 7:
+        sys.exit(f"usage: {sys.argv[0]} WORK GT_4KU TT ETH_GT ETH SKIP_ETHEREAL")
+    work, g4, t4, ge, te, skip = sys.argv[1:]
+    table_4ku(work, g4, t4)
     if skip != "1":
-        table_ethereal(work, eth_positions)
+        table_ethereal(work, ge, te)
 
 
 if __name__ == "__main__":

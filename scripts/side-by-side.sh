@@ -37,6 +37,11 @@ eth_positions=${ETH_POSITIONS:-200000}
 tt_epochs=${TT_EPOCHS:-5001}
 eth_epochs=${ETH_EPOCHS:-1001}
 k4ku=0.912011 # texel-tuner's K for 4ku, 2.1 base e, in gradtune's base 10
+# The runs' names in WORK carry their sizes, so that runs of other sizes share one WORK.
+g4=gt-4ku-$positions
+t4=tt-$positions-$tt_epochs
+ge=gt-eth-$eth_positions
+te=eth-$eth_positions-$eth_epochs
 
 die() {
     echo "side-by-side.sh: $*" >&2
@@ -185,24 +190,28 @@ gradtune() {
 # All the training positions (`--valid-fraction 0`, as texel-tuner fits them), no prior
 # (`--prior-positions 0`: it would hold weights with little support near the start, here zero;
 # the peers fit the bare objective).
-gradtune gt-4ku --trace "$trace_train" --manifest "$manifest4" --weights "$zero" --k "$k4ku" \
+gradtune "$g4" --trace "$trace_train" --manifest "$manifest4" --weights "$zero" --k "$k4ku" \
     --valid-fraction 0 --prior-positions 0 --no-verify-traces --threads 2
+# The same to a tighter stop: the default (a fall below 1e-5 of the loss over 5 iterations) may
+# end a little above texel-tuner's final loss; the time to reach it is this run's.
+gradtune "$g4-tight" --trace "$trace_train" --manifest "$manifest4" --weights "$zero" --k "$k4ku" \
+    --valid-fraction 0 --prior-positions 0 --no-verify-traces --threads 2 --stop-rel-loss 1e-7
 
-if [ ! -s "$work/tt.log" ] || ! grep -q "Epoch $((tt_epochs - 1 - (tt_epochs - 1) % 100))" "$work/tt.log"; then
+if [ ! -s "$work/$t4.log" ] || ! grep -q "Epoch $((tt_epochs - 1 - (tt_epochs - 1) % 100))" "$work/$t4.log"; then
     log "texel-tuner: $tt_epochs epochs"
     echo "$train,0,0" >"$work/tt-sources.csv"
-    (cd "$work" && timed tt stdbuf -oL "$tt" "$work/tt-sources.csv")
+    (cd "$work" && timed "$t4" stdbuf -oL "$tt" "$work/tt-sources.csv")
 fi
-cut -f2- "$work/tt.log" >"$work/tt.out"
-python3 "$here/engines/texel-tuner/tuner-weights.py" "$manifest4" "$work/tt.out" >"$work/tt-final.json"
+cut -f2- "$work/$t4.log" >"$work/$t4.out"
+python3 "$here/engines/texel-tuner/tuner-weights.py" "$manifest4" "$work/$t4.out" >"$work/$t4-final.json"
 # Both tuners' integer weights judged by gradtune on the training and the held-out positions.
 judge() { # judge WEIGHTS TRACES OUT
     "$tune" eval "$1" --trace "$2" --manifest "$manifest4" --k "$k4ku" --json >"$3" 2>/dev/null
 }
-judge "$work/tt-final.json" "$trace_train" "$work/tt.train.eval.json"
-judge "$work/tt-final.json" "$trace_held" "$work/tt.held.eval.json"
-judge "$work/gt-4ku/weights-int.json" "$trace_train" "$work/gt-4ku.train.eval.json"
-judge "$work/gt-4ku/weights-int.json" "$trace_held" "$work/gt-4ku.held.eval.json"
+judge "$work/$t4-final.json" "$trace_train" "$work/$t4.train.eval.json"
+judge "$work/$t4-final.json" "$trace_held" "$work/$t4.held.eval.json"
+judge "$work/$g4/weights-int.json" "$trace_train" "$work/$g4.train.eval.json"
+judge "$work/$g4/weights-int.json" "$trace_held" "$work/$g4.held.eval.json"
 
 # --- 5. Ethereal: gradtune and Ethereal's tuner ------------------------------------------
 if [ "${SKIP_ETHEREAL:-0}" != 1 ]; then
@@ -214,22 +223,22 @@ if [ "${SKIP_ETHEREAL:-0}" != 1 ]; then
         "$tune" trace --engine "$ethereal" --manifest "$manifest_eth" --jobs 2 \
             "$work/quiet-$eth_positions.epd" -o "$trace_eth" 2>"$work/trace-ethereal.err"
     fi
-    gradtune gt-eth-all --trace "$trace_eth" --manifest "$manifest_eth" --valid-fraction 0 \
+    gradtune "$ge" --trace "$trace_eth" --manifest "$manifest_eth" --valid-fraction 0 \
         --prior-positions 0 --threads 2
-    keth=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['k'])" "$work/gt-eth-all/summary.json")
-    if [ ! -s "$work/eth.log" ] || ! grep -q "const int" "$work/eth.log"; then
+    keth=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['k'])" "$work/$ge/summary.json")
+    if [ ! -s "$work/$te.log" ] || ! grep -q "const int" "$work/$te.log"; then
         log "Ethereal's tuner: $eth_epochs epochs"
         cp "$work/quiet-$eth_positions.epd" "$work/eth-tune/FENS"
-        (cd "$work/eth-tune" && OMP_NUM_THREADS=2 timed eth stdbuf -oL "$eth_tuner")
+        (cd "$work/eth-tune" && OMP_NUM_THREADS=2 timed "$te" stdbuf -oL "$eth_tuner")
     fi
-    cut -f2- "$work/eth.log" >"$work/eth.out"
-    python3 "$here/engines/ethereal/tuner-weights.py" "$manifest_eth" "$work/eth.out" >"$work/eth-final.json"
-    "$tune" eval "$work/eth-final.json" --trace "$trace_eth" --manifest "$manifest_eth" \
-        --k "$keth" --json >"$work/eth-final.eval.json" 2>/dev/null
-    "$tune" eval "$work/gt-eth-all/weights-int.json" --trace "$trace_eth" --manifest "$manifest_eth" \
-        --k "$keth" --json >"$work/gt-eth-all.eval.json" 2>/dev/null
+    cut -f2- "$work/$te.log" >"$work/$te.out"
+    python3 "$here/engines/ethereal/tuner-weights.py" "$manifest_eth" "$work/$te.out" >"$work/$te-final.json"
+    "$tune" eval "$work/$te-final.json" --trace "$trace_eth" --manifest "$manifest_eth" \
+        --k "$keth" --json >"$work/$te-final.eval.json" 2>/dev/null
+    "$tune" eval "$work/$ge/weights-int.json" --trace "$trace_eth" --manifest "$manifest_eth" \
+        --k "$keth" --json >"$work/$ge.eval.json" 2>/dev/null
 fi
 
 # --- 6. the tables -----------------------------------------------------------------------
-python3 "$here/scripts/side-by-side-table.py" "$work" "$positions" "$eth_positions" \
+python3 "$here/scripts/side-by-side-table.py" "$work" "$g4" "$t4" "$ge" "$te" \
     "${SKIP_ETHEREAL:-0}" | tee "$work/side-by-side.md"
