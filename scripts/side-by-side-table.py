@@ -52,8 +52,6 @@ class Gradtune:
         with open(os.path.join(work, name + ".fit-start")) as f:
             self.fit_start = float(f.read())
         self.wall, self.rss = read_time(os.path.join(work, name + ".time"))
-        path = os.path.join(work, name + ".eval.json")
-        self.rounded = judged(path) if os.path.exists(path) else None
 
     def time_to(self, loss):
         """Seconds from the command's start to the first iterate at or below `loss`."""
@@ -167,7 +165,8 @@ def table_ethereal(work, ge, te):
         ("fit", f"{secs(gt.fit_seconds())}, {s['iterations']} iterations",
          f"{eth_epoch:,} epochs of AdaGrad (its last error {fmt(eth_error)} at its own K), "
          f"the last at {secs(eth_at)}"),
-        ("final loss, integer weights", fmt(gt.rounded), fmt(eth_final)),
+        ("final loss, integer weights", fmt(judged(os.path.join(work, ge + ".eval.json"))),
+         fmt(eth_final)),
         ("time to the loss of Ethereal's final weights (its printed integers)",
          secs(gt.time_to(eth_final)), secs(eth_wall)),
         ("whole run, wall", secs(gt.wall), secs(eth_wall)),

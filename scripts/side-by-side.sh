@@ -17,7 +17,7 @@
 # 5. Ethereal: gradtune from the shipped weights on all positions at its fitted K, then
 #    Ethereal's tuner (ETH_EPOCHS epochs of AdaGrad, 2 OpenMP threads); its last printed weights
 #    judged at gradtune's K;
-# 6. prints one table per engine (markdown, also in WORK/side-by-side.md).
+# 6. prints one table per engine (markdown, also in WORK/side-by-side-POSITIONS-ETH_POSITIONS.md).
 #
 # Each step's output is kept in WORK, and a rerun skips the steps whose output is there (delete
 # a file to redo its step). Times are wall seconds on whatever else the machine is doing: run it
@@ -241,4 +241,4 @@ fi
 
 # --- 6. the tables -----------------------------------------------------------------------
 python3 "$here/scripts/side-by-side-table.py" "$work" "$g4" "$t4" "$ge" "$te" \
-    "${SKIP_ETHEREAL:-0}" | tee "$work/side-by-side.md"
+    "${SKIP_ETHEREAL:-0}" | tee "$work/side-by-side-$positions-$eth_positions.md"
