@@ -1,7 +1,7 @@
 //! An objective evaluated by what changes: [`Columns`], the index of the positions each weight
 //! changes (built once from the set, [`CompiledSet::reads`] and
-//! [`CompiledSet::tapered_terms`]), and [`Kept`], the weights, every position's evaluation and
-//! its loss, so that moving one weight re-evaluates only its column ([`Kept::try_weight`]) and
+//! [`CompiledSet::tapered_terms`]), and [`Kept`], the weights and every position's evaluation,
+//! so that moving one weight re-evaluates only its column ([`Kept::try_weight`]) and
 //! keeping the move updates only those positions ([`Kept::keep`]). What the integer polish
 //! after rounding (`texel::finish`) is made of: a sweep of tries costs about one pass in all,
 //! not one pass a try.
@@ -49,7 +49,8 @@ const MAX_BLOCK: usize = 1 << 16;
 /// The fewest positions a try evaluates in parallel.
 const PARALLEL: usize = 1 << 17;
 
-/// Blocks built at a time (each holds its columns' bytes until they are appended).
+/// The most blocks built at a time (each holds its columns' entries until they are appended,
+/// about 4 bytes a (position, column) while it is built): two a thread, at most this many.
 const WAVE: usize = 16;
 
 /// How a linear row's evaluation moves with a weight: by its middlegame factor `a`, its
@@ -157,7 +158,8 @@ impl BlockCols {
 #[derive(Clone, Default)]
 struct Entries {
     bytes: Vec<u8>,
-    pending: Vec<(u32, i8)>,
+    /// (gap, coefficient): a gap within a block fits 16 bits ([`MAX_BLOCK`]).
+    pending: Vec<(u16, i8)>,
     count: u32,
     next: u32,
 }
@@ -168,7 +170,8 @@ impl Entries {
     fn push(&mut self, first: u32, i: u32, s: Option<i8>) {
         let from = if self.count == 0 { first } else { self.next };
         match s {
-            Some(s) => self.pending.push((i - from, s)),
+            // `from` and `i` lie in one block of at most `MAX_BLOCK` positions.
+            Some(s) => self.pending.push(((i - from) as u16, s)),
             None => put(&mut self.bytes, i - from),
         }
         self.next = i + 1;
@@ -196,7 +199,7 @@ impl Entries {
                 self.bytes.push(((gap as u8) << 4) | (q + 8) as u8);
             } else {
                 self.bytes.push(ESCAPE);
-                put(&mut self.bytes, gap);
+                put(&mut self.bytes, u32::from(gap));
                 self.bytes.push(s as u8);
             }
         }
@@ -246,9 +249,6 @@ fn small(s: f64) -> Option<i8> {
 /// A position's entries while a block is built: (column, coefficient if linear).
 type Marks = Vec<(u32, Option<i8>)>;
 
-/// A try's new losses of one column item's positions, and the scores of those scored afresh.
-type NewScores = (Vec<f64>, Vec<f64>);
-
 impl Columns {
     /// The index of `set` for the weights `weights` (indices into the set's parameters): for
     /// each, the positions that read it. `twins[m] = Some(e)` (as
@@ -296,8 +296,9 @@ impl Columns {
         };
         // Parts by column as the blocks come in, then laid out column by column.
         let mut by_col: Vec<Vec<Part>> = vec![Vec::new(); cols];
-        for wave in (0..blocks).step_by(WAVE) {
-            let built: Vec<BlockCols> = (wave..(wave + WAVE).min(blocks))
+        let wave_len = (2 * rayon::current_num_threads()).clamp(2, WAVE);
+        for wave in (0..blocks).step_by(wave_len) {
+            let built: Vec<BlockCols> = (wave..(wave + wave_len).min(blocks))
                 .into_par_iter()
                 .map(|b| (!stop.now()).then(|| out.build_block(set, &members, b, linear)))
                 .collect::<Option<_>>()?;
@@ -557,14 +558,15 @@ impl<'a> Item<'a> {
     }
 }
 
-/// The weights and every position's evaluation and data loss of an [`Objective`]'s set, kept
-/// up to date one column at a time; see the module documentation.
+/// The weights and every position's evaluation of an [`Objective`]'s set, kept up to date one
+/// column at a time; see the module documentation. A position's data loss is computed from its
+/// kept evaluation when a try needs it (the same bits each time: no vector of losses is held,
+/// 8 bytes a position less at the polish's peak).
 #[derive(Clone, Debug)]
 pub struct Kept<'a> {
     objective: &'a Objective,
     w: Vec<f64>,
     q: Vec<f64>,
-    loss: Vec<f64>,
 }
 
 /// A try of one weight's new value: the change of the summed data loss over the positions it
@@ -579,9 +581,10 @@ pub struct Try {
     pub change: f64,
     /// Positions evaluated.
     pub evaluated: usize,
-    /// Per work item, its positions' new losses, and their evaluations where scored afresh
-    /// (a linear entry's is moved again by [`Kept::keep`]: the same arithmetic).
-    new: Vec<NewScores>,
+    /// Per work item, the evaluations of its positions scored afresh (a linear entry's is
+    /// moved again by [`Kept::keep`], and every loss computed again from its evaluation: the
+    /// same arithmetic, so nothing else is held a position).
+    new: Vec<Vec<f64>>,
 }
 
 impl<'a> Kept<'a> {
@@ -591,18 +594,10 @@ impl<'a> Kept<'a> {
         let set = objective.set();
         let mut q = vec![0.0; set.len()];
         set.scores(w, &mut q);
-        let link = objective.cfg.link;
-        let t = objective.targets();
-        let loss = q
-            .par_iter()
-            .zip(t)
-            .map(|(&q, &t)| link.loss_value(q, t))
-            .collect();
         Kept {
             objective,
             w: w.to_vec(),
             q,
-            loss,
         }
     }
 
@@ -618,7 +613,13 @@ impl<'a> Kept<'a> {
 
     /// The kept data losses' sum (in position order).
     pub fn loss_sum(&self) -> f64 {
-        self.loss.iter().sum()
+        let link = self.objective.cfg.link;
+        let t = self.objective.targets();
+        self.q
+            .iter()
+            .enumerate()
+            .map(|(i, &q)| link.loss_value(q, t.at(i)))
+            .sum()
     }
 
     /// Kept evaluation `i` moved by `step` of weight `j`, a linear entry's coefficient `s`
@@ -648,7 +649,7 @@ impl<'a> Kept<'a> {
         w[j] = value;
         let items = columns.items(j);
         let one = |scratch: &mut Scratch, item: &Item<'_>| {
-            let (mut change, mut losses, mut scores) = (0.0, Vec::new(), Vec::new());
+            let (mut change, mut evaluated, mut scores) = (0.0, 0, Vec::new());
             let factors = item.factors();
             item.each(|i, s| {
                 let q = match s {
@@ -659,15 +660,15 @@ impl<'a> Kept<'a> {
                         q
                     }
                 };
-                let l = link.loss_value(q, t[i]);
-                change += l - self.loss[i];
-                losses.push(l);
+                let t = t.at(i);
+                change += link.loss_value(q, t) - link.loss_value(self.q[i], t);
+                evaluated += 1;
             });
-            (change, (losses, scores))
+            (change, evaluated, scores)
         };
         // A small try in this thread: waking the pool for it costs more than it saves, and on
         // a busy machine each join waits for a worker's turn.
-        let done: Vec<(f64, NewScores)> = if columns.entries(j) < columns.parallel {
+        let done: Vec<(f64, usize, Vec<f64>)> = if columns.entries(j) < columns.parallel {
             let mut scratch = Scratch::default();
             items.iter().map(|item| one(&mut scratch, item)).collect()
         } else {
@@ -681,29 +682,28 @@ impl<'a> Kept<'a> {
             evaluated: 0,
             new: Vec::with_capacity(done.len()),
         };
-        for (change, new) in done {
+        for (change, evaluated, scores) in done {
             out.change += change;
-            out.evaluated += new.0.len();
-            out.new.push(new);
+            out.evaluated += evaluated;
+            out.new.push(scores);
         }
         out
     }
 
-    /// Keeps a try (made at the current kept state): its weight's value, its positions'
-    /// evaluations and losses become the kept ones.
+    /// Keeps a try (made at the current kept state): its weight's value and its positions'
+    /// evaluations become the kept ones.
     pub fn keep(&mut self, columns: &Columns, tried: Try) {
         let (j, step) = (tried.weight, tried.step);
-        for (item, (losses, scores)) in columns.items(j).into_iter().zip(tried.new) {
-            let (mut losses, mut scores) = (losses.into_iter(), scores.into_iter());
+        for (item, scores) in columns.items(j).into_iter().zip(tried.new) {
+            let mut scores = scores.into_iter();
             let factors = item.factors();
             item.each(|i, s| {
                 let q = match s {
                     Some(s) => Some(self.moved(columns, (j, step), i, s, factors)),
                     None => scores.next(),
                 };
-                if let (Some(q), Some(l)) = (q, losses.next()) {
+                if let Some(q) = q {
                     self.q[i] = q;
-                    self.loss[i] = l;
                 }
             });
         }

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::OptimError;
 use crate::loss::Link;
-use tapered::CompiledSet;
 use tapered::Stop;
+use tapered::{CompiledSet, Target};
 
 mod penalty;
 
@@ -96,7 +96,8 @@ impl ObjectiveConfig {
 pub struct Objective {
     pub(crate) set: Arc<CompiledSet>,
     pub(crate) cfg: ObjectiveConfig,
-    targets: Vec<f64>,
+    /// Each position's target in the sigmoid's range ([`Targets`]).
+    targets: TargetStore,
     free: Vec<usize>,
     /// Position of each full index among the free ones (`u32::MAX` when frozen).
     pub(crate) slot: Vec<u32>,
@@ -109,6 +110,60 @@ pub struct Objective {
     /// The per-weight L2 strengths of the prior, over the free parameters (empty: none).
     prior: Arc<[f64]>,
     evaluated: AtomicU64,
+}
+
+/// Each position's target in the sigmoid's range, as the objective compares its evaluation
+/// with (the label's result, blended with its score where the configuration says so). Game
+/// results take a handful of values: while there are at most 256 distinct ones, a position
+/// holds the number of its value in a table (a byte a position, not 8; the same bits).
+#[derive(Debug)]
+enum TargetStore {
+    Table { values: Vec<f64>, index: Vec<u8> },
+    Full(Vec<f64>),
+}
+
+impl TargetStore {
+    fn new(targets: impl Iterator<Item = f64> + Clone) -> TargetStore {
+        let mut values: Vec<f64> = Vec::new();
+        let mut index = Vec::with_capacity(targets.size_hint().0);
+        for t in targets.clone() {
+            let k = match values.iter().position(|v| v.to_bits() == t.to_bits()) {
+                Some(k) => k,
+                None if values.len() < 256 => {
+                    values.push(t);
+                    values.len() - 1
+                }
+                None => return TargetStore::Full(targets.collect()),
+            };
+            index.push(k as u8);
+        }
+        TargetStore::Table { values, index }
+    }
+
+    fn view(&self) -> Targets<'_> {
+        match self {
+            TargetStore::Table { values, index } => Targets::Table(values, index),
+            TargetStore::Full(t) => Targets::Full(t),
+        }
+    }
+}
+
+/// A view of each position's target ([`TargetStore`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Targets<'a> {
+    Table(&'a [f64], &'a [u8]),
+    Full(&'a [f64]),
+}
+
+impl Targets<'_> {
+    /// Position `i`'s target.
+    #[inline(always)]
+    pub(crate) fn at(self, i: usize) -> f64 {
+        match self {
+            Targets::Table(values, index) => values[usize::from(index[i])],
+            Targets::Full(t) => t[i],
+        }
+    }
 }
 
 impl Objective {
@@ -167,19 +222,16 @@ impl Objective {
             k: cfg.score_k.unwrap_or(link.k),
             ..link
         };
-        let targets = set
-            .targets()
-            .iter()
-            .map(|l| {
-                let r = link.sigmoid.label(l.value);
-                match l.score {
-                    Some(s) if cfg.lambda < 1.0 => {
-                        cfg.lambda * r + (1.0 - cfg.lambda) * score_link.expect(f64::from(s))
-                    }
-                    _ => r,
+        let target = |l: &Target| {
+            let r = link.sigmoid.label(l.value);
+            match l.score {
+                Some(s) if cfg.lambda < 1.0 => {
+                    cfg.lambda * r + (1.0 - cfg.lambda) * score_link.expect(f64::from(s))
                 }
-            })
-            .collect();
+                _ => r,
+            }
+        };
+        let targets = TargetStore::new(set.targets().iter().map(target));
         let bounds = vec![(f64::NEG_INFINITY, f64::INFINITY); free.len()];
         Ok(Objective {
             set,
@@ -351,8 +403,8 @@ impl Objective {
 
     /// Each position's target, as the loss reads it (the label, blended with the score's
     /// expectation by `lambda`).
-    pub(crate) fn targets(&self) -> &[f64] {
-        &self.targets
+    pub(crate) fn targets(&self) -> Targets<'_> {
+        self.targets.view()
     }
 
     /// The positions.
@@ -407,7 +459,7 @@ impl Objective {
         self.evaluated.load(Ordering::Relaxed) as f64 / n
     }
 
-    fn count(&self, positions: usize) {
+    pub(crate) fn count(&self, positions: usize) {
         self.evaluated
             .fetch_add(positions as u64, Ordering::Relaxed);
     }
@@ -420,8 +472,8 @@ impl Objective {
             return f64::NAN;
         }
         let link = self.cfg.link;
-        let t = &self.targets;
-        let f = |i: usize, q: f64| (link.loss_value(q, t[i]), 0.0);
+        let t = self.targets();
+        let f = |i: usize, q: f64| (link.loss_value(q, t.at(i)), 0.0);
         self.set
             .pass(w, 0..n, None, None, f, Stop::Never)
             .unwrap_or(f64::NAN)
@@ -434,11 +486,11 @@ impl Objective {
     pub fn position_losses(&self, w: &[f64]) -> Vec<f64> {
         let n = self.set.len();
         let link = self.cfg.link;
-        let t = &self.targets;
+        let t = self.targets();
         // Every position is visited exactly once per pass, so each slot is written once.
         let out: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
         let f = |i: usize, q: f64| {
-            let l = link.loss_value(q, t[i]);
+            let l = link.loss_value(q, t.at(i));
             out[i].store(l.to_bits(), Ordering::Relaxed);
             (l, 0.0)
         };
@@ -453,13 +505,13 @@ impl Objective {
         let n = self.set.len();
         let w = self.expand(x);
         let link = self.cfg.link;
-        let t = &self.targets;
+        let t = self.targets();
         let s = self.set.pass(
             &w,
             0..n,
             None,
             None,
-            |i, q| (link.loss_value(q, t[i]), 0.0),
+            |i, q| (link.loss_value(q, t.at(i)), 0.0),
             stop,
         )?;
         self.count(n);
@@ -503,14 +555,14 @@ impl Objective {
         let n = range.end.saturating_sub(range.start);
         let w = self.expand(x);
         let link = self.cfg.link;
-        let t = &self.targets;
+        let t = self.targets();
         let mut full = vec![0.0; self.base.len()];
         let s = self.set.pass(
             &w,
             range,
             order,
             Some(&mut full),
-            |i, q| link.loss(q, t[i]),
+            |i, q| link.loss(q, t.at(i)),
             stop,
         )?;
         self.count(n);
@@ -559,6 +611,18 @@ impl Objective {
         self.penalties().add_curvature_dense(h)
     }
 
+    /// The sample of at most `sample` of `n` positions spread evenly over them: every
+    /// `stride`-th position from the first, `len` of them (all for `None`, 0 or `n` or more).
+    pub(crate) fn sample_stride(n: usize, sample: Option<usize>) -> (usize, usize) {
+        match sample {
+            Some(s) if s > 0 && s < n => {
+                let k = n.div_ceil(s);
+                (k, n.div_ceil(k))
+            }
+            _ => (1, n),
+        }
+    }
+
     /// What [`linearise`](Self::linearise) (in `linearise.rs`) sums over: the positions (all, or
     /// the sample), the full weights at `x`, and each position's loss curvature divided by
     /// their number (one pass over them, counted).
@@ -568,13 +632,12 @@ impl Objective {
         sample: Option<usize>,
     ) -> (Arc<CompiledSet>, Vec<f64>, Vec<f64>) {
         let n = self.set.len();
-        let set = match sample {
-            Some(s) if s > 0 && s < n => {
-                let k = n.div_ceil(s);
+        let set = match Objective::sample_stride(n, sample) {
+            (1, _) => self.set.clone(),
+            (k, _) => {
                 let keep: Vec<usize> = (0..n).step_by(k).collect();
                 Arc::new(self.set.subset(&keep))
             }
-            _ => self.set.clone(),
         };
         let m = set.len();
         let w = self.expand(x);
@@ -587,3 +650,6 @@ impl Objective {
         (set, w, curvature)
     }
 }
+
+#[cfg(test)]
+mod tests;
