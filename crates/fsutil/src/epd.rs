@@ -34,7 +34,7 @@ pub enum Token<'a> {
 pub fn tokens(rest: &str) -> Tokens<'_> {
     Tokens {
         rest,
-        chars: rest.char_indices(),
+        at: 0,
         pending_end: false,
     }
 }
@@ -43,7 +43,8 @@ pub fn tokens(rest: &str) -> Tokens<'_> {
 #[derive(Clone, Debug)]
 pub struct Tokens<'a> {
     rest: &'a str,
-    chars: std::str::CharIndices<'a>,
+    /// The byte the next token's search starts at (always a character boundary).
+    at: usize,
     /// A `;` ended the last word: [`Token::End`] comes next.
     pending_end: bool,
 }
@@ -57,20 +58,33 @@ impl<'a> Iterator for Tokens<'a> {
         }
         let mut start: Option<usize> = None;
         let mut in_quote = false;
-        for (i, c) in self.chars.by_ref() {
-            match c {
-                '"' => {
+        let bytes = self.rest.as_bytes();
+        // Byte by byte where a byte is a character (ASCII: every trace and EPD byte in
+        // practice), a whole character where it is not (its white space is Unicode's).
+        while let Some(&b) = bytes.get(self.at) {
+            let i = self.at;
+            let space = if b.is_ascii() {
+                self.at += 1;
+                // `char::is_whitespace` on ASCII: these five and the space.
+                matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+            } else {
+                let c = self.rest[i..].chars().next().unwrap_or(' ');
+                self.at += c.len_utf8();
+                c.is_whitespace()
+            };
+            match b {
+                b'"' => {
                     start.get_or_insert(i);
                     in_quote = !in_quote;
                 }
-                ';' if !in_quote => match start {
+                b';' if !in_quote => match start {
                     Some(s) => {
                         self.pending_end = true;
                         return Some(Token::Word(&self.rest[s..i]));
                     }
                     None => return Some(Token::End),
                 },
-                c if c.is_whitespace() && !in_quote => {
+                _ if space && !in_quote => {
                     if let Some(s) = start {
                         return Some(Token::Word(&self.rest[s..i]));
                     }
@@ -106,5 +120,19 @@ mod tests {
         assert_eq!(words("c1 ab\"c d\"e"), ["c1", "ab\"c d\"e"]);
         assert_eq!(words("open \"to the end; x"), ["open", "\"to the end; x"]);
         assert_eq!(words("é\tü;"), ["é", "ü", ";"]);
+        // Unicode's white space outside ASCII splits too (a no-break space, an em space).
+        assert_eq!(words("a\u{a0}b\u{2003}c;d"), ["a", "b", "c", ";", "d"]);
+        assert_eq!(words("a\u{b}b\u{c}c\rd"), ["a", "b", "c", "d"]);
+    }
+
+    #[test]
+    fn ascii_white_space_is_chars() {
+        for b in 0u8..128 {
+            let expected = char::from(b).is_whitespace();
+            let got = words(&format!("x{}y", char::from(b))).len() == 2;
+            if b != b'"' && b != b';' {
+                assert_eq!(got, expected, "byte {b}");
+            }
+        }
     }
 }

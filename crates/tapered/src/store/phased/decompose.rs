@@ -6,6 +6,12 @@ use super::{Phased, Unit};
 use crate::store::packing::Packing;
 use crate::store::reason::{Reason, Refusal};
 
+thread_local! {
+    /// Per pair, its place in the row being merged (`u32::MAX`: none yet); left all
+    /// `u32::MAX` between rows.
+    static SLOT: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A pair's merged (pair, middlegame coefficient, endgame coefficient) in a sparse row.
 type Group = (u32, f64, f64);
 
@@ -146,16 +152,36 @@ impl Phased {
         counts: &[(u32, f64)],
     ) -> Result<(), Refusal> {
         let c = constant(konst)?;
+        // Each pair's counts summed in the order they come (a pair's place in `merged` found
+        // through this thread's `SLOT`, not by a search of `merged`).
         let mut merged: Vec<(usize, f64)> = Vec::with_capacity(counts.len());
-        for &(i, d) in counts {
-            let p = match self.pairs.pair_of.get(i as usize) {
-                Some(&p) if p != u32::MAX && self.pairs.mg[p as usize] == i => p as usize,
-                _ => return Err(Refusal::at(Reason::NoTwinPair, i, d)),
-            };
-            match merged.iter_mut().find(|x| x.0 == p) {
-                Some(x) => x.1 += d,
-                None => merged.push((p, d)),
+        let mut refused = None;
+        SLOT.with_borrow_mut(|slot| {
+            if slot.len() < self.pairs.mg.len() {
+                slot.resize(self.pairs.mg.len(), u32::MAX);
             }
+            for &(i, d) in counts {
+                let p = match self.pairs.pair_of.get(i as usize) {
+                    Some(&p) if p != u32::MAX && self.pairs.mg[p as usize] == i => p as usize,
+                    _ => {
+                        refused = Some(Refusal::at(Reason::NoTwinPair, i, d));
+                        break;
+                    }
+                };
+                match slot[p] {
+                    u32::MAX => {
+                        slot[p] = merged.len() as u32;
+                        merged.push((p, d));
+                    }
+                    k => merged[k as usize].1 += d,
+                }
+            }
+            for &(p, _) in &merged {
+                slot[p] = u32::MAX;
+            }
+        });
+        if let Some(r) = refused {
+            return Err(r);
         }
         merged.retain(|x| x.1 != 0.0);
         merged.sort_unstable_by_key(|x| x.0);
