@@ -13,6 +13,10 @@ use tapered::{Progress, ProgressEvent, Stop};
 
 use crate::tunable::Tunable;
 
+mod nearest;
+
+pub use nearest::{nearest_plane, NEAREST_MAX, NEAREST_SAMPLE};
+
 /// The most sweeps of the integer polish (each one try a movable weight at most, plus one pass
 /// for the gradient); it stops earlier when a sweep moves nothing.
 pub const POLISH_SWEEPS: usize = 8;
@@ -113,7 +117,16 @@ pub struct Rounding {
     /// Training data loss of the unrounded weights after centring minus before (0 up to
     /// floating-point rounding when the declared directions are flat).
     pub centring_change: f64,
-    /// Rounding cost on the training data loss before the polish (rounded minus unrounded).
+    /// Rounding cost on the training data loss of each weight rounded alone (rounded minus
+    /// unrounded).
+    #[serde(default)]
+    pub plain_rounding_cost: f64,
+    /// The same for the nearest-plane rounding ([`nearest_plane`]), if it was made (not for a
+    /// polish of 0 passes, more than [`NEAREST_MAX`] movable weights, or a matrix that cannot
+    /// be factored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nearest_plane_cost: Option<f64>,
+    /// Rounding cost before the polish: the lower of the two.
     pub cost_before_polish: f64,
     /// After it (the written `weights-int.json`).
     pub cost_after_polish: f64,
@@ -160,6 +173,18 @@ impl Rounding {
                 moved.join(", ")
             );
         }
+        if let Some(n) = self.nearest_plane_cost {
+            s += &format!(
+                "rounding  cost {:+.2e} each weight alone, {:+.2e} by the nearest plane: {} kept\n",
+                self.plain_rounding_cost,
+                n,
+                if n < self.plain_rounding_cost {
+                    "the nearest plane's"
+                } else {
+                    "each alone"
+                }
+            );
+        }
         if self.polish_sweeps == 0 && self.polish_cut.as_deref() == Some("budget") {
             s += &format!(
                 "polish    none (a budget of 0 passes): rounding cost {:+.2e}\n",
@@ -201,12 +226,30 @@ pub fn finish<M: Tunable>(
         train.data_loss(&wc)
     };
     let mut wi = model.round(&wc);
-    let rounded = train.data_loss(&wi);
+    let mut rounded = train.data_loss(&wi);
+    let plain = rounded;
     let movable = model.polish_moves();
+    let stopped = how.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let started = Instant::now();
+    let nearest = (how.passes > 0 && !stopped)
+        .then(|| nearest_plane(train, &wc, &wi, &movable))
+        .flatten()
+        .map(|wb| (train.data_loss(&wb), wb));
+    let nearest_cost = nearest.as_ref().map(|(l, _)| l - centred_loss);
+    if let Some((l, wb)) = nearest.filter(|(l, _)| *l < rounded) {
+        (wi, rounded) = (wb, l);
+    }
+    // The nearest-plane rounding's time counts in the polish's.
+    let how = &Polish {
+        seconds: (how.seconds).map(|s| (s - started.elapsed().as_secs_f64()).max(0.0)),
+        ..how.clone()
+    };
     let p = polish(train, &mut wi, &movable, &model.phase_pairs(), rounded, how);
     let report = Rounding {
         centred: moves.into_iter().map(Centred::from).collect(),
         centring_change: centred_loss - before,
+        plain_rounding_cost: plain - centred_loss,
+        nearest_plane_cost: nearest_cost,
         cost_before_polish: rounded - centred_loss,
         cost_after_polish: p.loss - centred_loss,
         polish_moves: p.moves,

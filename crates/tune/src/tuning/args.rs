@@ -172,8 +172,10 @@ pub struct RunArgs {
     pub emit: Vec<trace::emit::Language>,
     /// The most passes of the training set the integer polish takes after the fit (it moves
     /// the rounded weights by integer steps while the training loss falls; each sweep's
-    /// gradient is a pass, a try the share of the positions its weight changes); 0: no
-    /// polish, the weights only rounded. The summary's `polish` line says the passes taken.
+    /// gradient is a pass, a try the share of the positions its weight changes), after the
+    /// rounding (each weight alone, or by the nearest plane for up to 600 movable weights,
+    /// whichever loses less: one pass beside the budget); 0: no polish, each weight only
+    /// rounded. The summary's `rounding` and `polish` lines say what each did.
     #[arg(long, default_value_t = texel::finish::POLISH_PASSES, value_name = "N")]
     pub polish_passes: usize,
     /// No progress bars.
