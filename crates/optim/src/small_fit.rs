@@ -195,7 +195,24 @@ fn merge(e: &mut Vec<(u32, f64)>) {
 /// (row-major, `p x p`) by Cholesky; `None` if it is not positive definite.
 pub fn cholesky_solve(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
     let p = b.len();
-    // Lower factor L, row-major: a = L L^T.
+    let l = cholesky_lower(a, p)?;
+    let mut y = vec![0.0; p];
+    for i in 0..p {
+        let s: f64 = (0..i).map(|k| l[i * p + k] * y[k]).sum();
+        y[i] = (b[i] - s) / l[i * p + i];
+    }
+    let mut x = vec![0.0; p];
+    for i in (0..p).rev() {
+        let s: f64 = (i + 1..p).map(|k| l[k * p + i] * x[k]).sum();
+        x[i] = (y[i] - s) / l[i * p + i];
+    }
+    Some(x)
+}
+
+/// The lower Cholesky factor `L` (row-major, `p x p`, zero above the diagonal) of a symmetric
+/// positive definite `a` given by its upper triangle (row-major): `a = L L^T`; `None` if `a`
+/// is not positive definite.
+pub fn cholesky_lower(a: &[f64], p: usize) -> Option<Vec<f64>> {
     let mut l = vec![0.0; p * p];
     for i in 0..p {
         for j in 0..=i {
@@ -213,17 +230,7 @@ pub fn cholesky_solve(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
             }
         }
     }
-    let mut y = vec![0.0; p];
-    for i in 0..p {
-        let s: f64 = (0..i).map(|k| l[i * p + k] * y[k]).sum();
-        y[i] = (b[i] - s) / l[i * p + i];
-    }
-    let mut x = vec![0.0; p];
-    for i in (0..p).rev() {
-        let s: f64 = (i + 1..p).map(|k| l[k * p + i] * x[k]).sum();
-        x[i] = (y[i] - s) / l[i * p + i];
-    }
-    Some(x)
+    Some(l)
 }
 
 /// The penalty `sum_j ridge_j theta_j^2`.
@@ -324,6 +331,22 @@ fn damped_step<R: SparseRows>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lower_factor_gives_the_matrix_back() {
+        let a = [4.0, 2.0, 0.4, 2.0, 5.0, 1.0, 0.4, 1.0, 3.0];
+        let l = cholesky_lower(&a, 3).unwrap();
+        for i in 0..3 {
+            for j in 0..3 {
+                let v: f64 = (0..3).map(|k| l[i * 3 + k] * l[j * 3 + k]).sum();
+                assert!((v - a[i * 3 + j]).abs() < 1e-12, "({i}, {j})");
+            }
+            for j in i + 1..3 {
+                assert_eq!(l[i * 3 + j], 0.0);
+            }
+        }
+        assert!(cholesky_lower(&[1.0, 2.0, 2.0, 1.0], 2).is_none());
+    }
 
     #[test]
     fn cholesky_solves_a_hand_example() {

@@ -69,14 +69,15 @@ pub fn nearest_plane(
     for p in 0..n {
         a[p * n + p] += RIDGE * mean;
     }
-    let r = cholesky_upper(&a, n)?;
+    // a = L L^T: `R` of the module documentation is `L^T`, so R_kj = l[j n + k].
+    let l = optim::small_fit::cholesky_lower(&a, n)?;
     let c: Vec<f64> = sel.iter().map(|&(i, _)| wc[i]).collect();
     let bounds = train.bounds();
     let mut z = vec![0.0; n];
     for k in (0..n).rev() {
-        let s: f64 = (k + 1..n).map(|j| r[k * n + j] * (z[j] - c[j])).sum();
+        let s: f64 = (k + 1..n).map(|j| l[j * n + k] * (z[j] - c[j])).sum();
         let (lo, hi) = (bounds[sel[k].1].0.ceil(), bounds[sel[k].1].1.floor());
-        let v = (c[k] - s / r[k * n + k]).round();
+        let v = (c[k] - s / l[k * n + k]).round();
         // (No integer inside the bounds: the plain rounding's value stays.)
         z[k] = if lo <= hi {
             v.clamp(lo, hi)
@@ -91,26 +92,6 @@ pub fn nearest_plane(
     out.iter().all(|v| v.is_finite()).then_some(out)
 }
 
-/// The upper triangular `R` (row-major, `n x n`) with `a = R^T R`, `a` symmetric positive
-/// definite (row-major, full); `None` if it is not.
-fn cholesky_upper(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let mut r = vec![0.0; n * n];
-    for i in 0..n {
-        for j in i..n {
-            let s = a[i * n + j] - (0..i).map(|k| r[k * n + i] * r[k * n + j]).sum::<f64>();
-            if j == i {
-                if !(s > 0.0 && s.is_finite()) {
-                    return None;
-                }
-                r[i * n + i] = s.sqrt();
-            } else {
-                r[i * n + j] = s / r[i * n + i];
-            }
-        }
-    }
-    Some(r)
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -119,7 +100,7 @@ mod tests {
     use tape::Scalar;
     use tapered::{CompiledSet, Stop, Target};
 
-    use super::{cholesky_upper, nearest_plane};
+    use super::nearest_plane;
 
     /// Two weights read together on 199 positions of 200 and against each other on one: the
     /// loss is nearly flat along `w0 - w1` and steep along `w0 + w1`. At `(0.4, 0.4)` plain
@@ -170,21 +151,5 @@ mod tests {
         assert!(cost(&z) < cost(&[0.0, 0.0]) / 10.0);
         // Nothing movable: no rounding of its own.
         assert!(nearest_plane(&obj, &c, &[0.0, 0.0], &[]).is_none());
-    }
-
-    #[test]
-    fn the_factor_gives_the_matrix_back() {
-        let a = [4.0, 2.0, 0.4, 2.0, 5.0, 1.0, 0.4, 1.0, 3.0];
-        let r = cholesky_upper(&a, 3).unwrap();
-        for i in 0..3 {
-            for j in 0..3 {
-                let v: f64 = (0..3).map(|k| r[k * 3 + i] * r[k * 3 + j]).sum();
-                assert!((v - a[i * 3 + j]).abs() < 1e-12, "({i}, {j})");
-            }
-            for j in 0..i {
-                assert_eq!(r[i * 3 + j], 0.0);
-            }
-        }
-        assert!(cholesky_upper(&[1.0, 2.0, 2.0, 1.0], 2).is_none());
     }
 }
