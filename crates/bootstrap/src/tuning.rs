@@ -6,7 +6,7 @@ use std::path::Path;
 use eval::ModelKind;
 use optim::{Budget, RunConfig, SolverOptions};
 use texel::job::Job;
-use texel::setup::SetupOptions;
+use texel::setup::{BuiltIn, ObjectiveOptions, SetupOptions, SplitOptions};
 
 use crate::state::Generation;
 use crate::{derive_seed, generation_dir, Runner, SALT_TUNE};
@@ -33,15 +33,24 @@ impl Runner<'_> {
             .collect();
         let job = Job {
             setup: SetupOptions {
-                data: files,
-                model: Some(kind),
+                source: BuiltIn {
+                    data: files,
+                    model: Some(kind),
+                    ..BuiltIn::default()
+                },
                 weights: Some(self.weights_path(prev.generation)),
-                valid_fraction: s.valid_fraction,
-                seed: derive_seed(s.seed, generation, SALT_TUNE),
-                l2: Some(s.l2),
-                lambda: s.lambda,
-                smooth: s.smooth,
-                freeze: s.freeze.clone(),
+                split: SplitOptions {
+                    valid_fraction: s.valid_fraction,
+                    seed: derive_seed(s.seed, generation, SALT_TUNE),
+                    ..SplitOptions::default()
+                },
+                objective: ObjectiveOptions {
+                    l2: Some(s.l2),
+                    lambda: s.lambda,
+                    smooth: s.smooth,
+                    freeze: s.freeze.clone(),
+                    ..ObjectiveOptions::default()
+                },
                 ..SetupOptions::default()
             },
             config: lbfgs_config(s.max_iters),

@@ -50,11 +50,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let opts = SetupOptions {
-        traced: Some(TraceOptions {
+        ..SetupOptions::new(TraceOptions {
             verify,
             ..TraceOptions::new(manifest, files)
-        }),
-        ..SetupOptions::default()
+        })
     };
     let loaded = <Traced as Tunable>::load(&opts, &|| false)?;
     let secs = t0.elapsed().as_secs_f64();

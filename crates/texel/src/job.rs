@@ -10,7 +10,7 @@ use eval::Model;
 
 use crate::finish::Polish;
 use crate::output::{write_run, Held, Summary};
-use crate::setup::{prepare_as, Setup, SetupOptions};
+use crate::setup::{prepare_as, BuiltIn, Setup, SetupOptions};
 use crate::tunable::Tunable;
 use crate::TexelError;
 use optim::regularise::run_l2_path;
@@ -19,15 +19,16 @@ use optim::{Objective, ObjectiveConfig};
 use optim::{RunConfig, RunOutcome};
 use tapered::Stop;
 
-/// A tuning run: the problem, how to optimise it, and where its files go.
+/// A tuning run of a model whose source is `S` ([`Tunable::Source`]): the problem, how to
+/// optimise it, and where its files go.
 #[derive(Clone, Debug)]
-pub struct Job {
-    /// The problem (data, model, start weights, split, loss, ...).
-    pub setup: SetupOptions,
+pub struct Job<S = BuiltIn> {
+    /// The problem (source, start weights, split, objective).
+    pub setup: SetupOptions<S>,
     /// Method, budget and solver options; its `log` is set by [`tune`].
     pub config: RunConfig,
     /// Search the quiescence leaves again every this many iterations (0: never); needs
-    /// `setup.resolvable`.
+    /// `setup.source.resolvable`.
     pub resolve_every: u64,
     /// The run's directory: `weights.json`, `summary.json`, `log.jsonl`, ...
     pub out: PathBuf,
@@ -35,7 +36,7 @@ pub struct Job {
     /// replacing it.
     pub append_log: bool,
     /// Choose the L2 strength on the validation split among these (strongest first;
-    /// `setup.l2` is then ignored): see [`run_l2_path`]. Without a validation split, or with
+    /// `setup.objective.l2` is then ignored): see [`run_l2_path`]. Without a validation split, or with
     /// `resolve_every`, the strength is the model's [`default_l2`](crate::setup::default_l2)
     /// instead, and the notes say so.
     pub l2_path: Option<Vec<f64>>,
@@ -96,7 +97,7 @@ pub fn tune(
 /// recorded, e.g. to print its notes), optimises under `control`, and writes the run's files
 /// into `job.out`.
 pub fn tune_as<M: Tunable>(
-    job: &Job,
+    job: &Job<M::Source>,
     control: Arc<Control>,
     on_prepared: &mut dyn FnMut(&Setup<M>),
 ) -> Result<Tuned<M>, TexelError> {

@@ -19,7 +19,9 @@ pub mod stream;
 use optim::fit_k;
 use optim::Link;
 use optim::{Objective, ObjectiveConfig, Support};
-pub use options::{Loaded, ScoreK, SetupOptions, TraceOptions};
+pub use options::{
+    BuiltIn, Loaded, ObjectiveOptions, ScoreK, SetupOptions, SplitOptions, TraceOptions,
+};
 use tapered::CompiledSet;
 use tapered::Stop;
 
@@ -71,7 +73,7 @@ pub struct Setup<M: Tunable = Model> {
     pub valid: Option<Arc<Objective>>,
     /// Whether `K` was fitted.
     pub k_fitted: bool,
-    /// With [`SetupOptions::resolvable`]: the root positions and their current leaves, for
+    /// With [`BuiltIn::resolvable`]: the root positions and their current leaves, for
     /// [`run_resolving`](optim::run_resolving).
     pub resolver: Option<Resolver>,
     /// Messages for the user (data reports, skipped records).
@@ -79,7 +81,7 @@ pub struct Setup<M: Tunable = Model> {
     /// Each weight's support in the training set at the start weights: the positions whose
     /// gradient in it is nonzero (the wandering report's denominator, the prior's counts).
     pub support: Support,
-    /// The prior's strength in positions ([`SetupOptions::prior_positions`] or the model's
+    /// The prior's strength in positions ([`ObjectiveOptions::prior_positions`] or the model's
     /// default); 0: none.
     pub prior_positions: f64,
     /// Seconds spent loading and recording.
@@ -118,25 +120,26 @@ type Recorded = (
     Vec<String>,
 );
 
-/// With [`SetupOptions::resolvable`]: every sample loaded (the resolver keeps each root
+/// With [`BuiltIn::resolvable`]: every sample loaded (the resolver keeps each root
 /// position), split by game, searched and recorded.
 fn load_resolver(
     opts: &SetupOptions,
     model: &Model,
     start: &[f64],
 ) -> Result<Recorded, TexelError> {
-    let (samples, mut notes) = load_samples(&opts.data, opts.strict, &opts.extract)?;
+    let (source, split) = (&opts.source, &opts.split);
+    let (samples, mut notes) = load_samples(&source.data, split.strict, &source.extract)?;
     if samples.is_empty() {
         return Err(TexelError::Config(format!(
             "the data holds no positions: {}",
             notes.join("; ")
         )));
     }
-    let (mut train_s, mut valid_s) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
-    let [t, v] = opts.quotas([train_s.len() as u64, valid_s.len() as u64]);
+    let (mut train_s, mut valid_s) = data::split_by_game(samples, split.valid_fraction, split.seed);
+    let [t, v] = split.quotas([train_s.len() as u64, valid_s.len() as u64]);
     train_s.truncate(t as usize);
     valid_s.truncate(v as usize);
-    notes.extend(data::warnings(&train_s, &valid_s, opts.valid_fraction));
+    notes.extend(data::warnings(&train_s, &valid_s, split.valid_fraction));
     let total = (train_s.len() + valid_s.len()) as u64;
     // Search each root (one step), then record its leaf (another).
     let pb = opts.progress.begin("resolving", 2 * total);
@@ -155,49 +158,45 @@ fn load_resolver(
 /// asking `stop` between batches of positions while loading and recording (a Ctrl-C
 /// handler's flag; `Stop::Never` for none): once it says yes, the error says the load was
 /// interrupted. The positions are streamed from the files into the stores ([`stream`]); with
-/// [`SetupOptions::resolvable`] every root position is kept as well. A built-in model
+/// [`BuiltIn::resolvable`] every root position is kept as well. A built-in model
 /// ([`prepare_as`] for [`Model`]).
 pub fn prepare(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup, TexelError> {
     prepare_as::<Model>(opts, stop)
 }
 /// [`Tunable::load`] for the built-in models: the model and start weights from
-/// [`SetupOptions::model`] and [`SetupOptions::weights`], the data streamed (or kept for the
+/// [`BuiltIn::model`] and [`SetupOptions::weights`], the data streamed (or kept for the
 /// resolver).
 pub(crate) fn load_builtin(
     opts: &SetupOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Loaded<Model>, TexelError> {
-    if opts.traced.is_some() {
-        return Err(TexelError::Config(
-            "traces are tuned as the traced model, not a built-in one".to_string(),
-        ));
-    }
-    if opts.resolvable && opts.first.is_some() {
+    let source = &opts.source;
+    if source.resolvable && opts.split.first.is_some() {
         return Err(TexelError::Config(
             "re-resolving leaves reads every position (no first-N option)".to_string(),
         ));
     }
-    if opts.resolvable && opts.leaf != Leaf::Qsearch {
+    if source.resolvable && source.leaf != Leaf::Qsearch {
         return Err(TexelError::Config(
             "re-resolving leaves needs the quiescence leaf (--leaf qsearch)".to_string(),
         ));
     }
     let (model, start) = match &opts.weights {
         // psqt weights start a full run, carried over by name.
-        Some(p) => match opts.model {
+        Some(p) => match source.model {
             Some(kind) => eval::load_weights_as(p, kind)?,
             None => eval::load_weights(p)?,
         },
         None => {
-            let m = Model::new(opts.model.unwrap_or(ModelKind::Psqt));
+            let m = Model::new(source.model.unwrap_or(ModelKind::Psqt));
             let w = m.default_weights();
             (m, w)
         }
     };
-    if opts.data.is_empty() {
+    if source.data.is_empty() {
         return Err(TexelError::Config("no data files given".to_string()));
     }
-    let (train, valid, resolver, notes) = if opts.resolvable {
+    let (train, valid, resolver, notes) = if source.resolvable {
         load_resolver(opts, &model, &start)?
     } else {
         let bar = |len| opts.progress.begin("recording", len);
@@ -234,9 +233,13 @@ fn fallback_notes<M: Tunable>(model: &M, sets: [(&str, &CompiledSet); 2], notes:
 /// objective with the free parameters ([`Tunable::free_indices`]), the bounds and the
 /// smoothness pairs of the model, and the validation one beside it. The same for every model.
 /// Each weight's support is measured at the start weights ([`Setup::support`], one pass), and
-/// the prior of [`SetupOptions::prior_positions`] (or the model's default) added from it.
-pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Setup<M>, TexelError> {
-    prior::check(opts)?;
+/// the prior of [`ObjectiveOptions::prior_positions`] (or the model's default) added from it.
+pub fn prepare_as<M: Tunable>(
+    opts: &SetupOptions<M::Source>,
+    stop: Stop<'_>,
+) -> Result<Setup<M>, TexelError> {
+    let o = &opts.objective;
+    prior::check(o)?;
     let stop = &|| stop.now();
     let t0 = Instant::now();
     let Loaded {
@@ -258,16 +261,16 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
     fallback_notes(&model, sets, &mut notes);
 
     let link0 = Link {
-        sigmoid: opts.sigmoid,
+        sigmoid: o.sigmoid,
         k: 1.0,
-        loss: opts.loss,
+        loss: o.loss,
     };
-    let (k, k_fitted) = match opts.k {
+    let (k, k_fitted) = match o.k {
         Some(k) if k > 0.0 && k.is_finite() => (k, false),
         Some(k) => return Err(TexelError::Config(format!("K must be positive, not {k}"))),
         None => (fit_k(&train_set, &start, link0).0, true),
     };
-    let score_k = match opts.score_k {
+    let score_k = match o.score_k {
         ScoreK::Model => None,
         ScoreK::Given(k) => Some(k),
         ScoreK::Fit => {
@@ -280,14 +283,14 @@ pub fn prepare_as<M: Tunable>(opts: &SetupOptions, stop: Stop<'_>) -> Result<Set
     };
     let cfg = ObjectiveConfig {
         link: Link { k, ..link0 },
-        l1: opts.l1,
-        l2: opts.l2.unwrap_or_else(|| model.default_l2()),
-        lambda: opts.lambda,
+        l1: o.l1,
+        l2: o.l2.unwrap_or_else(|| model.default_l2()),
+        lambda: o.lambda,
         score_k,
-        smooth: opts.smooth,
+        smooth: o.smooth,
     };
-    let train = objective(&model, train_set, cfg, &start, &opts.freeze)?;
-    let prior_positions = (opts.prior_positions).unwrap_or_else(|| model.default_prior_positions());
+    let train = objective(&model, train_set, cfg, &start, &o.freeze)?;
+    let prior_positions = (o.prior_positions).unwrap_or_else(|| model.default_prior_positions());
     let (train, support) =
         prior::hold(train, &start, prior_positions, Stop::When(stop), &mut notes)?;
     let valid = if valid_set.is_empty() {

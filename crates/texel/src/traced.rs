@@ -8,7 +8,6 @@
 use optim::ParamSpec;
 use trace::emit::Language;
 
-use crate::chess::Leaf;
 use crate::setup::{Loaded, SetupOptions, TraceOptions};
 use crate::tunable::{source_file, RunFile, Tunable};
 use crate::TexelError;
@@ -34,6 +33,8 @@ pub use report::{explain_traces, judge_traces, score_traces};
 pub const PRIOR_POSITIONS: f64 = 1000.0;
 
 impl Tunable for Traced {
+    type Source = TraceOptions;
+
     /// `traced (<engine>)`.
     fn model_name(&self) -> String {
         format!("traced ({})", self.manifest.engine())
@@ -153,34 +154,14 @@ impl Tunable for Traced {
     }
 
     fn load(
-        opts: &SetupOptions,
+        opts: &SetupOptions<TraceOptions>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Loaded<Self>, TexelError> {
-        let Some(t) = &opts.traced else {
+        if opts.source.files.is_empty() {
             return Err(TexelError::Config(
-                "the traced model needs traces and a manifest (--trace FILES --manifest M.json)"
-                    .to_string(),
+                "with traces, give at least one trace file".to_string(),
             ));
-        };
-        check_options(opts, t)?;
-        load::load(opts, t, stop)
+        }
+        load::load(opts, stop)
     }
-}
-
-/// The options a traced run cannot take, refused before anything is read.
-fn check_options(opts: &SetupOptions, t: &TraceOptions) -> Result<(), TexelError> {
-    let refuse = |what: &str| Err(TexelError::Config(format!("with traces, {what}")));
-    if opts.model.is_some() {
-        return refuse("the model is the manifest's (no --model)");
-    }
-    if !opts.data.is_empty() {
-        return refuse("the positions are the traces' (no --data)");
-    }
-    if opts.leaf != Leaf::Static || opts.resolvable {
-        return refuse("each position is evaluated as the engine traced it (--leaf static)");
-    }
-    if t.files.is_empty() {
-        return refuse("give at least one trace file");
-    }
-    Ok(())
 }

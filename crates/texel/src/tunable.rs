@@ -20,6 +20,11 @@ pub type RunFile = (String, String, String);
 /// What a tuning run tunes: its parameters for the optimiser, its neighbours and tapered
 /// pairs, how its data is loaded and recorded, and how its weights are written.
 pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
+    /// Where the model and its positions come from ([`SetupOptions::source`]): data files
+    /// and a model kind for the built-in models ([`BuiltIn`](crate::setup::BuiltIn)), trace
+    /// files and a manifest for a traced one ([`TraceOptions`](crate::setup::TraceOptions)).
+    type Source: Clone + Debug + Send + Sync + 'static;
+
     /// The model's name in summaries and titles (`psqt`, `full`, `traced`).
     fn model_name(&self) -> String;
 
@@ -50,7 +55,8 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
     fn default_l2(&self) -> f64;
 
     /// The prior's strength in positions of a run that does not name one
-    /// ([`SetupOptions::prior_positions`]); by default none.
+    /// ([`ObjectiveOptions::prior_positions`](crate::setup::ObjectiveOptions::prior_positions));
+    /// by default none.
     fn default_prior_positions(&self) -> f64 {
         0.0
     }
@@ -91,7 +97,7 @@ pub trait Tunable: Clone + Debug + Send + Sync + Sized + 'static {
     /// (the part of [`prepare_as`](crate::setup::prepare_as) that depends on the model).
     /// `stop` is asked between batches.
     fn load(
-        opts: &SetupOptions,
+        opts: &SetupOptions<Self::Source>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Loaded<Self>, TexelError>;
 

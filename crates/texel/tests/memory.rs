@@ -18,7 +18,7 @@ use std::process::Command;
 
 use eval::ModelKind;
 use tapered::Stop;
-use texel::setup::{prepare, SetupOptions};
+use texel::setup::{prepare, BuiltIn, SetupOptions};
 
 /// The environment variable that makes this test a child that measures one load.
 const CHILD: &str = "GRADTUNE_MEMORY_CHILD";
@@ -29,8 +29,11 @@ fn measure(path: &Path, model: ModelKind) {
     let before = texel::memory::rss().expect("VmRSS from /proc/self/status");
     let setup = prepare(
         &SetupOptions {
-            data: vec![path.to_path_buf()],
-            model: Some(model),
+            source: BuiltIn {
+                data: vec![path.to_path_buf()],
+                model: Some(model),
+                ..BuiltIn::default()
+            },
             ..SetupOptions::default()
         },
         Stop::Never,

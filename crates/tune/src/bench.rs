@@ -11,7 +11,7 @@ use eval::{Model, ModelKind};
 use optim::{Budget, Control, Method, Objective, RunConfig};
 use serde_json::{json, Value};
 use tapered::Stop;
-use texel::setup::SetupOptions;
+use texel::setup::{BuiltIn, ObjectiveOptions, SetupOptions, SplitOptions, TraceOptions};
 
 /// Options of `tune bench`.
 #[derive(clap::Args)]
@@ -79,7 +79,7 @@ fn interleaved(psqt: &Timed, traced: &Timed, passes: usize) -> Value {
 /// recorded set's bytes a position, and the training objective with the start.
 fn measure<M: texel::Tunable>(
     name: &str,
-    opts: &SetupOptions,
+    opts: &SetupOptions<M::Source>,
     passes: usize,
     lbfgs: bool,
 ) -> anyhow::Result<(serde_json::Map<String, Value>, f64, Timed)> {
@@ -261,14 +261,19 @@ fn measure_traced(
     let data = vec![path.to_path_buf(); copies];
     let files = crate::bench_traced::psqt_as_traces(&data, args.positions, &dir)?;
     let opts = SetupOptions {
-        valid_fraction: args.valid_fraction,
-        seed: 1,
-        l2: Some(1e-8),
-        traced: Some(texel::setup::TraceOptions {
+        split: SplitOptions {
+            valid_fraction: args.valid_fraction,
+            seed: 1,
+            ..SplitOptions::default()
+        },
+        objective: ObjectiveOptions {
+            l2: Some(1e-8),
+            ..ObjectiveOptions::default()
+        },
+        ..SetupOptions::new(TraceOptions {
             verify: false,
-            ..texel::setup::TraceOptions::new(files.0, vec![files.1])
-        }),
-        ..SetupOptions::default()
+            ..TraceOptions::new(files.0, vec![files.1])
+        })
     };
     eprintln!("{name}: loading and recording the traces");
     let measured = measure::<texel::traced::Traced>(name, &opts, args.passes, false);
@@ -297,12 +302,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut psqt = None;
     for &kind in &args.models {
         let opts = SetupOptions {
-            data: vec![path.clone(); copies],
-            model: Some(kind),
-            valid_fraction: args.valid_fraction,
-            seed: 1,
-            l2: Some(1e-8),
-            first: Some(args.positions),
+            source: BuiltIn {
+                data: vec![path.clone(); copies],
+                model: Some(kind),
+                ..BuiltIn::default()
+            },
+            split: SplitOptions {
+                valid_fraction: args.valid_fraction,
+                seed: 1,
+                first: Some(args.positions),
+                ..SplitOptions::default()
+            },
+            objective: ObjectiveOptions {
+                l2: Some(1e-8),
+                ..ObjectiveOptions::default()
+            },
             ..SetupOptions::default()
         };
         let lbfgs = kind == ModelKind::Psqt && !args.no_lbfgs;

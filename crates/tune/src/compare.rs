@@ -51,20 +51,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if common.resume {
         bail!("--resume does not apply to compare");
     }
-    if common.resolve_every > 0 {
+    if common.source.resolve_every > 0 {
         bail!(
             "--resolve-every does not apply to compare (every method is compared on the same \
              leaves); run one method with it instead"
         );
     }
-    if common.time.is_none() && common.max_passes.is_none() {
-        common.max_passes = Some(300.0);
+    if common.budget.time.is_none() && common.budget.max_passes.is_none() {
+        common.budget.max_passes = Some(300.0);
     }
-    if common.l2 == Some(optim::regularise::L2::Auto) {
+    if common.objective.l2 == Some(optim::regularise::L2::Auto) {
         anyhow::bail!("tune compare runs every method at one L2 strength: give --l2 a number");
     }
     common.threads.clone().install(|| {
-        if common.traced.files.is_traced() {
+        if common.source.traced.files.is_traced() {
             compare_as::<texel::traced::Traced>(&args, &common)
         } else {
             compare_as::<eval::Model>(&args, &common)
@@ -73,7 +73,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Compares the methods on `M` (a built-in model or traces), as `common` defines the problem.
-fn compare_as<M: Tunable>(args: &Args, common: &tuning::RunArgs) -> anyhow::Result<()> {
+fn compare_as<M: Tunable<Source: tuning::ArgSource>>(
+    args: &Args,
+    common: &tuning::RunArgs,
+) -> anyhow::Result<()> {
     let control = Arc::new(Control::with_interrupt_flag(tuning::interrupt_flag()));
     let setup = match prepare_as::<M>(
         &common.setup_options()?,

@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 mod args;
 mod run_as;
 
-pub use args::{interrupt_flag, ReadArgs, RunArgs, ThreadsArg};
+pub use args::{interrupt_flag, ArgSource, ReadArgs, RunArgs, ThreadsArg};
 use run_as::run_as;
 
 /// A tuning subcommand's options: the run's, then the verification match's.
@@ -51,7 +51,7 @@ pub fn run(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
 
 /// [`run`] on the thread pool of `--threads`.
 fn run_in_pool(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
-    if all.args.traced.files.is_traced() {
+    if all.args.source.traced.files.is_traced() {
         if all.verify.verify > 0 {
             anyhow::bail!(
                 "--verify plays the built-in models' matches; an engine's traced model is \
@@ -61,7 +61,7 @@ fn run_in_pool(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
         if let Some((_, out)) = run_as::<texel::traced::Traced>(method, &all.args)? {
             print!(
                 "{}",
-                games_hint(&out, all.args.traced.files.manifest.as_deref())
+                games_hint(&out, all.args.source.traced.files.manifest.as_deref())
             );
         }
         return Ok(());
@@ -80,7 +80,7 @@ fn run_in_pool(method: optim::Method, all: TuneArgs) -> anyhow::Result<()> {
         let plan = Verify {
             openings: verify.verify,
             nodes: verify.verify_nodes,
-            seed: args.seed,
+            seed: args.split.seed,
         }
         .plan();
         let (kept, opponents) = verify::players(&tuned, reference)?;

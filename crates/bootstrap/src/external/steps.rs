@@ -13,7 +13,7 @@ use engine::selfplay::{
 use engine::trace_run::{load_manifest, trace_positions, TraceSettings};
 use optim::Control;
 use texel::job::Job;
-use texel::setup::{SetupOptions, TraceOptions};
+use texel::setup::{ObjectiveOptions, SetupOptions, SplitOptions, TraceOptions};
 
 use super::events::LoopEvent;
 use super::runner::Runner;
@@ -177,18 +177,23 @@ impl Runner<'_> {
 
     /// `tune lbfgs --trace TRACES --manifest CURRENT --l2 auto --prior-positions M`'s job, into
     /// `dir/tune`.
-    fn tune_job(&self, g: &LoopGeneration, dir: &Path) -> Job {
+    fn tune_job(&self, g: &LoopGeneration, dir: &Path) -> Job<TraceOptions> {
         let s = &self.opts.settings;
         let current = self.weights_path(g.best);
         Job {
             setup: SetupOptions {
-                valid_fraction: s.valid_fraction,
-                seed: derive_seed(s.seed, g.generation, SALT_TUNE),
-                l2: s.l2,
-                lambda: s.lambda,
-                prior_positions: Some(s.prior_positions),
-                traced: Some(TraceOptions::new(current, vec![dir.join(TRACES)])),
-                ..SetupOptions::default()
+                split: SplitOptions {
+                    valid_fraction: s.valid_fraction,
+                    seed: derive_seed(s.seed, g.generation, SALT_TUNE),
+                    ..SplitOptions::default()
+                },
+                objective: ObjectiveOptions {
+                    l2: s.l2,
+                    lambda: s.lambda,
+                    prior_positions: Some(s.prior_positions),
+                    ..ObjectiveOptions::default()
+                },
+                ..SetupOptions::new(TraceOptions::new(current, vec![dir.join(TRACES)]))
             },
             config: lbfgs_config(s.max_iters),
             resolve_every: 0,

@@ -1,4 +1,5 @@
-//! What defines a problem to tune ([`SetupOptions`], [`TraceOptions`]) and what loading it
+//! What defines a problem to tune ([`SetupOptions`]: its source, [`BuiltIn`] or
+//! [`TraceOptions`], its [`SplitOptions`] and [`ObjectiveOptions`]) and what loading it
 //! gives ([`Loaded`]): a leaf of `setup`, shared with the [`Tunable`](crate::Tunable) trait.
 
 use std::path::PathBuf;
@@ -11,20 +12,122 @@ use tapered::{CompiledSet, Progress};
 use crate::chess::Leaf;
 use crate::resolve::Resolver;
 
-/// Everything that defines the problem to tune.
+/// Everything that defines the problem to tune, for a model whose data comes from a source
+/// of type `S` ([`Tunable::Source`](crate::Tunable::Source)): [`BuiltIn`] for the project's own
+/// models (data files, model, leaf), [`TraceOptions`] for an engine's traced model (trace
+/// files, manifest). A traced run has no field for `--model` or `--data` to go in.
 #[derive(Clone, Debug)]
-pub struct SetupOptions {
+pub struct SetupOptions<S = BuiltIn> {
+    /// Where the model and its positions come from.
+    pub source: S,
+    /// Starting weights (JSON by name, or for a traced model a manifest whose values start the
+    /// run); the model's defaults (the manifest's values) if `None`.
+    pub weights: Option<PathBuf>,
+    /// Which positions are read, and how they are split by game.
+    pub split: SplitOptions,
+    /// The objective the run minimises.
+    pub objective: ObjectiveOptions,
+    /// Where loading, recording and resolving report their progress (none by default; the
+    /// program draws it).
+    pub progress: Progress,
+}
+
+impl<S> SetupOptions<S> {
+    /// The options of a run on `source` with every other part at its default.
+    pub fn new(source: S) -> Self {
+        SetupOptions {
+            source,
+            weights: None,
+            split: SplitOptions::default(),
+            objective: ObjectiveOptions::default(),
+            progress: Progress::none(),
+        }
+    }
+}
+
+impl Default for SetupOptions<BuiltIn> {
+    fn default() -> Self {
+        SetupOptions::new(BuiltIn::default())
+    }
+}
+
+/// The source of a built-in model's run ([`eval::Model`]): data files, the model, and how
+/// positions are taken from them.
+#[derive(Clone, Debug)]
+pub struct BuiltIn {
     /// Data files (EPD, PGN or binary cache; plain, gzip or zstd).
     pub data: Vec<PathBuf>,
     /// The model; `None`: the starting weights file's, or `psqt` without one. A model that
     /// differs from the weights file's is an error naming both.
     pub model: Option<ModelKind>,
-    /// Starting weights (JSON by name); the model's defaults if `None`.
-    pub weights: Option<PathBuf>,
+    /// Static evaluation or quiescence leaf.
+    pub leaf: Leaf,
+    /// Keep every sample's root position so that the run can search its quiescence leaf again
+    /// at new weights ([`Setup::resolver`](super::Setup::resolver)); needs [`Leaf::Qsearch`].
+    pub resolvable: bool,
+    /// How positions are taken from PGN games ([`SplitOptions::strict`] applies); EPD and
+    /// caches are read as they are. Default: [`data::ExtractOptions::recommended`].
+    pub extract: data::ExtractOptions,
+}
+
+impl Default for BuiltIn {
+    fn default() -> Self {
+        BuiltIn {
+            data: Vec::new(),
+            model: None,
+            leaf: Leaf::Static,
+            resolvable: false,
+            extract: data::ExtractOptions::recommended(),
+        }
+    }
+}
+
+/// Which positions a run reads and how it splits them by game, whatever their source.
+#[derive(Clone, Debug)]
+pub struct SplitOptions {
     /// Fraction of the games held out for validation.
     pub valid_fraction: f64,
     /// Seed of the split.
     pub seed: u64,
+    /// Use at most this many positions (after the split, from each side proportionally).
+    pub limit: Option<usize>,
+    /// Use only the first this many positions read (before the split), as `tune bench
+    /// --positions` does. Not with [`BuiltIn::resolvable`].
+    pub first: Option<usize>,
+    /// Stop at the first malformed record.
+    pub strict: bool,
+}
+
+impl Default for SplitOptions {
+    fn default() -> Self {
+        SplitOptions {
+            valid_fraction: 0.1,
+            seed: 1,
+            limit: None,
+            first: None,
+            strict: false,
+        }
+    }
+}
+
+impl SplitOptions {
+    /// How many of `[train, valid]` positions [`limit`](Self::limit) keeps: all of them, or
+    /// both sides cut in proportion so that together they are about `limit`.
+    pub(crate) fn quotas(&self, [train, valid]: [u64; 2]) -> [u64; 2] {
+        let total = train + valid;
+        match self.limit.map(|l| l as u64) {
+            Some(limit) if limit < total => {
+                let f = limit as f64 / total as f64;
+                [train, valid].map(|n| (n as f64 * f).round() as u64)
+            }
+            _ => [train, valid],
+        }
+    }
+}
+
+/// The objective a run minimises: the link, the labels and the priors, whatever the model.
+#[derive(Clone, Debug)]
+pub struct ObjectiveOptions {
     /// `K`, fitted at the starting weights if `None`.
     pub k: Option<f64>,
     /// The sigmoid.
@@ -33,7 +136,7 @@ pub struct SetupOptions {
     pub loss: LossKind,
     /// L1 weight.
     pub l1: f64,
-    /// L2 weight; `None`: the model's [`default_l2`](super::default_l2).
+    /// L2 weight; `None`: the model's [`default_l2`](crate::Tunable::default_l2).
     pub l2: Option<f64>,
     /// Label blend.
     pub lambda: f64,
@@ -49,27 +152,23 @@ pub struct SetupOptions {
     pub prior_positions: Option<f64>,
     /// Freeze patterns (group names or globs on parameter names).
     pub freeze: Vec<String>,
-    /// Static evaluation or quiescence leaf.
-    pub leaf: Leaf,
-    /// Keep every sample's root position so that the run can search its quiescence leaf again
-    /// at new weights ([`Setup::resolver`](super::Setup::resolver)); needs [`Leaf::Qsearch`].
-    pub resolvable: bool,
-    /// Stop at the first malformed record.
-    pub strict: bool,
-    /// How positions are taken from PGN games (`strict` above applies); EPD and caches are
-    /// read as they are. Default: [`data::ExtractOptions::recommended`].
-    pub extract: data::ExtractOptions,
-    /// Use at most this many positions (after the split, from each side proportionally).
-    pub limit: Option<usize>,
-    /// Use only the first this many positions read (before the split), as `tune bench
-    /// --positions` does. Not with [`resolvable`](Self::resolvable).
-    pub first: Option<usize>,
-    /// Where loading, recording and resolving report their progress (none by default; the
-    /// program draws it).
-    pub progress: Progress,
-    /// Tune an engine's traced model instead of a built-in model (`data` and `model`
-    /// are then unused; `weights`, if given, is a manifest whose values start the run).
-    pub traced: Option<TraceOptions>,
+}
+
+impl Default for ObjectiveOptions {
+    fn default() -> Self {
+        ObjectiveOptions {
+            k: None,
+            sigmoid: Sigmoid::Logistic,
+            loss: LossKind::Mse,
+            l1: 0.0,
+            l2: Some(0.0),
+            lambda: 1.0,
+            score_k: ScoreK::Model,
+            smooth: 0.0,
+            prior_positions: None,
+            freeze: Vec::new(),
+        }
+    }
 }
 
 /// The `K` the label blend (`lambda < 1`) reads the score labels with
@@ -141,51 +240,6 @@ impl TraceOptions {
     }
 }
 
-impl SetupOptions {
-    /// How many of `[train, valid]` positions [`limit`](Self::limit) keeps: all of them, or
-    /// both sides cut in proportion so that together they are about `limit`.
-    pub(crate) fn quotas(&self, [train, valid]: [u64; 2]) -> [u64; 2] {
-        let total = train + valid;
-        match self.limit.map(|l| l as u64) {
-            Some(limit) if limit < total => {
-                let f = limit as f64 / total as f64;
-                [train, valid].map(|n| (n as f64 * f).round() as u64)
-            }
-            _ => [train, valid],
-        }
-    }
-}
-
-impl Default for SetupOptions {
-    fn default() -> Self {
-        SetupOptions {
-            data: Vec::new(),
-            model: None,
-            weights: None,
-            valid_fraction: 0.1,
-            seed: 1,
-            k: None,
-            sigmoid: Sigmoid::Logistic,
-            loss: LossKind::Mse,
-            l1: 0.0,
-            l2: Some(0.0),
-            lambda: 1.0,
-            score_k: ScoreK::Model,
-            smooth: 0.0,
-            prior_positions: None,
-            freeze: Vec::new(),
-            leaf: Leaf::Static,
-            resolvable: false,
-            strict: false,
-            extract: data::ExtractOptions::recommended(),
-            limit: None,
-            first: None,
-            progress: Progress::none(),
-            traced: None,
-        }
-    }
-}
-
 /// What [`Tunable::load`](crate::Tunable::load) gives [`prepare_as`](super::prepare_as): the model, its start weights and the data
 /// split by game and recorded.
 #[derive(Debug)]
@@ -198,7 +252,7 @@ pub struct Loaded<M> {
     pub train: Arc<CompiledSet>,
     /// The validation positions, recorded (empty without a split).
     pub valid: Arc<CompiledSet>,
-    /// The resolver of [`SetupOptions::resolvable`] (built-in models only).
+    /// The resolver of [`BuiltIn::resolvable`] (built-in models only).
     pub resolver: Option<Resolver>,
     /// Messages for the user (data reports, skipped records).
     pub notes: Vec<String>,
@@ -206,13 +260,13 @@ pub struct Loaded<M> {
 
 #[cfg(test)]
 mod tests {
-    use super::SetupOptions;
+    use super::SplitOptions;
 
     #[test]
     fn quotas_cut_both_sides_in_proportion_to_the_limit() {
-        let with = |limit| SetupOptions {
+        let with = |limit| SplitOptions {
             limit,
-            ..SetupOptions::default()
+            ..SplitOptions::default()
         };
         assert_eq!(with(None).quotas([900, 100]), [900, 100]);
         assert_eq!(with(Some(1000)).quotas([900, 100]), [900, 100]);

@@ -1,6 +1,6 @@
 //! The support of every weight at the start weights ([`optim::Support`], one pass over the
 //! training set at load) and the pseudo-count prior built from it
-//! ([`SetupOptions::prior_positions`]): each weight held at its start value by `m` pseudo-
+//! ([`ObjectiveOptions::prior_positions`]): each weight held at its start value by `m` pseudo-
 //! positions of its own typical curvature, so that a weight few positions support stays near
 //! its start while one supported by many fits as before (the formula:
 //! [`optim::Support::prior_strengths`]; for users, `docs/guide.md`, "The prior").
@@ -10,12 +10,12 @@ use std::sync::Arc;
 use optim::{Objective, Support};
 use tapered::Stop;
 
-use super::SetupOptions;
+use super::ObjectiveOptions;
 use crate::TexelError;
 
 /// Refuses a prior worth a negative or infinite number of positions.
-pub(super) fn check(opts: &SetupOptions) -> Result<(), TexelError> {
-    match opts.prior_positions {
+pub(super) fn check(o: &ObjectiveOptions) -> Result<(), TexelError> {
+    match o.prior_positions {
         Some(m) if !(m >= 0.0 && m.is_finite()) => Err(TexelError::Config(format!(
             "--prior-positions must be a finite number >= 0 (0 turns the prior off), not {m}"
         ))),

@@ -47,7 +47,7 @@ fn interrupted() -> TexelError {
     TexelError::Interrupted
 }
 
-/// Reads `opts.data`, splits it by game, records it with `model` at `start` and returns the
+/// Reads `opts.source.data`, splits it by game, records it with `model` at `start` and returns the
 /// two sets. `stop` is asked between batches; `progress` (made here with its length once the
 /// first pass has counted the positions) advances by one per position recorded.
 pub(crate) fn stream(
@@ -67,8 +67,8 @@ pub(crate) fn stream(
     }
     let valid_games = data::valid_games(
         runs.runs.iter().map(|r| r.0).collect(),
-        opts.valid_fraction,
-        opts.seed,
+        opts.split.valid_fraction,
+        opts.split.seed,
     );
     let is_valid = |g: u32| valid_games.binary_search(&g).is_ok();
     let valid_total: u64 = runs
@@ -78,7 +78,7 @@ pub(crate) fn stream(
         .map(|r| r.1)
         .sum();
     drop(runs);
-    let quota = opts.quotas([total - valid_total, valid_total]);
+    let quota = opts.split.quotas([total - valid_total, valid_total]);
     // Pass 2: split each batch, record both sides.
     let pb = progress(quota[0] + quota[1]);
     let mut rec = Recorder {
@@ -101,7 +101,7 @@ pub(crate) fn stream(
     notes.extend(data::check::tally_warnings(
         train_t,
         valid_t,
-        opts.valid_fraction,
+        opts.split.valid_fraction,
     ));
     let [train, valid] = rec.sets;
     Ok(Streamed {
@@ -144,30 +144,30 @@ impl GameRuns {
     }
 }
 
-/// Pass 1: every file read for its game ids (up to `opts.first` positions in all); the sources
+/// Pass 1: every file read for its game ids (up to `opts.split.first` positions in all); the sources
 /// for pass 2 and one note per file.
 fn first_pass(
     opts: &SetupOptions,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(GameRuns, Vec<Source>, Vec<String>), TexelError> {
     let load_opts = data::LoadOptions {
-        strict: opts.strict,
-        extract: opts.extract.clone(),
+        strict: opts.split.strict,
+        extract: opts.source.extract.clone(),
         ..data::LoadOptions::default()
     };
     let mut runs = GameRuns::default();
     let mut sources = Vec::new();
     let mut notes = Vec::new();
     // With `first`: the positions still to read.
-    let mut left = opts.first.unwrap_or(usize::MAX);
-    for path in &opts.data {
+    let mut left = opts.split.first.unwrap_or(usize::MAX);
+    for path in &opts.source.data {
         if left == 0 {
             break;
         }
         let offset = runs.offset();
         let (kept, report) = if data::files::detect(path)? == Format::Cache {
             let (kept, report) =
-                count_cache(path, opts.strict, offset, &mut left, &mut runs, stop)?;
+                count_cache(path, opts.split.strict, offset, &mut left, &mut runs, stop)?;
             sources.push(Source::Cache(path.clone(), offset, kept));
             (kept, report)
         } else {
@@ -240,7 +240,7 @@ impl Recorder<'_> {
     ) -> Result<(), TexelError> {
         match source {
             Source::Cache(path, offset, mut take) => {
-                let mut reader = CacheReader::open(&path, self.opts.strict)?;
+                let mut reader = CacheReader::open(&path, self.opts.split.strict)?;
                 while take > 0 {
                     let Some(mut batch) = reader.next_batch(BATCH.min(take))? else {
                         break;
@@ -283,7 +283,7 @@ impl Recorder<'_> {
                 self.model,
                 &self.side[k],
                 self.start,
-                self.opts.leaf,
+                self.opts.source.leaf,
                 Some(self.progress),
             );
             self.sets[k].push(recorded);

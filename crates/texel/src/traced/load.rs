@@ -14,7 +14,7 @@ use crate::discover::Discovered;
 use side::Side;
 
 mod side;
-use crate::setup::{Loaded, SetupOptions, TraceOptions};
+use crate::setup::{Loaded, SetupOptions, SplitOptions, TraceOptions};
 use crate::TexelError;
 
 /// The start weights in a manifest file `path` (a manifest, or a traced run's `weights.json`)
@@ -115,25 +115,24 @@ const BATCH: usize = 1 << 12;
 
 /// [`Tunable::load`](crate::Tunable::load) for [`Traced`].
 pub(super) fn load(
-    opts: &SetupOptions,
-    t: &TraceOptions,
+    opts: &SetupOptions<TraceOptions>,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Loaded<Traced>, TexelError> {
-    load_in_batches(opts, t, stop, BATCH)
+    load_in_batches(opts, stop, BATCH)
 }
 
 /// Loads `batch` traces alive at a time, into the sets of reading every trace first: the
-/// same split, the same [`SetupOptions::limit`] (the first positions of each side,
-/// proportionally) and [`SetupOptions::first`] (the first positions read; the files are read
+/// same split, the same [`SplitOptions::limit`] (the first positions of each side,
+/// proportionally) and [`SplitOptions::first`] (the first positions read; the files are read
 /// no further). Without a validation fraction every trace is a training one and the files
 /// are read once ([`one_pass`]); a split by game needs every game first, so the files are
 /// read twice ([`two_passes`]).
 fn load_in_batches(
-    opts: &SetupOptions,
-    t: &TraceOptions,
+    opts: &SetupOptions<TraceOptions>,
     stop: &(dyn Fn() -> bool + Sync),
     batch: usize,
 ) -> Result<Loaded<Traced>, TexelError> {
+    let t = &opts.source;
     let traced = Traced::load(&t.manifest)?;
     let mut start = match &opts.weights {
         Some(p) => start_weights(&traced.manifest, p)?,
@@ -147,11 +146,12 @@ fn load_in_batches(
         traced: &traced,
         start: &start,
         t,
-        opts,
+        split: &opts.split,
+        progress: &opts.progress,
         stop,
         batch,
     };
-    let (mut notes, [train, valid]) = if holds_out(opts) {
+    let (mut notes, [train, valid]) = if holds_out(&opts.split) {
         two_passes(&read)?
     } else {
         one_pass(&read)?
@@ -184,10 +184,10 @@ fn discovered_start(
         .collect())
 }
 
-/// Whether `opts` may hold games out for validation: a validation fraction above 0
+/// Whether `split` may hold games out for validation: a validation fraction above 0
 /// ([`data::valid_games`] holds out none otherwise, whatever the games).
-fn holds_out(opts: &SetupOptions) -> bool {
-    opts.valid_fraction.is_finite() && opts.valid_fraction > 0.0
+fn holds_out(split: &SplitOptions) -> bool {
+    split.valid_fraction.is_finite() && split.valid_fraction > 0.0
 }
 
 /// What a load reads with.
@@ -195,7 +195,8 @@ struct Read<'a> {
     traced: &'a Traced,
     start: &'a [f64],
     t: &'a TraceOptions,
-    opts: &'a SetupOptions,
+    split: &'a SplitOptions,
+    progress: &'a tapered::Progress,
     stop: &'a (dyn Fn() -> bool + Sync),
     batch: usize,
 }
@@ -203,7 +204,7 @@ struct Read<'a> {
 impl Read<'_> {
     /// A stream over the trace files from their start.
     fn stream(&self) -> TraceStream<'_> {
-        let strict = self.opts.strict;
+        let strict = self.split.strict;
         TraceStream::open(&self.t.files, &self.traced.manifest, ReadOptions { strict })
     }
 
@@ -234,20 +235,17 @@ impl Read<'_> {
 type Sets = (Vec<String>, [Arc<CompiledSet>; 2]);
 
 /// Reads, verifies and records in one pass over the files, every trace a training one (no
-/// game held out): the first [`SetupOptions::limit`] traces are recorded, every trace up to
-/// [`SetupOptions::first`] read and verified. Once a batch fails the verification (which
+/// game held out): the first [`SplitOptions::limit`] traces are recorded, every trace up to
+/// [`SplitOptions::first`] read and verified. Once a batch fails the verification (which
 /// refuses the set), the rest is verified and no longer recorded.
 fn one_pass(r: &Read) -> Result<Sets, TexelError> {
     let m = &*r.traced.manifest;
     let mut stream = r.stream();
     let mut verified = r.t.verify.then(|| verifier(m, r.t.tolerance));
-    let (mut left, mut to_record) = (r.opts.first.unwrap_or(usize::MAX), r.opts.limit);
+    let (mut left, mut to_record) = (r.split.first.unwrap_or(usize::MAX), r.split.limit);
     // The bar's length is known only when `first` or `limit` bounds the positions (0 else).
-    let known = r.opts.first.into_iter().chain(r.opts.limit).min();
-    let pb = r
-        .opts
-        .progress
-        .begin("recording", known.unwrap_or(0) as u64);
+    let known = r.split.first.into_iter().chain(r.split.limit).min();
+    let pb = r.progress.begin("recording", known.unwrap_or(0) as u64);
     let mut side = Side::new(r.start.len());
     let (mut buf, mut kept) = (Vec::new(), 0);
     while left > 0 && stream.next_batch(r.batch.min(left), &mut buf)? > 0 {
@@ -281,18 +279,18 @@ fn one_pass(r: &Read) -> Result<Sets, TexelError> {
 fn two_passes(r: &Read) -> Result<Sets, TexelError> {
     let survey = survey(r)?;
     let mut notes = r.opening_notes(survey.kept, survey.note, survey.verified)?;
-    let opts = r.opts;
+    let split = r.split;
     let runs = survey.runs;
     let valid_games = data::valid_games(
         runs.iter().map(|r| r.0).collect(),
-        opts.valid_fraction,
-        opts.seed,
+        split.valid_fraction,
+        split.seed,
     );
     let is_valid = |g: u32| valid_games.binary_search(&g).is_ok();
     let valid_total: u64 = runs.iter().filter(|r| is_valid(r.0)).map(|r| r.1).sum();
     let total = survey.kept as u64;
-    let quota = opts.quotas([total - valid_total, valid_total]);
-    let pb = opts.progress.begin("recording", quota[0] + quota[1]);
+    let quota = split.quotas([total - valid_total, valid_total]);
+    let pb = r.progress.begin("recording", quota[0] + quota[1]);
     let mut sides = [Side::new(r.start.len()), Side::new(r.start.len())];
     let mut parts: [Vec<Trace>; 2] = Default::default();
     let mut taken = [0u64; 2];
@@ -333,14 +331,14 @@ struct Survey<'m> {
     verified: Option<Verifier<'m>>,
 }
 
-/// The first pass: reads the traces (up to [`SetupOptions::first`]), counts their games and
+/// The first pass: reads the traces (up to [`SplitOptions::first`]), counts their games and
 /// verifies them (if asked for), a batch at a time.
 fn survey<'a>(r: &Read<'a>) -> Result<Survey<'a>, TexelError> {
     let m = &*r.traced.manifest;
     let mut stream = r.stream();
     let mut verified = r.t.verify.then(|| verifier(m, r.t.tolerance));
     let (mut runs, mut kept): (Vec<(u32, u64)>, usize) = (Vec::new(), 0);
-    let mut left = r.opts.first.unwrap_or(usize::MAX);
+    let mut left = r.split.first.unwrap_or(usize::MAX);
     let mut buf = Vec::new();
     while left > 0 && stream.next_batch(r.batch.min(left), &mut buf)? > 0 {
         if (r.stop)() {

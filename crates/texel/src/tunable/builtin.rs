@@ -6,10 +6,12 @@ use trace::emit::Language;
 
 use super::{source_file, RunFile, Tunable};
 use crate::chess::{param_specs, phase_pairs};
-use crate::setup::options::{Loaded, SetupOptions};
+use crate::setup::options::{BuiltIn, Loaded, SetupOptions};
 use crate::TexelError;
 
 impl Tunable for Model {
+    type Source = BuiltIn;
+
     fn model_name(&self) -> String {
         self.kind().name().to_string()
     }
@@ -66,7 +68,7 @@ impl Tunable for Model {
     }
 
     fn load(
-        opts: &SetupOptions,
+        opts: &SetupOptions<BuiltIn>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Loaded<Self>, TexelError> {
         crate::setup::load_builtin(opts, stop)

@@ -88,14 +88,8 @@ fn write(dir: &Path, n: usize) -> (std::path::PathBuf, std::path::PathBuf) {
     (m, tr)
 }
 
-fn options(m: &Path, t: &Path) -> SetupOptions {
-    SetupOptions {
-        traced: Some(TraceOptions::new(m.to_path_buf(), vec![t.to_path_buf()])),
-        k: Some(1.0),
-        l2: Some(0.0),
-        valid_fraction: 0.1,
-        ..SetupOptions::default()
-    }
+fn options(m: &Path, t: &Path) -> SetupOptions<TraceOptions> {
+    crate::fixture::run_options(m, t, None)
 }
 
 /// The means of the table rows (piece 0 without square 3), per phase.

@@ -82,18 +82,8 @@ fn reference(train: &Objective, wi: &mut [f64], movable: &[usize], loss: f64) ->
     out
 }
 
-fn options(f: &Fixture) -> SetupOptions {
-    SetupOptions {
-        traced: Some(TraceOptions::new(
-            f.manifest.clone(),
-            vec![f.traces.clone()],
-        )),
-        k: Some(1.0),
-        l2: Some(0.0),
-        prior_positions: Some(0.0),
-        valid_fraction: 0.1,
-        ..SetupOptions::default()
-    }
+fn options(f: &Fixture) -> SetupOptions<TraceOptions> {
+    crate::fixture::run_options(&f.manifest, &f.traces, Some(0.0))
 }
 
 /// Both polishes from `start` (rounded): the same weights, steps and sweeps, the same loss up

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
 use tapered::Stop;
 use texel::chess::{record_samples, Leaf};
-use texel::setup::{prepare, Setup, SetupOptions};
+use texel::setup::{prepare, BuiltIn, ObjectiveOptions, Setup, SetupOptions, SplitOptions};
 use texel::Resolver;
 
 use common::{assert_gradients_close, close, fresh};
@@ -223,14 +223,23 @@ fn epd() -> PathBuf {
 
 fn options(data: PathBuf) -> SetupOptions {
     SetupOptions {
-        data: vec![data],
-        model: Some(ModelKind::Psqt),
-        valid_fraction: 0.2,
-        leaf: Leaf::Qsearch,
-        resolvable: true,
-        // The material values only: few parameters for these few games (all of them overfit),
-        // and the ones that decide which captures pay.
-        freeze: vec!["pst".to_string()],
+        source: BuiltIn {
+            data: vec![data],
+            model: Some(ModelKind::Psqt),
+            leaf: Leaf::Qsearch,
+            resolvable: true,
+            ..BuiltIn::default()
+        },
+        split: SplitOptions {
+            valid_fraction: 0.2,
+            ..SplitOptions::default()
+        },
+        objective: ObjectiveOptions {
+            // The material values only: few parameters for these few games (all of them
+            // overfit), and the ones that decide which captures pay.
+            freeze: vec!["pst".to_string()],
+            ..ObjectiveOptions::default()
+        },
         ..SetupOptions::default()
     }
 }
@@ -404,10 +413,8 @@ fn resolving_needs_a_budget() {
 
 #[test]
 fn resolving_needs_the_quiescence_leaf() {
-    let opts = SetupOptions {
-        leaf: Leaf::Static,
-        ..options(epd())
-    };
+    let mut opts = options(epd());
+    opts.source.leaf = Leaf::Static;
     let e = prepare(&opts, Stop::Never).expect_err("static leaves cannot be re-resolved");
     assert!(e.to_string().contains("qsearch"), "{e}");
 }

@@ -18,17 +18,26 @@ use std::sync::Arc;
 use eval::{Model, ModelKind, FIXED_POINT_SCALE};
 use optim::{Budget, Control, Method, RunConfig};
 use texel::job::{tune, Job};
-use texel::setup::{default_data, SetupOptions};
+use texel::setup::{default_data, BuiltIn, ObjectiveOptions, SetupOptions, SplitOptions};
 
 #[test]
 fn rounding_full_weights_costs_at_most_1e5_of_training_loss() {
     let out = tempfile::tempdir().unwrap();
     let job = Job {
         setup: SetupOptions {
-            data: default_data().expect("the embedded data"),
-            model: Some(ModelKind::Full),
-            limit: Some(50_000),
-            l2: Some(1e-7),
+            source: BuiltIn {
+                data: default_data().expect("the embedded data"),
+                model: Some(ModelKind::Full),
+                ..BuiltIn::default()
+            },
+            split: SplitOptions {
+                limit: Some(50_000),
+                ..SplitOptions::default()
+            },
+            objective: ObjectiveOptions {
+                l2: Some(1e-7),
+                ..ObjectiveOptions::default()
+            },
             ..SetupOptions::default()
         },
         config: RunConfig {

@@ -5,14 +5,20 @@ use crate::common;
 
 use eval::{Model, ModelKind};
 use tapered::Stop;
-use texel::setup::{default_l2, prepare, SetupOptions};
+use texel::setup::{default_l2, prepare, BuiltIn, ObjectiveOptions, SetupOptions};
 
 fn options(model: Option<ModelKind>, weights: &std::path::Path) -> SetupOptions {
     SetupOptions {
-        data: vec![common::fixture("quiet-labeled-1k.epd")],
-        model,
+        source: BuiltIn {
+            data: vec![common::fixture("quiet-labeled-1k.epd")],
+            model,
+            ..BuiltIn::default()
+        },
         weights: Some(weights.to_path_buf()),
-        k: Some(1.0),
+        objective: ObjectiveOptions {
+            k: Some(1.0),
+            ..ObjectiveOptions::default()
+        },
         ..SetupOptions::default()
     }
 }
@@ -72,9 +78,10 @@ fn the_default_pull_is_the_models() {
     let dir = tempfile::tempdir().unwrap();
     let path = weights_file(&dir, ModelKind::Psqt, |_, _| {});
     let l2 = |model, l2| {
-        let opts = SetupOptions {
-            l2,
-            ..options(model, &path)
+        let opts = {
+            let mut o = options(model, &path);
+            o.objective.l2 = l2;
+            o
         };
         prepare(&opts, Stop::Never)
             .expect("set up")

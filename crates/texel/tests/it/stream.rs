@@ -13,13 +13,13 @@ use rand_chacha::ChaCha8Rng;
 use tapered::CompiledSet;
 use tapered::Stop;
 use texel::chess::{record_samples, Leaf};
-use texel::setup::{load_samples, prepare, SetupOptions};
+use texel::setup::{load_samples, prepare, BuiltIn, ObjectiveOptions, SetupOptions, SplitOptions};
 
 /// The sets the old way: everything loaded, split, truncated, recorded.
 fn at_once(opts: &SetupOptions, model: &Model) -> (CompiledSet, CompiledSet) {
-    let (samples, _) = load_samples(&opts.data, false, &opts.extract).unwrap();
-    let (mut t, mut v) = data::split_by_game(samples, opts.valid_fraction, opts.seed);
-    if let Some(limit) = opts.limit {
+    let (samples, _) = load_samples(&opts.source.data, false, &opts.source.extract).unwrap();
+    let (mut t, mut v) = data::split_by_game(samples, opts.split.valid_fraction, opts.split.seed);
+    if let Some(limit) = opts.split.limit {
         let f = limit as f64 / (t.len() + v.len()) as f64;
         t.truncate((t.len() as f64 * f).round() as usize);
         v.truncate((v.len() as f64 * f).round() as usize);
@@ -60,11 +60,20 @@ fn streaming_gives_the_sets_of_loading_at_once() {
         (ModelKind::Full, (6_000, 1_000), None),
     ] {
         let opts = SetupOptions {
-            data: files(dir.path(), sizes.0, sizes.1),
-            model: Some(kind),
-            valid_fraction: 0.2,
-            limit,
-            k: Some(1.0),
+            source: BuiltIn {
+                data: files(dir.path(), sizes.0, sizes.1),
+                model: Some(kind),
+                ..BuiltIn::default()
+            },
+            split: SplitOptions {
+                valid_fraction: 0.2,
+                limit,
+                ..SplitOptions::default()
+            },
+            objective: ObjectiveOptions {
+                k: Some(1.0),
+                ..ObjectiveOptions::default()
+            },
             ..SetupOptions::default()
         };
         let setup = prepare(&opts, Stop::Never).unwrap();
@@ -86,15 +95,24 @@ fn first_takes_the_first_positions_read() {
     let dir = tempfile::tempdir().unwrap();
     let data = files(dir.path(), 3_000, 500);
     let opts = SetupOptions {
-        data: data.clone(),
-        first: Some(3_200),
-        valid_fraction: 0.0,
-        k: Some(1.0),
+        source: BuiltIn {
+            data: data.clone(),
+            ..BuiltIn::default()
+        },
+        split: SplitOptions {
+            first: Some(3_200),
+            valid_fraction: 0.0,
+            ..SplitOptions::default()
+        },
+        objective: ObjectiveOptions {
+            k: Some(1.0),
+            ..ObjectiveOptions::default()
+        },
         ..SetupOptions::default()
     };
     let setup = prepare(&opts, Stop::Never).unwrap();
     assert_eq!(setup.train.set().len(), 3_200);
-    let (samples, _) = load_samples(&data, false, &opts.extract).unwrap();
+    let (samples, _) = load_samples(&data, false, &opts.source.extract).unwrap();
     let model = Model::new(ModelKind::Psqt);
     let expect = record_samples(
         &model,
@@ -110,8 +128,14 @@ fn first_takes_the_first_positions_read() {
 fn a_stop_between_batches_ends_the_load() {
     let dir = tempfile::tempdir().unwrap();
     let opts = SetupOptions {
-        data: files(dir.path(), 1_000, 10),
-        k: Some(1.0),
+        source: BuiltIn {
+            data: files(dir.path(), 1_000, 10),
+            ..BuiltIn::default()
+        },
+        objective: ObjectiveOptions {
+            k: Some(1.0),
+            ..ObjectiveOptions::default()
+        },
         ..SetupOptions::default()
     };
     let err = texel::setup::prepare(&opts, Stop::When(&|| true)).unwrap_err();

@@ -22,23 +22,13 @@ use texel::Tunable;
 /// The setup options of a traced run on `f` (K given: the labels are at K = 1; no L2 and no
 /// prior: the labels are exact, so any pull towards the start moves the optimum off the
 /// truth these tests recover; the prior's own test is `wandering.rs`).
-fn options(f: &Fixture) -> SetupOptions {
-    SetupOptions {
-        traced: Some(TraceOptions::new(
-            f.manifest.clone(),
-            vec![f.traces.clone()],
-        )),
-        k: Some(1.0),
-        l2: Some(0.0),
-        prior_positions: Some(0.0),
-        valid_fraction: 0.1,
-        ..SetupOptions::default()
-    }
+fn options(f: &Fixture) -> SetupOptions<TraceOptions> {
+    crate::fixture::run_options(&f.manifest, &f.traces, Some(0.0))
 }
 
 /// Tunes `setup` with `method` for at most `iters` iterations into `out`.
 pub(crate) fn run(
-    setup: SetupOptions,
+    setup: SetupOptions<TraceOptions>,
     method: Method,
     iters: u64,
     out: &std::path::Path,
@@ -141,9 +131,10 @@ fn bounds_freeze_and_smoothness_act_on_traced_weights() {
     }
     assert!(at_bound >= 1, "no table weight at its bound");
     // Freeze: the table by its group name, the tempo by a glob.
-    let frozen = SetupOptions {
-        freeze: vec!["table".to_string(), "temp*".to_string()],
-        ..options(&f)
+    let frozen = {
+        let mut o = options(&f);
+        o.objective.freeze = vec!["table".to_string(), "temp*".to_string()];
+        o
     };
     let t = run(frozen, Method::GaussNewton, 30, &dir.path().join("frozen"));
     let tempo = traced.manifest.index_of("tempo.mg").unwrap();
@@ -162,9 +153,10 @@ fn bounds_freeze_and_smoothness_act_on_traced_weights() {
         in_table.map(|&(a, b)| (w[a] - w[b]).powi(2)).sum()
     };
     let rough = run(options(&f), Method::Lbfgs, 200, &dir.path().join("rough"));
-    let smooth = SetupOptions {
-        smooth: 1e-4,
-        ..options(&f)
+    let smooth = {
+        let mut o = options(&f);
+        o.objective.smooth = 1e-4;
+        o
     };
     let smooth = run(smooth, Method::Lbfgs, 200, &dir.path().join("smooth"));
     let (r, s) = (
@@ -187,7 +179,7 @@ fn traces_that_fail_verification_are_refused_unless_told_otherwise() {
     assert!(msg.contains("fail verification"), "{msg}");
     assert!(msg.contains("--no-verify-traces"), "{msg}");
     let mut opts = options(&f);
-    opts.traced.as_mut().unwrap().verify = false;
+    opts.source.verify = false;
     let setup = prepare_as::<Traced>(&opts, tapered::Stop::Never).expect("tuned anyway");
     assert!(setup.train.set().len() > 300);
 }
@@ -202,7 +194,7 @@ fn mismatched_traces_are_named_before_tuning() {
     text += &format!("{fen}; t 0:1:0 13:1:0\n{fen}; t 0:1:0; f no_such_feature:1:0\n");
     std::fs::write(&f.traces, text).unwrap();
     let mut strict = options(&f);
-    strict.strict = true;
+    strict.split.strict = true;
     let Err(e) = prepare_as::<Traced>(&strict, tapered::Stop::Never) else {
         panic!("--strict did not stop at the mismatched trace");
     };
@@ -212,7 +204,7 @@ fn mismatched_traces_are_named_before_tuning() {
     assert!(msg.contains("13"), "{msg}");
     // Without --strict both are skipped, counted and named in the notes.
     let mut lenient = options(&f);
-    lenient.traced.as_mut().unwrap().verify = false;
+    lenient.source.verify = false;
     let setup = prepare_as::<Traced>(&lenient, tapered::Stop::Never).expect("skipped");
     let notes = setup.notes.join("\n");
     assert!(notes.contains("2 skipped"), "{notes}");
@@ -227,18 +219,20 @@ fn a_manifest_of_other_weights_is_refused_as_start() {
     let f = write(dir.path(), Kind::Linear, 100, 6, None);
     let other = tempfile::tempdir().unwrap();
     let g = write(other.path(), Kind::NonLinear, 10, 6, None);
-    let opts = SetupOptions {
-        weights: Some(g.manifest.clone()),
-        ..options(&f)
+    let opts = {
+        let mut o = options(&f);
+        o.weights = Some(g.manifest.clone());
+        o
     };
     let Err(e) = prepare_as::<Traced>(&opts, tapered::Stop::Never) else {
         panic!("another manifest's weights were taken");
     };
     assert!(e.to_string().contains("another manifest's"), "{e}");
     // The truth manifest names the same weights: it starts the run at the truth.
-    let opts = SetupOptions {
-        weights: Some(f.truth_manifest.clone()),
-        ..options(&f)
+    let opts = {
+        let mut o = options(&f);
+        o.weights = Some(f.truth_manifest.clone());
+        o
     };
     let setup = prepare_as::<Traced>(&opts, tapered::Stop::Never).unwrap();
     assert_eq!(setup.start, f.truth);

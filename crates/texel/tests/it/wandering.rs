@@ -76,19 +76,19 @@ fn write(dir: &Path) -> (PathBuf, PathBuf, usize, usize) {
     (manifest, traces, rare, unequal)
 }
 
-fn options(manifest: &Path, traces: &Path, prior: Option<f64>, valid: f64) -> SetupOptions {
-    SetupOptions {
-        traced: Some(TraceOptions::new(manifest.into(), vec![traces.into()])),
-        k: Some(1.0),
-        l2: Some(0.0),
-        valid_fraction: valid,
-        prior_positions: prior,
-        ..SetupOptions::default()
-    }
+fn options(
+    manifest: &Path,
+    traces: &Path,
+    prior: Option<f64>,
+    valid: f64,
+) -> SetupOptions<TraceOptions> {
+    let mut opts = crate::fixture::run_options(manifest, traces, prior);
+    opts.split.valid_fraction = valid;
+    opts
 }
 
 /// L-BFGS for at most 200 iterations (`traced.rs`'s run).
-fn run(setup: SetupOptions, out: &Path) -> Tuned<Traced> {
+fn run(setup: SetupOptions<TraceOptions>, out: &Path) -> Tuned<Traced> {
     crate::traced::run(setup, Method::Lbfgs, 200, out)
 }
 

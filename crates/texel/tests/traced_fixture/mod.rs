@@ -214,3 +214,27 @@ pub fn negate_black(traces: &Path) {
         .collect();
     std::fs::write(traces, wrong).unwrap();
 }
+
+/// A traced run's options on `manifest` and `traces` as the tests tune them: `K` 1 (the
+/// fixture's labels were made at it), no L2, a tenth of the games held out, and a prior of
+/// `prior` positions (`None`: the traced model's default).
+pub fn run_options(
+    manifest: &Path,
+    traces: &Path,
+    prior: Option<f64>,
+) -> texel::setup::SetupOptions<texel::setup::TraceOptions> {
+    use texel::setup::{ObjectiveOptions, SetupOptions, SplitOptions, TraceOptions};
+    SetupOptions {
+        split: SplitOptions {
+            valid_fraction: 0.1,
+            ..SplitOptions::default()
+        },
+        objective: ObjectiveOptions {
+            k: Some(1.0),
+            l2: Some(0.0),
+            prior_positions: prior,
+            ..ObjectiveOptions::default()
+        },
+        ..SetupOptions::new(TraceOptions::new(manifest.into(), vec![traces.into()]))
+    }
+}

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use optim::{Budget, RunConfig, SolverOptions};
-use texel::setup::SetupOptions;
+use texel::setup::{BuiltIn, ObjectiveOptions, SetupOptions, SplitOptions, TraceOptions};
 
 /// The iterations a tuning run gets when `--max-iters` is not given.
 pub const DEFAULT_MAX_ITERS: u64 = 200;
@@ -46,9 +46,41 @@ impl ReadArgs {
     }
 }
 
-/// Options shared by every tuning subcommand.
+/// Options shared by every tuning subcommand, by what they decide (each group under its own
+/// heading in `--help`).
 #[derive(clap::Args, Clone, Debug)]
 pub struct RunArgs {
+    /// Output directory. Default: runs/<method>-<unix time>.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue from the weights saved in --out (OUT/weights.json), appending to its log.
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten, next_help_heading = "What is tuned, on which positions")]
+    pub source: SourceArgs,
+    /// Starting weights (JSON by name, as written to weights.json); default: the model's.
+    /// With --trace: a manifest (as a traced run writes weights.json) whose values start.
+    #[arg(long, value_name = "START.json")]
+    pub weights: Option<PathBuf>,
+    #[command(flatten, next_help_heading = "The split")]
+    pub split: SplitArgs,
+    #[command(flatten, next_help_heading = "The objective")]
+    pub objective: ObjectiveArgs,
+    #[command(flatten, next_help_heading = "The solver and its limits")]
+    pub budget: BudgetArgs,
+    #[command(flatten, next_help_heading = "The integer weights and their files")]
+    pub finish: FinishArgs,
+}
+
+/// The source options: a built-in model's data, model and leaf, or an engine's traces; and how
+/// their files are read.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SourceArgs {
     /// Data files: EPD, PGN or a binary cache, plain, gzip or zstd (detected from the content).
     /// Default: the dataset embedded in the repository (data/default.gtc.zst).
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "manifest")]
@@ -60,22 +92,41 @@ pub struct RunArgs {
     pub model: Option<eval::ModelKind>,
     #[command(flatten)]
     pub traced: crate::traced::TraceArgs,
-    /// Starting weights (JSON by name, as written to weights.json); default: the model's.
-    /// With --trace: a manifest (as a traced run writes weights.json) whose values start.
-    #[arg(long, value_name = "START.json")]
-    pub weights: Option<PathBuf>,
-    /// Continue from the weights saved in --out (OUT/weights.json), appending to its log.
-    #[arg(long)]
-    pub resume: bool,
-    /// Output directory. Default: runs/<method>-<unix time>.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    /// static: evaluate each position as given; qsearch: evaluate the end of its quiescence
+    /// principal variation at the starting weights (RuyTune).
+    #[arg(long, default_value = "static", conflicts_with = "manifest")]
+    pub leaf: texel::chess::Leaf,
+    /// With --leaf qsearch: search every position's quiescence leaf again at the latest
+    /// weights every N iterations (the leaf moves when the weights move), report how many
+    /// changed and continue on the new leaves. 0: never.
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        conflicts_with = "manifest"
+    )]
+    pub resolve_every: u64,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// Which positions are held out, and how many are used.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SplitArgs {
     /// Fraction of the games held out for validation (0 for none).
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
     /// Seed of the train/validation split and of the stochastic methods.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Use at most this many positions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+/// The objective: the sigmoid and loss, the labels, the priors and what is frozen.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ObjectiveArgs {
     /// The sigmoid's scale K; fitted to the starting weights when not given.
     #[arg(long)]
     pub k: Option<f64>,
@@ -124,6 +175,11 @@ pub struct RunArgs {
     /// (pst.*.e4). Repeatable.
     #[arg(long, value_name = "PATTERN")]
     pub freeze: Vec<String>,
+}
+
+/// How long the solver runs, which iterate it keeps, and its own options.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BudgetArgs {
     /// Maximum iterations (epochs for adam, sweeps for local). Default: 200 for a tuning run,
     /// none for `compare` (its budget is passes or time).
     #[arg(long)]
@@ -147,24 +203,15 @@ pub struct RunArgs {
     /// With --select within-noise: the standard errors an earlier iterate must beat.
     #[arg(long, default_value_t = 2.0, value_name = "Z")]
     pub select_z: f64,
-    /// static: evaluate each position as given; qsearch: evaluate the end of its quiescence
-    /// principal variation at the starting weights (RuyTune).
-    #[arg(long, default_value = "static")]
-    pub leaf: texel::chess::Leaf,
-    /// With --leaf qsearch: search every position's quiescence leaf again at the latest
-    /// weights every N iterations (the leaf moves when the weights move), report how many
-    /// changed and continue on the new leaves. 0: never.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub resolve_every: u64,
-    #[command(flatten)]
-    pub read: ReadArgs,
-    /// Use at most this many positions.
-    #[arg(long)]
-    pub limit: Option<usize>,
     #[command(flatten)]
     pub stopping: optim::Stopping,
     #[command(flatten)]
     pub solvers: SolverOptions,
+}
+
+/// After the fit: the integer polish and the source files written.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FinishArgs {
     /// Also write the integer weights as source code in this language: c (weights.h), cpp
     /// (weights.hpp), rust (weights.rs, which a built-in model's run always writes) or csharp
     /// (Weights.cs), as `tune emit` writes them. Repeatable.
@@ -178,11 +225,42 @@ pub struct RunArgs {
     /// rounded. The summary's `rounding` and `polish` lines say what each did.
     #[arg(long, default_value_t = texel::finish::POLISH_PASSES, value_name = "N")]
     pub polish_passes: usize,
-    /// No progress bars.
-    #[arg(long)]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
+}
+
+/// A tuning subject's source ([`texel::Tunable::Source`]) as the command line gives it.
+pub trait ArgSource: Sized {
+    /// The source of `args`.
+    fn from_args(args: &RunArgs) -> anyhow::Result<Self>;
+}
+
+/// `--data` (default: the embedded dataset), `--model`, `--leaf`, `--resolve-every` and the
+/// PGN extraction.
+impl ArgSource for BuiltIn {
+    fn from_args(args: &RunArgs) -> anyhow::Result<Self> {
+        let source = &args.source;
+        Ok(BuiltIn {
+            data: if source.data.is_empty() {
+                texel::setup::default_data()?
+            } else {
+                source.data.clone()
+            },
+            model: source.model,
+            leaf: source.leaf,
+            resolvable: source.resolve_every > 0,
+            extract: source.read.extract(),
+        })
+    }
+}
+
+/// `--trace` and `--manifest` (which the built-in source's options conflict with), with the
+/// verification and `--discovered`.
+impl ArgSource for TraceOptions {
+    fn from_args(args: &RunArgs) -> anyhow::Result<Self> {
+        args.source
+            .traced
+            .options()
+            .ok_or_else(|| anyhow::anyhow!("an engine's traced model needs --trace and --manifest"))
+    }
 }
 
 /// `--threads N`: the worker threads a command's passes run on.
@@ -231,37 +309,32 @@ fn parse_emit(s: &str) -> Result<trace::emit::Language, String> {
 }
 
 impl RunArgs {
-    /// The problem definition.
-    pub fn setup_options(&self) -> anyhow::Result<SetupOptions> {
-        let traced = self.traced.options();
+    /// The problem definition of a model whose source is `S` (from the data and model
+    /// options, or from `--trace` and `--manifest`).
+    pub fn setup_options<S: ArgSource>(&self) -> anyhow::Result<SetupOptions<S>> {
         Ok(SetupOptions {
-            data: if self.data.is_empty() && traced.is_none() {
-                texel::setup::default_data()?
-            } else {
-                self.data.clone()
-            },
-            model: self.model,
+            source: S::from_args(self)?,
             weights: self.weights.clone(),
-            valid_fraction: self.valid_fraction,
-            seed: self.seed,
-            k: self.k,
-            sigmoid: self.sigmoid,
-            loss: self.loss,
-            l1: self.l1,
-            l2: self.l2.map(|l| l.fixed()),
-            lambda: self.lambda,
-            score_k: self.score_k,
-            smooth: self.smooth,
-            prior_positions: self.prior_positions,
-            freeze: self.freeze.clone(),
-            leaf: self.leaf,
-            resolvable: self.resolve_every > 0,
-            strict: self.read.strict,
-            extract: self.read.extract(),
-            limit: self.limit,
-            first: None,
+            split: SplitOptions {
+                valid_fraction: self.split.valid_fraction,
+                seed: self.split.seed,
+                limit: self.split.limit,
+                first: None,
+                strict: self.source.read.strict,
+            },
+            objective: ObjectiveOptions {
+                k: self.objective.k,
+                sigmoid: self.objective.sigmoid,
+                loss: self.objective.loss,
+                l1: self.objective.l1,
+                l2: self.objective.l2.map(|l| l.fixed()),
+                lambda: self.objective.lambda,
+                score_k: self.objective.score_k,
+                smooth: self.objective.smooth,
+                prior_positions: self.objective.prior_positions,
+                freeze: self.objective.freeze.clone(),
+            },
             progress: crate::progress::bars(!self.quiet),
-            traced,
         })
     }
 
@@ -270,16 +343,18 @@ impl RunArgs {
         RunConfig {
             method,
             budget: Budget {
-                max_iters: self.max_iters.or(max_iters),
-                max_passes: self.max_passes,
-                seconds: self.time,
-                patience: self.patience,
+                max_iters: self.budget.max_iters.or(max_iters),
+                max_passes: self.budget.max_passes,
+                seconds: self.budget.time,
+                patience: self.budget.patience,
             },
-            stopping: self.stopping,
-            solvers: self.solvers.with_seed(self.seed),
-            selection: match self.select {
+            stopping: self.budget.stopping,
+            solvers: self.budget.solvers.with_seed(self.split.seed),
+            selection: match self.budget.select {
                 Select::Lowest => optim::Selection::Lowest,
-                Select::WithinNoise => optim::Selection::WithinNoise { z: self.select_z },
+                Select::WithinNoise => optim::Selection::WithinNoise {
+                    z: self.budget.select_z,
+                },
             },
             log: None,
             progress: crate::progress::bars(!self.quiet),

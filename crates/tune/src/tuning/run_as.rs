@@ -7,11 +7,11 @@ use std::sync::Arc;
 use optim::Control;
 use texel::job::Job;
 
-use super::args::{interrupt_flag, RunArgs, DEFAULT_MAX_ITERS};
+use super::args::{interrupt_flag, ArgSource, RunArgs, DEFAULT_MAX_ITERS};
 
 /// Tunes `M` as `args` ask, printing the notes and the summary; the run and its directory,
 /// `None` if it was interrupted (the best weights so far are saved).
-pub(super) fn run_as<M: texel::Tunable>(
+pub(super) fn run_as<M: texel::Tunable<Source: ArgSource>>(
     method: optim::Method,
     args: &RunArgs,
 ) -> anyhow::Result<Option<(texel::job::Tuned<M>, PathBuf)>> {
@@ -27,12 +27,12 @@ pub(super) fn run_as<M: texel::Tunable>(
     let job = Job {
         setup: args.setup_options()?,
         config: args.run_config(method, Some(DEFAULT_MAX_ITERS)),
-        resolve_every: args.resolve_every,
+        resolve_every: args.source.resolve_every,
         out: out.clone(),
         append_log: args.resume,
-        l2_path: args.l2.and_then(|l| l.grid()),
-        emit: args.emit.clone(),
-        polish_passes: args.polish_passes,
+        l2_path: args.objective.l2.and_then(|l| l.grid()),
+        emit: args.finish.emit.clone(),
+        polish_passes: args.finish.polish_passes,
     };
     let control = Arc::new(Control::with_interrupt_flag(interrupt_flag()));
     let tuned = texel::job::tune_as::<M>(&job, control, &mut |setup| {

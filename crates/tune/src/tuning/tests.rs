@@ -145,3 +145,37 @@ fn verify_writes_the_match_into_the_summary() {
     assert!(summary["method"].is_string(), "the run's summary is kept");
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// The options of the built-in source cannot be given with traces: the command line's types
+/// refuse them (a traced run's options have no field for them), with clap's error naming both.
+#[test]
+fn a_traced_run_takes_none_of_the_built_in_sources_options() {
+    let traced = ["tune", "--trace", "t.txt", "--manifest", "m.json"];
+    for extra in [
+        &["--model", "full"][..],
+        &["--data", "x.epd"],
+        &["--leaf", "qsearch"],
+        &["--resolve-every", "5"],
+    ] {
+        let argv = traced.iter().chain(extra);
+        let Err(e) = Cli::try_parse_from(argv) else {
+            panic!("{extra:?} was taken with --trace");
+        };
+        assert_eq!(
+            e.kind(),
+            clap::error::ErrorKind::ArgumentConflict,
+            "{extra:?}: {e}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.contains(extra[0]) && text.contains("--manifest"),
+            "{text}"
+        );
+    }
+    // Each is taken without traces, and the traces alone are taken.
+    assert!(Cli::try_parse_from(traced).is_ok());
+    let builtin = [
+        "tune", "--model", "full", "--data", "x.epd", "--leaf", "qsearch",
+    ];
+    assert!(Cli::try_parse_from(builtin).is_ok());
+}

@@ -8,7 +8,9 @@ use tapered::CompiledSet;
 use trace::{read_traces, Manifest, ReadOptions, Trace};
 
 use super::{load_in_batches, start_weights, two_passes, Read, Sets, Traced, BATCH};
-use crate::setup::{SetupOptions, TraceOptions};
+use crate::setup::{SetupOptions, SplitOptions, TraceOptions};
+
+type Opts = SetupOptions<TraceOptions>;
 use crate::traced::record_traces;
 use crate::TexelError;
 
@@ -97,34 +99,38 @@ fn write_set(dir: &Path) -> (PathBuf, PathBuf) {
     (mpath, tpath)
 }
 
-fn options(manifest: &Path, files: &[PathBuf]) -> SetupOptions {
-    SetupOptions {
-        traced: Some(TraceOptions::new(manifest.to_path_buf(), files.to_vec())),
-        valid_fraction: 0.2,
-        seed: 7,
-        ..SetupOptions::default()
-    }
+fn options(manifest: &Path, files: &[PathBuf]) -> Opts {
+    let mut opts = SetupOptions::new(TraceOptions::new(manifest.to_path_buf(), files.to_vec()));
+    opts.split.valid_fraction = 0.2;
+    opts.split.seed = 7;
+    opts
+}
+
+/// `opts` with its split changed by `change`.
+fn with(mut opts: Opts, change: impl FnOnce(&mut SplitOptions)) -> Opts {
+    change(&mut opts.split);
+    opts
 }
 
 /// The sets as loading did before streaming: every trace read, cut to `first`, split by game,
 /// cut to `limit` proportionally, each side recorded whole.
-fn whole(opts: &SetupOptions) -> (CompiledSet, CompiledSet) {
-    let t = opts.traced.as_ref().unwrap();
+fn whole(opts: &Opts) -> (CompiledSet, CompiledSet) {
+    let t = &opts.source;
     let traced = Traced::load(&t.manifest).unwrap();
     let start = match &opts.weights {
         Some(p) => start_weights(&traced.manifest, p).unwrap(),
         None => traced.manifest.initial_weights(),
     };
     let (mut traces, _) = read_traces(&t.files, &traced.manifest, &ReadOptions::default()).unwrap();
-    if let Some(first) = opts.first {
+    if let Some(first) = opts.split.first {
         traces.truncate(first);
     }
     let games = traces.iter().map(|t| t.game).collect();
-    let valid_games = data::valid_games(games, opts.valid_fraction, opts.seed);
+    let valid_games = data::valid_games(games, opts.split.valid_fraction, opts.split.seed);
     let (mut valid, mut train): (Vec<Trace>, Vec<Trace>) = traces
         .into_iter()
         .partition(|t| valid_games.binary_search(&t.game).is_ok());
-    let [t, v] = opts.quotas([train.len() as u64, valid.len() as u64]);
+    let [t, v] = opts.split.quotas([train.len() as u64, valid.len() as u64]);
     train.truncate(t as usize);
     valid.truncate(v as usize);
     (
@@ -156,19 +162,16 @@ fn streamed_sets_are_those_of_a_whole_load_whatever_the_batch() {
     let files = [tpath.clone(), tpath];
     let cases = [
         options(&mpath, &files),
-        SetupOptions {
-            first: Some(1234),
-            ..options(&mpath, &files)
-        },
-        SetupOptions {
-            limit: Some(777),
-            ..options(&mpath, &files)
-        },
-        SetupOptions {
-            first: Some(1500),
-            limit: Some(600),
-            ..options(&mpath, &files)
-        },
+        with(options(&mpath, &files), |s| {
+            s.first = Some(1234);
+        }),
+        with(options(&mpath, &files), |s| {
+            s.limit = Some(777);
+        }),
+        with(options(&mpath, &files), |s| {
+            s.first = Some(1500);
+            s.limit = Some(600);
+        }),
     ];
     for (c, opts) in cases.iter().enumerate() {
         let (train, valid) = whole(opts);
@@ -178,8 +181,7 @@ fn streamed_sets_are_those_of_a_whole_load_whatever_the_batch() {
         );
         assert!(train.phased_len() > 0 && train.phased_len() < train.len());
         for batch in [1, 3, 64, BATCH] {
-            let t = opts.traced.as_ref().unwrap();
-            let loaded = load_in_batches(opts, t, &|| false, batch).unwrap();
+            let loaded = load_in_batches(opts, &|| false, batch).unwrap();
             let what = format!("case {c}, batch {batch}");
             assert_same(
                 &loaded.train,
@@ -226,12 +228,10 @@ fn strict_stops_at_the_first_malformed_line_and_otherwise_counts_them() {
     let dir = tempfile::tempdir().unwrap();
     let (mpath, tpath) = with_bad_lines(dir.path(), &[300, 700]);
     let files = [tpath.clone()];
-    let strict = SetupOptions {
-        strict: true,
-        ..options(&mpath, &files)
-    };
-    let t = strict.traced.as_ref().unwrap();
-    match load_in_batches(&strict, t, &|| false, 50) {
+    let strict = with(options(&mpath, &files), |s| {
+        s.strict = true;
+    });
+    match load_in_batches(&strict, &|| false, 50) {
         Err(TexelError::Trace(trace::TraceError::Input { location, message })) => {
             assert_eq!(location, format!("{}:300", tpath.display()));
             assert!(message.contains("`phase` 30 out of range"), "{message}");
@@ -240,7 +240,7 @@ fn strict_stops_at_the_first_malformed_line_and_otherwise_counts_them() {
         Ok(_) => panic!("a malformed line passed in strict mode"),
     }
     let lenient = options(&mpath, &files);
-    let loaded = load_in_batches(&lenient, t, &|| false, 50).unwrap();
+    let loaded = load_in_batches(&lenient, &|| false, 50).unwrap();
     let note = &loaded.notes[0];
     assert!(note.contains("998 traces kept"), "{note}");
     assert!(note.contains("2 skipped as malformed"), "{note}");
@@ -272,8 +272,7 @@ fn a_mismatch_in_a_later_batch_fails_verification_numbered_in_the_whole_set() {
         .collect();
     std::fs::write(&tpath, lines.join("\n")).unwrap();
     let opts = options(&mpath, &[tpath]);
-    let t = opts.traced.as_ref().unwrap();
-    let Err(TexelError::Config(msg)) = load_in_batches(&opts, t, &|| false, 100) else {
+    let Err(TexelError::Config(msg)) = load_in_batches(&opts, &|| false, 100) else {
         panic!("a set with a mismatch passed verification");
     };
     assert!(msg.contains("1 of 1000 positions differ"), "{msg}");
@@ -285,27 +284,27 @@ fn a_stop_between_batches_interrupts_the_load() {
     let dir = tempfile::tempdir().unwrap();
     let (mpath, tpath) = write_set(dir.path());
     let opts = options(&mpath, &[tpath]);
-    let t = opts.traced.as_ref().unwrap();
     let asked = std::sync::atomic::AtomicUsize::new(0);
     // Yes from the fifth question on: during the first pass with batches of 100.
     let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 4;
     assert!(matches!(
-        load_in_batches(&opts, t, &stop, 100),
+        load_in_batches(&opts, &stop, 100),
         Err(TexelError::Interrupted)
     ));
     assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 5);
 }
 
 /// [`two_passes`] on `opts`, whatever its validation fraction: the notes and the two sets.
-fn in_two_passes(opts: &SetupOptions, batch: usize) -> Result<Sets, TexelError> {
-    let t = opts.traced.as_ref().unwrap();
+fn in_two_passes(opts: &Opts, batch: usize) -> Result<Sets, TexelError> {
+    let t = &opts.source;
     let traced = Traced::load(&t.manifest).unwrap();
     let start = traced.manifest.initial_weights();
     let read = Read {
         traced: &traced,
         start: &start,
         t,
-        opts,
+        split: &opts.split,
+        progress: &opts.progress,
         stop: &|| false,
         batch,
     };
@@ -313,11 +312,10 @@ fn in_two_passes(opts: &SetupOptions, batch: usize) -> Result<Sets, TexelError> 
 }
 
 /// `options` without a validation fraction: every trace a training one.
-fn no_validation(manifest: &Path, files: &[PathBuf]) -> SetupOptions {
-    SetupOptions {
-        valid_fraction: 0.0,
-        ..options(manifest, files)
-    }
+fn no_validation(manifest: &Path, files: &[PathBuf]) -> Opts {
+    with(options(manifest, files), |s| {
+        s.valid_fraction = 0.0;
+    })
 }
 
 #[test]
@@ -328,32 +326,27 @@ fn without_validation_one_pass_gives_the_sets_and_notes_of_two() {
     let base = no_validation(&mpath, &files);
     let cases = [
         base.clone(),
-        SetupOptions {
-            first: Some(1234),
-            ..base.clone()
-        },
-        SetupOptions {
-            limit: Some(777),
-            ..base.clone()
-        },
-        SetupOptions {
-            first: Some(1500),
-            limit: Some(600),
-            ..base.clone()
-        },
-        SetupOptions {
-            first: Some(300),
-            limit: Some(5000),
-            ..base.clone()
-        },
+        with(base.clone(), |s| {
+            s.first = Some(1234);
+        }),
+        with(base.clone(), |s| {
+            s.limit = Some(777);
+        }),
+        with(base.clone(), |s| {
+            s.first = Some(1500);
+            s.limit = Some(600);
+        }),
+        with(base.clone(), |s| {
+            s.first = Some(300);
+            s.limit = Some(5000);
+        }),
     ];
     for (c, opts) in cases.iter().enumerate() {
         let (train, valid) = whole(opts);
         assert!(valid.is_empty() && !train.is_empty(), "case {c}");
         for batch in [1, 3, 64, BATCH] {
             let what = format!("case {c}, batch {batch}");
-            let t = opts.traced.as_ref().unwrap();
-            let once = load_in_batches(opts, t, &|| false, batch).unwrap();
+            let once = load_in_batches(opts, &|| false, batch).unwrap();
             assert_same(&once.train, &train, &once.start, &what);
             assert!(once.valid.is_empty(), "{what}");
             let (notes, [train2, valid2]) = in_two_passes(opts, batch).unwrap();
@@ -368,14 +361,13 @@ fn without_validation_one_pass_gives_the_sets_and_notes_of_two() {
 fn without_validation_the_files_are_read_once() {
     let dir = tempfile::tempdir().unwrap();
     let (mpath, tpath) = write_set(dir.path());
-    let count = |opts: &SetupOptions| {
+    let count = |opts: &Opts| {
         let asked = std::sync::atomic::AtomicUsize::new(0);
         let stop = || {
             asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             false
         };
-        let t = opts.traced.as_ref().unwrap();
-        load_in_batches(opts, t, &stop, 100).unwrap();
+        load_in_batches(opts, &stop, 100).unwrap();
         asked.load(std::sync::atomic::Ordering::Relaxed)
     };
     // The stop is asked once a batch read: 1,000 traces in batches of 100.
@@ -390,8 +382,7 @@ fn without_validation_malformed_lines_and_mismatches_are_reported_as_in_two_pass
     let (mpath, tpath) = with_bad_lines(dir.path(), &[300, 700]);
     let files = [tpath.clone()];
     let lenient = no_validation(&mpath, &files);
-    let t = lenient.traced.as_ref().unwrap();
-    let once = load_in_batches(&lenient, t, &|| false, 50).unwrap();
+    let once = load_in_batches(&lenient, &|| false, 50).unwrap();
     assert!(
         once.notes[0].contains("998 traces kept"),
         "{:?}",
@@ -400,11 +391,10 @@ fn without_validation_malformed_lines_and_mismatches_are_reported_as_in_two_pass
     assert!(once.notes[0].contains(&format!("{}:700: ", tpath.display())));
     assert_eq!(once.notes, in_two_passes(&lenient, 50).unwrap().0);
     assert_eq!(once.train.len(), 998);
-    let strict = SetupOptions {
-        strict: true,
-        ..lenient.clone()
-    };
-    match load_in_batches(&strict, t, &|| false, 50) {
+    let strict = with(lenient.clone(), |s| {
+        s.strict = true;
+    });
+    match load_in_batches(&strict, &|| false, 50) {
         Err(TexelError::Trace(trace::TraceError::Input { location, .. })) => {
             assert_eq!(location, format!("{}:300", tpath.display()));
         }
@@ -425,7 +415,7 @@ fn without_validation_malformed_lines_and_mismatches_are_reported_as_in_two_pass
         })
         .collect();
     std::fs::write(&tpath, lines.join("\n")).unwrap();
-    let Err(TexelError::Config(msg)) = load_in_batches(&lenient, t, &|| false, 100) else {
+    let Err(TexelError::Config(msg)) = load_in_batches(&lenient, &|| false, 100) else {
         panic!("a set with a mismatch passed verification");
     };
     assert!(msg.contains("1 of 998 positions differ"), "{msg}");
