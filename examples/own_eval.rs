@@ -14,7 +14,7 @@ fn main() {
         Ok((out, params, k)) => {
             println!(
                 "K = {k:.4}; {} iterations, {:.1} passes, {:.2} s",
-                out.iterations, out.passes, out.seconds
+                out.spent.iterations, out.spent.passes, out.spent.seconds
             );
             println!(
                 "loss train {:.6} -> {:.6}",

@@ -99,12 +99,12 @@ impl TuningRecord {
     pub fn new(window: Vec<u32>, summary: &texel::output::Summary) -> TuningRecord {
         TuningRecord {
             window,
-            positions: summary.positions,
-            k: summary.k,
-            train_loss: summary.train_loss,
-            valid_loss: summary.valid_loss,
-            iterations: summary.iterations,
-            best_iter: summary.best_iter,
+            positions: summary.problem.positions,
+            k: summary.problem.k,
+            train_loss: summary.losses.train_loss,
+            valid_loss: summary.losses.valid_loss,
+            iterations: summary.course.iterations,
+            best_iter: summary.course.best_iter,
         }
     }
 }

@@ -280,7 +280,7 @@ pub use loss::{Link, LossKind, Sigmoid};
 pub use method::{Method, SolverOptions};
 pub use objective::{Objective, ObjectiveConfig};
 pub use observer::{GradState, Monitor, RunShared, SwarmState};
-pub use outcome::{ResolvedRun, RunOutcome};
+pub use outcome::{ResolvedRun, RunOutcome, Spent};
 pub use params::{free_indices, ParamSpec};
 pub use problem::{FitProblem, GaussNewtonModel, Interrupted, MiniBatch};
 pub use resolve::{rebind, Recorded, Rerecord, Resolution};

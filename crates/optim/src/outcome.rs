@@ -29,12 +29,9 @@ pub struct RunOutcome {
     /// Validation loss at the start and at the best weights (with re-resolution, both on the
     /// final leaves).
     pub valid_loss: Option<(f64, f64)>,
-    /// Iterations run.
-    pub iterations: u64,
-    /// Passes over the training data.
-    pub passes: f64,
-    /// Seconds.
-    pub seconds: f64,
+    /// What it spent: iterations, passes, seconds (at the top level of its JSON).
+    #[serde(flatten)]
+    pub spent: Spent,
     /// Why it stopped.
     pub reason: String,
     /// Whether it was interrupted (Ctrl-C).
@@ -48,6 +45,17 @@ pub struct RunOutcome {
     /// ([`run_l2_path`](crate::regularise::run_l2_path); empty otherwise).
     #[serde(default)]
     pub l2_path: Vec<L2Trial>,
+}
+
+/// What a run spent ([`RunOutcome::spent`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spent {
+    /// Iterations run.
+    pub iterations: u64,
+    /// Passes over the training data.
+    pub passes: f64,
+    /// Seconds.
+    pub seconds: f64,
 }
 
 /// What [`run_resolving`] produced: the outcome and the objectives on the final leaves.

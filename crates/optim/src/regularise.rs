@@ -12,7 +12,7 @@ use crate::config::RunConfig;
 use crate::error::OptimError;
 use crate::objective::{Objective, ObjectiveConfig};
 pub use crate::outcome::L2Trial;
-use crate::outcome::RunOutcome;
+use crate::outcome::{RunOutcome, Spent};
 use crate::run::run;
 use crate::stopping::Control;
 
@@ -154,9 +154,11 @@ pub fn run_l2_path(
     };
     outcome.train_loss.0 = train.data_loss(start);
     outcome.valid_loss = outcome.valid_loss.map(|(_, b)| (valid.data_loss(start), b));
-    outcome.iterations = trials.iter().map(|t| t.iterations).sum();
-    outcome.passes = trials.iter().map(|t| t.passes).sum();
-    outcome.seconds = seconds;
+    outcome.spent = Spent {
+        iterations: trials.iter().map(|t| t.iterations).sum(),
+        passes: trials.iter().map(|t| t.passes).sum(),
+        seconds,
+    };
     outcome.interrupted = control.interrupted();
     let l2 = trials[i].l2;
     outcome.l2_path.clone_from(&trials);
@@ -219,10 +221,10 @@ impl Walk<'_> {
             valid_loss: loss,
             train_loss: out.train_loss.1,
             best_iter: out.best_iter,
-            iterations: out.iterations,
-            passes: out.passes,
+            iterations: out.spent.iterations,
+            passes: out.spent.passes,
         });
-        self.seconds += out.seconds;
+        self.seconds += out.spent.seconds;
         self.x.clone_from(&out.weights);
         let trials = &self.trials;
         let lower = (self.best.as_ref()).is_none_or(|(i, _, _)| loss < trials[*i].valid_loss);

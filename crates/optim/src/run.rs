@@ -11,7 +11,7 @@ use crate::config::RunConfig;
 use crate::error::OptimError;
 use crate::objective::Objective;
 use crate::observer::RunShared;
-use crate::outcome::{ResolvedRun, RunOutcome};
+use crate::outcome::{ResolvedRun, RunOutcome, Spent};
 use crate::resolve::{Rerecord, Resolution};
 use crate::rounds::{new_tracker, next_round, report_resolution, resolve_round, same_weights};
 use crate::stage::Stage;
@@ -309,9 +309,11 @@ fn finish(
         weights,
         best_iter,
         selection,
-        iterations: shared.iter.load(Ordering::SeqCst).saturating_sub(1),
-        passes: train.passes() - shared.passes0,
-        seconds: shared.start.elapsed().as_secs_f64(),
+        spent: Spent {
+            iterations: shared.iter.load(Ordering::SeqCst).saturating_sub(1),
+            passes: train.passes() - shared.passes0,
+            seconds: shared.start.elapsed().as_secs_f64(),
+        },
         reason,
         interrupted: control.interrupted(),
         history,

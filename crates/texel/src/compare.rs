@@ -101,9 +101,9 @@ pub fn compare(
             valid_loss: out.valid_loss.map(|v| v.1),
             best_iter: out.best_iter,
             train_loss: out.train_loss.1,
-            seconds: out.seconds,
-            passes: out.passes,
-            iterations: out.iterations,
+            seconds: out.spent.seconds,
+            passes: out.spent.passes,
+            iterations: out.spent.iterations,
             reason: out.reason,
             history: out.history,
         });

@@ -14,9 +14,30 @@ use optim::Resolution;
 use optim::RunOutcome;
 use optim::Wanderer;
 
-/// Everything a run reports at the end (also written as `summary.json`).
+/// Everything a run reports at the end (also written as `summary.json`, each part's fields at
+/// its top level).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
+    /// What was tuned: the method, the model, `K` and the positions.
+    #[serde(flatten)]
+    pub problem: Problem,
+    /// The losses before and after, of the weights and of the integer weights.
+    #[serde(flatten)]
+    pub losses: Losses,
+    /// How the run went: what it spent, which iterate it kept and why it stopped.
+    #[serde(flatten)]
+    pub course: Course,
+    /// What held the weights: the L2 strength and its path, the smoothness and the prior,
+    /// and the weights that moved furthest for their support.
+    #[serde(flatten)]
+    pub priors: Priors,
+    /// The files written, by kind.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+/// What a run tuned ([`Summary::problem`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Problem {
     /// The method.
     pub method: String,
     /// The model.
@@ -32,6 +53,11 @@ pub struct Summary {
     pub positions: (usize, usize),
     /// Free parameters.
     pub free_params: usize,
+}
+
+/// A run's losses ([`Summary::losses`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Losses {
     /// Training loss before and after.
     pub train_loss: (f64, f64),
     /// Validation loss before and after.
@@ -44,6 +70,11 @@ pub struct Summary {
     /// ([`crate::finish`]); empty for models that declare neither.
     #[serde(default)]
     pub rounding: Rounding,
+}
+
+/// How a run went ([`Summary::course`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Course {
     /// Seconds spent optimising.
     pub seconds: f64,
     /// Passes over the training data.
@@ -57,19 +88,24 @@ pub struct Summary {
     pub selection: Option<Decision>,
     /// Why the run stopped.
     pub reason: String,
-    /// The L2 strength of the kept weights.
-    #[serde(default)]
-    pub l2: f64,
-    /// The smoothness prior's strength (`--smooth`).
-    #[serde(default)]
-    pub smooth: f64,
-    /// With `--l2 auto`: every strength tried, with its validation loss.
-    #[serde(default)]
-    pub l2_path: Vec<L2Trial>,
     /// Each re-resolution of the quiescence leaves (`--resolve-every`): the iteration, how
     /// many training and validation leaves changed, of how many. Empty otherwise.
     #[serde(default)]
     pub resolutions: Vec<Resolution>,
+}
+
+/// What held a run's weights ([`Summary::priors`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Priors {
+    /// The L2 strength of the kept weights.
+    #[serde(default)]
+    pub l2: f64,
+    /// With `--l2 auto`: every strength tried, with its validation loss.
+    #[serde(default)]
+    pub l2_path: Vec<L2Trial>,
+    /// The smoothness prior's strength (`--smooth`).
+    #[serde(default)]
+    pub smooth: f64,
     /// The prior's strength in positions (`--prior-positions`; 0: none): each weight counted
     /// as this many positions at its start value.
     #[serde(default)]
@@ -79,8 +115,6 @@ pub struct Summary {
     /// `docs/guide.md`, "Wandering weights").
     #[serde(default)]
     pub wandering: Vec<Wanderer>,
-    /// The files written, by kind.
-    pub files: Vec<(String, PathBuf)>,
 }
 
 /// What a run's summary says of the support behind each weight: the prior's strength and the
@@ -104,60 +138,74 @@ impl Summary {
         };
         s += &format!(
             "{} on {} ({} free parameters), {} training / {} validation positions\n",
-            self.method, self.model, self.free_params, self.positions.0, self.positions.1
+            self.problem.method,
+            self.problem.model,
+            self.problem.free_params,
+            self.problem.positions.0,
+            self.problem.positions.1
         );
         s += &format!(
             "K = {:.6} ({})\n",
-            self.k,
-            if self.k_fitted { "fitted" } else { "given" }
+            self.problem.k,
+            if self.problem.k_fitted {
+                "fitted"
+            } else {
+                "given"
+            }
         );
-        if let Some(k) = self.score_k {
+        if let Some(k) = self.problem.score_k {
             s += &format!("scores read at K = {k:.6}\n");
         }
         s += &format!(
             "loss      train {:.6} -> {:.6}   valid {} -> {}\n",
-            self.train_loss.0,
-            self.train_loss.1,
-            valid(self.valid_loss, 0),
-            valid(self.valid_loss, 1)
+            self.losses.train_loss.0,
+            self.losses.train_loss.1,
+            valid(self.losses.valid_loss, 0),
+            valid(self.losses.valid_loss, 1)
         );
         s += &format!(
             "rounded   train {:.6} ({:+.2e})   valid {}\n",
-            self.rounded_loss.0,
-            self.rounded_loss.0 - self.train_loss.1,
-            match (self.rounded_loss.1, self.valid_loss) {
+            self.losses.rounded_loss.0,
+            self.losses.rounded_loss.0 - self.losses.train_loss.1,
+            match (self.losses.rounded_loss.1, self.losses.valid_loss) {
                 (Some(r), Some(v)) => format!("{r:.6} ({:+.2e})", r - v.1),
                 _ => "-".to_string(),
             }
         );
-        s += &self.rounding.to_text();
+        s += &self.losses.rounding.to_text();
         s += &format!(
             "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
-            self.seconds, self.passes, self.iterations, self.best_iter, self.reason
+            self.course.seconds,
+            self.course.passes,
+            self.course.iterations,
+            self.course.best_iter,
+            self.course.reason
         );
-        if !self.l2_path.is_empty() {
+        if !self.priors.l2_path.is_empty() {
             s += &format!(
                 "l2        {:e}, chosen on the validation split: {}\n",
-                self.l2,
-                self.l2_path
+                self.priors.l2,
+                self.priors
+                    .l2_path
                     .iter()
                     .map(|t| format!("{:e} -> {:.6}", t.l2, t.valid_loss))
                     .collect::<Vec<_>>()
                     .join(", ")
             );
         }
-        if let Some(d) = &self.selection {
+        if let Some(d) = &self.course.selection {
             s += &format!("selection {}\n", d.to_text());
         }
-        if !self.resolutions.is_empty() {
-            let (t, v) = self.resolutions.iter().fold((0, 0), |(t, v), r| {
+        if !self.course.resolutions.is_empty() {
+            let (t, v) = self.course.resolutions.iter().fold((0, 0), |(t, v), r| {
                 (t + r.train_changed, v + r.valid_changed)
             });
             s += &format!(
                 "leaves re-resolved {} times (losses above on the final leaves); changed \
                  train/valid per re-resolution: {} (total {t}/{v})\n",
-                self.resolutions.len(),
-                self.resolutions
+                self.course.resolutions.len(),
+                self.course
+                    .resolutions
                     .iter()
                     .map(|r| format!("{}/{}", r.train_changed, r.valid_changed))
                     .collect::<Vec<_>>()
@@ -175,18 +223,18 @@ impl Summary {
     /// support (positions and share) and measure.
     fn held_text(&self) -> String {
         let mut s = String::new();
-        if self.prior_positions > 0.0 {
+        if self.priors.prior_positions > 0.0 {
             s += &format!(
                 "prior     the start weights count as {} positions each (--prior-positions)\n",
-                self.prior_positions
+                self.priors.prior_positions
             );
         }
-        if self.wandering.is_empty() {
+        if self.priors.wandering.is_empty() {
             return s;
         }
         s += "wandering the largest moves for the positions behind them, |end - start| / \
               sqrt(support + 1):\n";
-        for w in &self.wandering {
+        for w in &self.priors.wandering {
             s += &format!(
                 "  {:<24} {:>9.2} -> {:>9.2} ({:+.2}), support {} ({:.2}%): {:.3}\n",
                 w.name,
@@ -262,29 +310,37 @@ pub fn write_run<M: Tunable>(
     files.push(("summary".to_string(), summary_path.clone()));
     let cfg = train.config();
     let summary = Summary {
-        method: outcome.method.name().to_string(),
-        model: model.model_name(),
-        k: cfg.link.k,
-        k_fitted,
-        score_k: cfg.score_k,
-        positions: (train.set().len(), valid.map_or(0, |v| v.set().len())),
-        free_params: train.dim(),
-        train_loss: outcome.train_loss,
-        valid_loss: outcome.valid_loss,
-        rounded_loss: (train.data_loss(&wi), valid.map(|v| v.data_loss(&wi))),
-        rounding,
-        seconds: outcome.seconds,
-        passes: outcome.passes,
-        iterations: outcome.iterations,
-        best_iter: outcome.best_iter,
-        selection: outcome.selection.clone(),
-        reason: outcome.reason.clone(),
-        l2: cfg.l2,
-        smooth: cfg.smooth,
-        l2_path: outcome.l2_path.clone(),
-        resolutions: outcome.resolutions.clone(),
-        prior_positions: held.prior_positions,
-        wandering: held.wandering,
+        problem: Problem {
+            method: outcome.method.name().to_string(),
+            model: model.model_name(),
+            k: cfg.link.k,
+            k_fitted,
+            score_k: cfg.score_k,
+            positions: (train.set().len(), valid.map_or(0, |v| v.set().len())),
+            free_params: train.dim(),
+        },
+        losses: Losses {
+            train_loss: outcome.train_loss,
+            valid_loss: outcome.valid_loss,
+            rounded_loss: (train.data_loss(&wi), valid.map(|v| v.data_loss(&wi))),
+            rounding,
+        },
+        course: Course {
+            seconds: outcome.spent.seconds,
+            passes: outcome.spent.passes,
+            iterations: outcome.spent.iterations,
+            best_iter: outcome.best_iter,
+            selection: outcome.selection.clone(),
+            reason: outcome.reason.clone(),
+            resolutions: outcome.resolutions.clone(),
+        },
+        priors: Priors {
+            l2: cfg.l2,
+            l2_path: outcome.l2_path.clone(),
+            smooth: cfg.smooth,
+            prior_positions: held.prior_positions,
+            wandering: held.wandering,
+        },
         files,
     };
     write(&summary_path, &serde_json::to_string_pretty(&summary)?)?;

@@ -175,9 +175,9 @@ fn lbfgs_to_convergence(
         ..RunConfig::default()
     };
     let o = optim::run(train.clone(), valid, start, &cfg, Arc::new(Control::new()))?;
-    m.insert("lbfgs_seconds_to_converge".into(), json!(o.seconds));
-    m.insert("lbfgs_passes".into(), json!(o.passes));
-    m.insert("lbfgs_iterations".into(), json!(o.iterations));
+    m.insert("lbfgs_seconds_to_converge".into(), json!(o.spent.seconds));
+    m.insert("lbfgs_passes".into(), json!(o.spent.passes));
+    m.insert("lbfgs_iterations".into(), json!(o.spent.iterations));
     m.insert("lbfgs_best_iteration".into(), json!(o.best_iter));
     m.insert("lbfgs_reason".into(), json!(o.reason));
     m.insert(

@@ -210,8 +210,8 @@ fn run_full(method: Method, train: &Arc<Objective>, valid: Option<&Arc<Objective
     let h = &out.history;
     eprintln!(
         "{method}: {} iterations, {:.1} passes, train {:?}, {}; last losses {:?}",
-        out.iterations,
-        out.passes,
+        out.spent.iterations,
+        out.spent.passes,
         out.train_loss,
         out.reason,
         h[h.len().saturating_sub(6)..]

@@ -317,7 +317,7 @@ fn a_traced_run_writes_the_unrounded_optimum_and_the_polished_integers() {
         .unwrap()
         .initial_weights();
     assert!(ints.iter().all(|v| v.fract() == 0.0));
-    let s = &tuned.summary;
+    let s = &tuned.summary.losses;
     let r = &s.rounding;
     assert!(r.cost_after_polish <= r.cost_before_polish);
     assert_eq!(r.centred.len(), 4);
@@ -325,7 +325,7 @@ fn a_traced_run_writes_the_unrounded_optimum_and_the_polished_integers() {
         .unwrap()
         .train;
     assert!((train.data_loss(&ints) - s.rounded_loss.0).abs() < 1e-15);
-    let text = s.to_text();
+    let text = tuned.summary.to_text();
     assert!(text.contains("centred   4 group means"), "{text}");
     assert!(text.contains("polish    rounding cost"), "{text}");
     let json: serde_json::Value =

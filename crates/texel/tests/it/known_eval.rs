@@ -361,7 +361,7 @@ fn terms(model: &Model, t: &[f64], w: &[f64], occupancy: &Occupancy) -> Vec<Term
 fn report(what: &str, out: &RunOutcome, terms: &[Term]) -> String {
     let mut s = format!(
         "{what}: kept iteration {} of {} ({}), valid {:?}\n",
-        out.best_iter, out.iterations, out.reason, out.valid_loss
+        out.best_iter, out.spent.iterations, out.reason, out.valid_loss
     );
     for t in terms {
         s += &format!(

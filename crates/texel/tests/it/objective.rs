@@ -183,7 +183,7 @@ fn every_optimiser_lowers_the_loss_on_a_real_set() {
                 out.train_loss.1,
                 out.reason
             );
-            assert!(out.iterations >= 1 && out.passes >= 1.0);
+            assert!(out.spent.iterations >= 1 && out.spent.passes >= 1.0);
         }
     }
 }
@@ -292,7 +292,7 @@ fn interruption_keeps_the_best_weights() {
     };
     let out = run(obj, None, &start, &cfg, control).unwrap();
     assert!(out.interrupted);
-    assert_eq!(out.iterations, 0);
+    assert_eq!(out.spent.iterations, 0);
     assert_eq!(out.weights, start);
 }
 
@@ -462,7 +462,7 @@ fn the_l2_path_looks_beyond_the_grid_when_its_strongest_wins() {
     }
     assert_eq!(p.outcome.l2_path, p.trials);
     assert_eq!(
-        p.outcome.iterations,
+        p.outcome.spent.iterations,
         p.trials.iter().map(|t| t.iterations).sum::<u64>()
     );
 }

@@ -282,7 +282,7 @@ fn run_resolves_every_n_iterations() {
         let f = (r.train_changed + r.valid_changed) as f64 / (positions.0 + positions.1) as f64;
         assert_eq!(r.fraction, f);
     }
-    if out.iterations == 12 {
+    if out.spent.iterations == 12 {
         let iters: Vec<u64> = out.resolutions.iter().map(|r| r.iter).collect();
         assert_eq!(
             iters,
@@ -383,16 +383,16 @@ fn patience_counts_across_rounds() {
     let out = &r.outcome;
     eprintln!(
         "{} iterations (best {}), {} re-resolutions: {}",
-        out.iterations,
+        out.spent.iterations,
         out.best_iter,
         out.resolutions.len(),
         out.reason
     );
     assert!(out.reason.contains("early stopping"), "{}", out.reason);
     assert!(
-        out.iterations <= out.best_iter + 5 + 2,
+        out.spent.iterations <= out.best_iter + 5 + 2,
         "{} iterations",
-        out.iterations
+        out.spent.iterations
     );
     let (v0, v1) = out.valid_loss.expect("a validation split");
     assert!(v1 <= v0);

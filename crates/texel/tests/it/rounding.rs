@@ -53,7 +53,7 @@ fn rounding_full_weights_costs_at_most_1e5_of_training_loss() {
         polish_passes: texel::finish::POLISH_PASSES,
     };
     let tuned = tune(&job, Arc::new(Control::new()), &mut |_| {}).expect("the run");
-    let s = &tuned.summary;
+    let s = &tuned.summary.losses;
     let cost = s.rounded_loss.0 - s.train_loss.1;
     assert!(
         cost.abs() <= 1e-5,

@@ -145,7 +145,7 @@ fn the_prior_holds_a_weight_few_positions_support_and_the_report_names_it() {
         wh[material]
     );
     // The report: shelter first, with its support and move; in summary.json too.
-    let first = &free.summary.wandering[0];
+    let first = &free.summary.priors.wandering[0];
     assert_eq!(first.name, "shelter");
     assert_eq!(first.moved, wf[shelter] - 9.0);
     assert!(first.support > 50 && first.share < 0.01, "{first:?}");
@@ -153,6 +153,9 @@ fn the_prior_holds_a_weight_few_positions_support_and_the_report_names_it() {
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["wandering"][0]["name"], "shelter");
     assert_eq!(json["prior_positions"], 0.0);
-    assert_eq!(held.summary.prior_positions, texel::traced::PRIOR_POSITIONS);
+    assert_eq!(
+        held.summary.priors.prior_positions,
+        texel::traced::PRIOR_POSITIONS
+    );
     assert!(free.summary.to_text().contains("wandering"));
 }
