@@ -139,7 +139,7 @@
 //!     |_: Arc<Control>, _: &[(f64, f64)]| Descent { step: 6e4 });
 //! let cfg = RunConfig { budget: Budget { max_iters: Some(300), ..Budget::default() }, ..RunConfig::default() };
 //! let out = run_stage(train.clone(), None, &[0.0], &cfg, Arc::new(Control::new()), &stage).unwrap();
-//! assert!((out.weights[0] - 200.0).abs() < 1e-2, "{:?} {} {}", out.weights, out.iterations, out.reason);
+//! assert!((out.weights[0] - 200.0).abs() < 1e-2, "{:?} {} {}", out.weights, out.spent.iterations, out.reason);
 //! assert!(out.train_loss.1 < out.train_loss.0);
 //! assert!(out.history.iter().skip(1).all(|r| r.stage == "descent"));
 //! ```
