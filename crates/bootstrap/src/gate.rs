@@ -24,8 +24,8 @@
 //! the start itself counting as exactly 0 ([`answer`]): it is never measured worse than the
 //! start, and a generation replaces the start only when its interval lies above 0.
 
-use engine::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
-use engine::matches::MatchRecord;
+use engine::play::elo::{pentanomial, EloEstimate, Sprt, SprtVerdict};
+use engine::play::matches::MatchRecord;
 use serde::{Deserialize, Serialize};
 
 /// Which weights a generation keeps.
@@ -95,7 +95,7 @@ impl Reason {
 ///
 /// ```
 /// use bootstrap::gate::{decide, Keep, Reason, Undecided};
-/// use engine::elo::Sprt;
+/// use engine::play::elo::Sprt;
 /// let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
 /// let ahead = Undecided::Ahead;
 /// assert_eq!(decide(&sprt, ahead, &[0, 0, 10, 30, 60]), (Keep::New, Reason::SprtH1));
@@ -141,7 +141,7 @@ pub fn below_start(vs_start: Option<&EloEstimate>) -> bool {
 ///
 /// ```
 /// use bootstrap::gate::undecided_against_start;
-/// use engine::elo::pentanomial;
+/// use engine::play::elo::pentanomial;
 /// // 4ku's second generation with its new terms against the start: +10.4 [-18.3, +39.3].
 /// let level = pentanomial(&[28, 25, 82, 37, 28]).unwrap();
 /// assert!(undecided_against_start(Some(&level)));
@@ -161,7 +161,7 @@ pub fn undecided_against_start(vs_start: Option<&EloEstimate>) -> bool {
 ///
 /// ```
 /// use bootstrap::gate::answer;
-/// use engine::matches::MatchRecord;
+/// use engine::play::matches::MatchRecord;
 /// let vs_start = |elo: f64, lo: f64, hi: f64| MatchRecord {
 ///     opponent: "gen 0".into(), openings: 200, games: 400, nodes: Some(5000),
 ///     wins: 0, draws: 0, losses: 0, pairs: [0; 5], time_losses: [0, 0], score: Some(0.5),

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use engine::matches::MatchRecord;
+use engine::play::matches::MatchRecord;
 use serde::{Deserialize, Serialize};
 
 use crate::gate::{Keep, Reason};

@@ -3,14 +3,14 @@
 //! Generation 0 is a set of start weights (a model's defaults, or a file). Each generation
 //! then
 //!
-//! 1. plays self-play games with the current best weights ([`engine::datagen`]), and with
+//! 1. plays self-play games with the current best weights ([`engine::play::datagen`]), and with
 //!    [`Settings::pool`] also games against earlier bests, and writes them to
 //!    `OUT/genNNN/data.gtc.zst`;
 //! 2. tunes, with L-BFGS from the current best weights, on the data of the last
 //!    [`Settings::window`] generations, the same way `tune lbfgs` does ([`texel::job::tune`],
 //!    files in `OUT/genNNN/tune/`);
 //! 3. plays the tuned candidate against the current best with an SPRT gate
-//!    ([`engine::matches::run_match`], judged between batches of openings so the result does
+//!    ([`engine::play::matches::run_match`], judged between batches of openings so the result does
 //!    not depend on timing) and keeps the winner by the rule in [`gate`];
 //! 4. plays the kept weights against generation 0's (and a reference's) on a fixed set of
 //!    openings: the Elo ladder ([`ladder`]: `OUT/ladder.{json,md,svg}`).
@@ -29,9 +29,9 @@
 //! # Design
 //!
 //! **How it works.** `run` (`lib.rs`) loops over generations; each step is a call into the crate
-//! that owns it: `engine::datagen::generate_pooled` (self-play, and with `Settings::pool` games
+//! that owns it: `engine::play::datagen::generate_pooled` (self-play, and with `Settings::pool` games
 //! against the kept weights of the most recent earlier bests, `pool_members`), `texel::job::tune`
-//! (the tuning run, exactly `tune lbfgs`'s path), `engine::matches::run_match` (gate, SPRT judged
+//! (the tuning run, exactly `tune lbfgs`'s path), `engine::play::matches::run_match` (gate, SPRT judged
 //! between batches of openings; ladder). `gate.rs` is the decision as a pure function of the pair
 //! counts: H1 keeps the candidate, H0 the best, inconclusive at the cap goes by the sign of the Elo
 //! estimate (a tie keeps the best). `state.rs` is `OUT/state.json` (settings and finished
@@ -41,7 +41,7 @@
 //! goes out through an `Event` callback; a stop flag (Ctrl-C) ends it promptly.
 //!
 //! `external/` is the same loop for an external engine (`tune loop`, docs/loop.md): a generation is
-//! four steps, self-play (`engine::selfplay`), trace (`engine::trace_run`, the engine given the
+//! four steps, self-play (`engine::play::selfplay`), trace (`engine::play::trace_run`, the engine given the
 //! current weights in its handshake), tune (`texel::job::tune_as::<Traced>`, `tune lbfgs --trace
 //! --l2 auto`'s job, through the shared `tuning::lbfgs_config`) and gate (`run_match`, its one call
 //! in `external/gate.rs`, decided by `gate::decide`); `external/state.rs` records each step as it
@@ -98,9 +98,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use engine::datagen::{generate_pooled, DatagenOptions};
-use engine::matches::{run_match, MatchEvent, MatchPlan, MatchRecord, MatchReport, SprtStop};
-use engine::openings::RandomOpenings;
+use engine::play::datagen::{generate_pooled, DatagenOptions};
+use engine::play::matches::{run_match, MatchEvent, MatchPlan, MatchRecord, MatchReport, SprtStop};
+use engine::play::openings::RandomOpenings;
 use engine::ModelEvaluator;
 use optim::Control;
 
@@ -357,7 +357,7 @@ impl Runner<'_> {
 
     /// Balanced random openings, judged by the material-only evaluation (so they do not
     /// depend on the players).
-    fn openings(&self, seed: u64, n: usize) -> Vec<engine::openings::Opening> {
+    fn openings(&self, seed: u64, n: usize) -> Vec<engine::play::openings::Opening> {
         RandomOpenings {
             seed,
             plies: self.settings.opening_plies,
@@ -471,7 +471,7 @@ impl Runner<'_> {
             stage: Stage::SelfPlay,
             games: u64::from(s.games),
         });
-        let on_game = |_: &engine::game::GameRecord| (self.on_event)(Event::Game);
+        let on_game = |_: &engine::play::game::GameRecord| (self.on_event)(Event::Game);
         let (samples, summary) = generate_pooled(best, &opponents, &datagen, &on_game);
         if self.stopped() || summary.games < s.games {
             return Ok(None);

@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use engine::clock::TimeControl;
-use engine::elo::Sprt;
-use engine::play::PlayOptions;
+use engine::play::clock::TimeControl;
+use engine::play::elo::Sprt;
+use engine::play::options::PlayOptions;
 use eval::ModelKind;
 use serde::{Deserialize, Serialize};
 
@@ -80,7 +80,7 @@ pub struct Settings {
     pub smooth: f64,
     /// Opponents besides itself in each generation's games: the kept weights of the `pool`
     /// most recent earlier bests (fewer while there are fewer). The games go round self-play
-    /// and each opponent in turn ([`engine::datagen::pairing`]). 0 (the only choice before
+    /// and each opponent in turn ([`engine::play::datagen::pairing`]). 0 (the only choice before
     /// this setting existed) is self-play alone.
     #[serde(default)]
     pub pool: u32,

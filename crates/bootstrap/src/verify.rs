@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use engine::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
-use engine::openings::RandomOpenings;
-use engine::play::PlayOptions;
+use engine::play::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
+use engine::play::openings::RandomOpenings;
+use engine::play::options::PlayOptions;
 use engine::ModelEvaluator;
 use texel::job::Tuned;
 

@@ -1,9 +1,15 @@
 //! `engine`: an alpha-beta search over the gradtune evaluation, self-play data generation,
 //! matches between weight files, and a UCI front end.
 //!
+//! Three rooms and two leaves: [`search`] (gradtune's own search and its UCI server), [`play`]
+//! (games, matches, self-play, external engines and the runner that asks them about
+//! positions), [`spsa`] (SPSA on games, through `play`); the leaves [`score`] (the mate score)
+//! and [`error`] (`EngineError` and the UCI client's `UciError`), which every room may read.
+//! `play` uses `search`, `spsa` uses both, and nothing points back.
+//!
 //! Start with [`Searcher`] (the search), [`Evaluator`] (what it searches over: the gradtune
-//! evaluation through [`ModelEvaluator`], or plain material), then [`datagen`] and
-//! [`matches`](mod@matches), which play games through [`game`].
+//! evaluation through [`ModelEvaluator`], or plain material), then [`play::datagen`] and
+//! [`play::matches`], which play games through [`play::game`].
 //!
 //! ```
 //! use engine::{ModelEvaluator, SearchLimits, Searcher};
@@ -18,7 +24,7 @@
 //! # Design
 //!
 //! **How it works.** `Searcher` runs iterative deepening over a negamax principal-variation search
-//! (`search.rs`): transposition table (`tt.rs`, Zobrist keys from shakmaty with legal en-passant
+//! (`search/searcher.rs`): transposition table (`tt.rs`, Zobrist keys from shakmaty with legal en-passant
 //! squares), move ordering (`ordering.rs`: hash move, MVV-LVA captures and promotions, two killers
 //! per ply, history), check extension, null-move pruning, late-move reductions, mate-distance
 //! pruning, draws by repetition (a hash stack of the game and the search path) and the fifty-move
@@ -32,7 +38,7 @@
 //! window and score are relative to the side to move. `game.rs` plays one game between two move
 //! choosers with adjudication (`adjudication.rs`) and, under a time control, both clocks
 //! (`clock.rs`: `TimeControl`, `GameClock`; each answer timed, a flag fall
-//! `Termination::TimeForfeit`); `play.rs` holds `PlayOptions`, the one options value every
+//! `Termination::TimeForfeit`); `play/options.rs` holds `PlayOptions`, the one options value every
 //! function that plays games takes (move limits or a time control and its margin, table size,
 //! adjudication, a `stop` and an `abandon` flag, built fluently); `datagen.rs` and `matches/` run
 //! many games on rayon's pool (`matches/run.rs`: `run_match` with its SPRT; `matches/record.rs`:
@@ -40,16 +46,16 @@
 //! given weights included, against itself, its quiet positions labelled for `tune trace`,
 //! `--shard I/N` and the merge of the parts (its one call into the game loop is
 //! `selfplay/adapter.rs`); `elo.rs` holds the match
-//! arithmetic; `pgn_out.rs` writes games; `uci.rs` is the protocol, the search running on a
+//! arithmetic; `pgn_out.rs` writes games; `search/uci.rs` is the protocol, the search running on a
 //! background thread so `stop` and `isready` are answered while it thinks.
 //!
-//! The other side of the protocol: `uci_client/` drives an external engine process
+//! The other side of the protocol: `play/uci_client/` drives an external engine process
 //! (`EngineSpec` -> `UciEngine`: the command split as a shell would, `uci`/`uciok`, `setoption`,
 //! `isready`/`readyok`, `position fen ... moves ...`, `go depth|nodes|movetime|wtime btime winc
 //! binc [movestogo]`, `info ... score
 //! cp|mate`, `bestmove` checked legal). A reader thread per pipe feeds a channel, so every wait
 //! has a deadline (and polls an abort flag); time-outs, the process ending and malformed answers
-//! are `UciError`s naming the command; the engine runs in its own process group (a terminal
+//! are `UciError`s (`error/uci.rs`) naming the command; the engine runs in its own process group (a terminal
 //! Ctrl-C reaches `tune`, not the engines); dropping a `UciEngine` sends `quit` and kills it
 //! after 200 ms (`command.rs`: the shell-like split; `protocol.rs`: `go`, `info` lines, scores;
 //! `process.rs`: `UciEngine`). It may know the protocol and processes, not files, labels or games.
@@ -152,33 +158,14 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod adjudication;
-pub mod clock;
 pub mod error;
-pub mod evaluator;
-pub mod limits;
-pub mod ordering;
+pub mod play;
 pub mod score;
 pub mod search;
-pub mod tt;
+pub mod spsa;
 
 pub use error::EngineError;
-pub use evaluator::{Evaluator, MaterialEvaluator, ModelEvaluator, Quiet};
-pub use limits::SearchLimits;
 pub use score::{MATE, MATE_BOUND};
-pub use search::{hash, SearchResult, Searcher};
-pub mod datagen;
-pub mod elo;
-pub mod game;
-pub mod label;
-pub mod matches;
-pub mod openings;
-pub mod pgn_out;
-pub mod play;
-pub mod player;
-pub mod runner;
-pub mod selfplay;
-pub mod spsa;
-pub mod trace_run;
-pub mod uci;
-pub mod uci_client;
+pub use search::evaluator::{Evaluator, MaterialEvaluator, ModelEvaluator, Quiet};
+pub use search::limits::SearchLimits;
+pub use search::searcher::{hash, SearchResult, Searcher};

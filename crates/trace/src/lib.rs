@@ -88,7 +88,7 @@
 //!   them), so their source has the style of an engine's. `uci.rs`: the manifest's weights as UCI
 //!   `spin` options by name (`uci_option_name`, `uci_options`) for `tune match`.
 //! - The engine side of the protocol (`position fen ...`, `trace`, one trace line back) is
-//!   `engine::trace_run`; `trace` only parses the answer (`parse_engine_answer`).
+//!   `engine::play::trace_run`; `trace` only parses the answer (`parse_engine_answer`).
 //!
 //!
 //! **Invariants.**

@@ -111,7 +111,7 @@ pub struct Args {
     /// `BASE+INC` seconds (`10+0.1`) or `MOVES/BASE+INC` (see `tune match --tc`). The games,
     /// and so the run, are then not reproducible.
     #[arg(long, value_name = "TC", value_parser = crate::move_limits::parse_tc)]
-    tc: Option<engine::clock::TimeControl>,
+    tc: Option<engine::play::clock::TimeControl>,
     /// With --tc: milliseconds a side may overrun its clock without losing on time.
     #[arg(long, value_name = "MS", default_value_t = 50)]
     time_margin: u64,

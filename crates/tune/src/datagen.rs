@@ -1,14 +1,14 @@
 //! `tune datagen`: self-play games labelled for Texel tuning (the logic is in
-//! `engine::datagen`).
+//! `engine::play::datagen`).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context;
-use engine::datagen::{generate_jittered, DatagenOptions};
-use engine::game::Adjudication;
-use engine::openings::RandomOpenings;
+use engine::play::datagen::{generate_jittered, DatagenOptions};
+use engine::play::game::Adjudication;
+use engine::play::openings::RandomOpenings;
 use engine::ModelEvaluator;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -104,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let plies = AtomicU64::new(0);
-    let on_game = |g: &engine::game::GameRecord| {
+    let on_game = |g: &engine::play::game::GameRecord| {
         let n = plies.fetch_add(g.moves.len() as u64, Ordering::Relaxed) + g.moves.len() as u64;
         bar.set_message(format!("~{n}"));
         bar.inc(1);

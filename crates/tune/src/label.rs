@@ -1,12 +1,12 @@
 //! `tune label`: each position's search score from an external UCI engine, written as the
-//! score label `--lambda` blends (the logic is in `engine::label` and `engine::uci_client`).
+//! score label `--lambda` blends (the logic is in `engine::play::label` and `engine::play::uci_client`).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use engine::label::{label, LabelEvent, LabelSettings};
-use engine::uci_client::{go_command, EngineSpec};
+use engine::play::label::{label, LabelEvent, LabelSettings};
+use engine::play::uci_client::{go_command, EngineSpec};
 use engine::SearchLimits;
 
 /// Options of `tune label`.

@@ -259,7 +259,7 @@ fn describe_gate(gate: &LoopGate) -> String {
 
 /// A match record's Elo with its interval, `+21.4 [+8.4, +34.4]` (`inf` when every game was
 /// won or lost).
-fn record_elo(m: &engine::matches::MatchRecord) -> String {
+fn record_elo(m: &engine::play::matches::MatchRecord) -> String {
     match (m.elo, m.interval) {
         (Some(e), Some((Some(lo), Some(hi)))) => format!("{e:+.1} [{lo:+.1}, {hi:+.1}]"),
         (Some(e), _) => format!("{e:+.1}"),

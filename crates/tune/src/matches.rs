@@ -1,18 +1,18 @@
 //! `tune match`: paired games between two weight files or external UCI engines (`uci:CMD`),
-//! with the Elo difference (the logic is in `engine::matches`, `engine::player` and
-//! `engine::elo`).
+//! with the Elo difference (the logic is in `engine::play::matches`, `engine::play::player` and
+//! `engine::play::elo`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use engine::elo::Sprt;
-use engine::matches::{run_match, MatchEvent, MatchGame, MatchPlan, SprtStop};
-use engine::openings::{read_epd, Opening, RandomOpenings};
-use engine::pgn_out::{game_pgn, PgnTags};
-use engine::player::{MatchPlayer, UciSetup};
-use engine::uci_client::UciError;
+use engine::play::elo::Sprt;
+use engine::play::matches::{run_match, MatchEvent, MatchGame, MatchPlan, SprtStop};
+use engine::play::openings::{read_epd, Opening, RandomOpenings};
+use engine::play::pgn_out::{game_pgn, PgnTags};
+use engine::play::player::{MatchPlayer, UciSetup};
+use engine::play::uci_client::UciError;
 use engine::EngineError;
 use engine::ModelEvaluator;
 

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use engine::clock::TimeControl;
-use engine::play::PlayOptions;
+use engine::play::clock::TimeControl;
+use engine::play::options::PlayOptions;
 
 /// How each move of a game is limited.
 #[derive(clap::Args, Clone, Debug)]

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use data::LoadOptions;
-use engine::runner::PositionInput;
+use engine::play::runner::PositionInput;
 
 /// The positions of `files`, reporting skipped records.
 pub fn load_input(files: &[PathBuf], stm_results: bool) -> anyhow::Result<PositionInput> {

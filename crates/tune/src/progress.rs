@@ -130,8 +130,8 @@ impl EngineRunBar {
     }
 
     /// Draws one event of the run.
-    pub fn on_event(&mut self, e: engine::runner::RunEvent<'_>) {
-        use engine::runner::RunEvent;
+    pub fn on_event(&mut self, e: engine::play::runner::RunEvent<'_>) {
+        use engine::play::runner::RunEvent;
         match e {
             RunEvent::Started { remaining, done } => {
                 if done > 0 {
@@ -177,7 +177,7 @@ impl EngineRunBar {
 pub fn engine_run_summary(
     done: &str,
     how: &str,
-    out: &engine::runner::RunOutcome,
+    out: &engine::play::runner::RunOutcome,
     jobs: usize,
     (output, detail): (&std::path::Path, &str),
 ) {

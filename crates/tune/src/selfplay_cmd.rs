@@ -1,15 +1,15 @@
 //! `tune selfplay`: an external UCI engine plays itself with given weights; the quiet positions
 //! with results and search scores, as EPD for `tune trace`; deterministic shards and their
-//! merge (the logic is in `engine::selfplay`).
+//! merge (the logic is in `engine::play::selfplay`).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
 use bootstrap::settings::{play_options, ClockSettings};
-use engine::openings::{read_epd, RandomOpenings};
-use engine::player::{UciPlayer, UciSetup};
-use engine::selfplay::{
+use engine::play::openings::{read_epd, RandomOpenings};
+use engine::play::player::{UciPlayer, UciSetup};
+use engine::play::selfplay::{
     collect_samples, merge_shards, play_selfplay, write_samples, OpeningBook, SelfPlayOptions,
     Shard,
 };
@@ -29,7 +29,7 @@ pub struct PlayArgs {
     /// A loss on time is counted and its game's positions kept with that result. The games
     /// are then not reproducible: no byte-for-byte shards or resumes.
     #[arg(long, value_name = "TC", value_parser = crate::move_limits::parse_tc)]
-    pub tc: Option<engine::clock::TimeControl>,
+    pub tc: Option<engine::play::clock::TimeControl>,
     /// With --tc: milliseconds a side may overrun its clock without losing on time (process
     /// and pipe overhead).
     #[arg(long, value_name = "MS", default_value_t = 50, requires = "tc")]

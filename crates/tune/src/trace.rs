@@ -1,13 +1,13 @@
 //! `tune trace`: every position's trace from an external engine's own evaluation, through
-//! the trace protocol (`position fen FEN`, `trace`); the logic is in `engine::trace_run`
-//! and `engine::runner`.
+//! the trace protocol (`position fen FEN`, `trace`); the logic is in `engine::play::trace_run`
+//! and `engine::play::runner`.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context as _};
-use engine::runner::RunEvent;
-use engine::trace_run::{
+use engine::play::runner::RunEvent;
+use engine::play::trace_run::{
     ask_manifest, load_manifest, trace_positions, write_manifest, EngineManifest, TraceSettings,
 };
 

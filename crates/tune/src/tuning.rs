@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::progress::games_bar;
 use bootstrap::verify::{self, Verify};
-use engine::matches::MatchEvent;
+use engine::play::matches::MatchEvent;
 use indicatif::ProgressBar;
 
 mod args;

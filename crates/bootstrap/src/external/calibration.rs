@@ -11,8 +11,8 @@
 
 use std::path::{Path, PathBuf};
 
+use engine::play::trace_run::EngineManifest;
 use engine::spsa::{Basis, Calibration, Tunable};
-use engine::trace_run::EngineManifest;
 use serde::{Deserialize, Serialize};
 
 use super::runner::Runner;

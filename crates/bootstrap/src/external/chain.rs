@@ -9,7 +9,7 @@
 //! whose estimate or interval is infinite (every game won or lost) leaves the chain's
 //! interval unbounded.
 
-use engine::matches::MatchRecord;
+use engine::play::matches::MatchRecord;
 
 /// The accepted gates' Elo so far, and the squared half-widths of their intervals.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -29,7 +29,7 @@ impl Chain {
     ///
     /// ```
     /// use bootstrap::external::Chain;
-    /// use engine::matches::MatchRecord;
+    /// use engine::play::matches::MatchRecord;
     /// let gate = |elo: f64, lo: f64, hi: f64| MatchRecord {
     ///     opponent: "gen 0".into(), openings: 100, games: 200, nodes: Some(300),
     ///     wins: 0, draws: 0, losses: 0, pairs: [0; 5], time_losses: [0, 0], score: None,

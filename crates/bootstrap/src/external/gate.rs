@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use engine::elo::Sprt;
-use engine::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
-use engine::openings::RandomOpenings;
-use engine::player::Player;
+use engine::play::elo::Sprt;
+use engine::play::matches::{run_match, MatchEvent, MatchPlan, MatchReport, SprtStop};
+use engine::play::openings::RandomOpenings;
+use engine::play::player::Player;
 use engine::MaterialEvaluator;
 
 use super::spsa::SALT_SPSA_GATE;
@@ -24,7 +24,7 @@ const SALT_VS_START: u64 = 7;
 /// The salt of the seed of its second part (other openings than the first part's).
 const SALT_VS_START_MORE: u64 = 8;
 
-/// The one place the loop calls into the match machinery of `engine::matches`: when its entry
+/// The one place the loop calls into the match machinery of `engine::play::matches`: when its entry
 /// points change, only this function changes.
 fn play_match(
     a: &dyn Player,

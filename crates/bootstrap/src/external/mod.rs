@@ -7,9 +7,9 @@
 //! 1. **self-play**: the engine plays itself with the current weights (every weight sent as a
 //!    UCI `spin` option), at a fixed node count, from random (or book) openings; the quiet
 //!    positions are kept with the result and the engine's search score
-//!    ([`engine::selfplay`]): `genNNN/selfplay.epd`;
+//!    ([`engine::play::selfplay`]): `genNNN/selfplay.epd`;
 //! 2. **trace**: the positions of the last [`LoopSettings::window`] generations are traced by
-//!    the engine with the current weights ([`engine::trace_run`]): `genNNN/traces.txt`;
+//!    the engine with the current weights ([`engine::play::trace_run`]): `genNNN/traces.txt`;
 //! 3. **tune**: L-BFGS from the current weights on those traces, the L2 pull centred on them
 //!    and its strength chosen on the validation split (`tune lbfgs --trace --l2 auto`'s path):
 //!    the candidate `genNNN/tune/weights-int.json` (the integers the engine plays);
@@ -179,7 +179,7 @@ impl Runner<'_> {
             return Ok(state);
         }
         // The manifest must load (and name its weights) before anything is written.
-        engine::trace_run::load_manifest(&settings.manifest)?;
+        engine::play::trace_run::load_manifest(&settings.manifest)?;
         let dir = generation_dir(self.out(), 0);
         std::fs::create_dir_all(&dir).map_err(|e| BootstrapError::io("create", &dir, e))?;
         match &settings.discovered {

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use engine::elo::Sprt;
-use engine::play::PlayOptions;
-use engine::player::UciSetup;
+use engine::play::elo::Sprt;
+use engine::play::options::PlayOptions;
+use engine::play::player::UciSetup;
 use serde::{Deserialize, Serialize};
 
 use crate::gate::Undecided;

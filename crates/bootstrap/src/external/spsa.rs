@@ -15,12 +15,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use engine::openings::RandomOpenings;
+use engine::play::openings::RandomOpenings;
+use engine::play::trace_run::load_manifest;
 use engine::spsa::{
     run_spsa, Basis, BasisKind, OpeningSource, SpsaEnd, SpsaEvent, SpsaPlan, Subject,
 };
 use engine::spsa::{Gains, Spsa, SpsaState};
-use engine::trace_run::load_manifest;
 
 use super::events::LoopEvent;
 use super::runner::Runner;

@@ -5,14 +5,14 @@
 
 use std::path::Path;
 
-use engine::selfplay::SelfPlaySummary;
+use engine::play::selfplay::SelfPlaySummary;
 use serde::{Deserialize, Serialize};
 
 use super::settings::{LoopSettings, SpsaSettings};
 use crate::gate::{answer, Keep};
 use crate::state::{write_json, GateRecord, TuningRecord};
 use crate::BootstrapError;
-use engine::matches::MatchRecord;
+use engine::play::matches::MatchRecord;
 
 /// The version of the state file's layout.
 pub const LOOP_STATE_VERSION: u32 = 1;

@@ -4,13 +4,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use data::LoadOptions;
-use engine::openings::{read_epd, RandomOpenings};
-use engine::player::{UciPlayer, UciSetup};
-use engine::runner::{PositionInput, RunEvent};
-use engine::selfplay::{
+use engine::play::openings::{read_epd, RandomOpenings};
+use engine::play::player::{UciPlayer, UciSetup};
+use engine::play::runner::{PositionInput, RunEvent};
+use engine::play::selfplay::{
     collect_samples, play_selfplay, write_samples, OpeningBook, SelfPlayOptions, Shard,
 };
-use engine::trace_run::{load_manifest, trace_positions, TraceSettings};
+use engine::play::trace_run::{load_manifest, trace_positions, TraceSettings};
 use optim::Control;
 use texel::job::Job;
 use texel::setup::{ObjectiveOptions, SetupOptions, SplitOptions, TraceOptions};

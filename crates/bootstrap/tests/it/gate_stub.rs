@@ -22,13 +22,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use bootstrap::derive_seed;
 use bootstrap::external::LoopSettings;
 use bootstrap::gate::{answer, below_start, decide, undecided_against_start, Keep, Undecided};
-use engine::elo::{expected_score, Sprt};
-use engine::game::{GameRecord, Termination};
-use engine::matches::{
+use engine::play::elo::{expected_score, Sprt};
+use engine::play::game::{GameRecord, Termination};
+use engine::play::matches::{
     run_match_with, MatchGame, MatchPlan, MatchRecord, MatchResult, PlayBatch, SprtStop,
 };
-use engine::openings::Opening;
-use engine::play::PlayOptions;
+use engine::play::openings::Opening;
+use engine::play::options::PlayOptions;
 use shakmaty::{Chess, Color, KnownOutcome};
 
 /// The share of drawn games between equal weight sets.
@@ -117,7 +117,7 @@ impl Stub {
     }
 
     /// The match of `plan`, through the loop's match code.
-    fn play(&self, plan: &MatchPlan) -> engine::matches::MatchReport {
+    fn play(&self, plan: &MatchPlan) -> engine::play::matches::MatchReport {
         let play: &PlayBatch<'_> = &|openings, _, _| self.batch(openings);
         run_match_with(play, plan, &|_| {})
     }

@@ -7,7 +7,7 @@ use std::io::BufRead;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use engine::uci::UciSession;
+use engine::search::uci::UciSession;
 
 fn main() {
     let out = Arc::new(Mutex::new(std::io::stdout()));

@@ -3,10 +3,10 @@
 
 use super::{Basis, Spsa, SpsaState, Subject};
 use crate::error::EngineError;
-use crate::evaluator::ModelEvaluator;
-use crate::matches::{play_match, MatchGame, MatchResult};
-use crate::openings::{Opening, RandomOpenings};
-use crate::play::PlayOptions;
+use crate::play::matches::{play_match, MatchGame, MatchResult};
+use crate::play::openings::{Opening, RandomOpenings};
+use crate::play::options::PlayOptions;
+use crate::search::evaluator::ModelEvaluator;
 
 /// Where an iteration's openings come from.
 #[derive(Clone, Debug)]

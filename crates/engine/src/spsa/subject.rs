@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use crate::error::EngineError;
-use crate::evaluator::ModelEvaluator;
-use crate::player::{MatchPlayer, UciSetup};
-use crate::uci_client::SpinOption;
+use crate::play::player::{MatchPlayer, UciSetup};
+use crate::play::uci_client::SpinOption;
+use crate::search::evaluator::ModelEvaluator;
 
 /// One tuned value: its name, start and bounds.
 #[derive(Clone, Debug, PartialEq)]

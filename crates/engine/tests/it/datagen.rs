@@ -1,8 +1,8 @@
 //! Self-play output reads back through the data crate, identically for any thread count.
 
-use engine::datagen::{generate, DatagenOptions};
-use engine::openings::RandomOpenings;
-use engine::play::PlayOptions;
+use engine::play::datagen::{generate, DatagenOptions};
+use engine::play::openings::RandomOpenings;
+use engine::play::options::PlayOptions;
 use engine::MaterialEvaluator;
 
 fn options() -> DatagenOptions {
@@ -60,7 +60,7 @@ fn same_seed_same_data_whatever_the_threads() {
 
 #[test]
 fn mate_check_redraws_only_openings_with_a_forced_mate() {
-    use engine::search::Searcher;
+    use engine::search::searcher::Searcher;
     use engine::{ModelEvaluator, SearchLimits};
     // Seed and evaluator of data/default.gtc.zst, whose game 17 got no positions: its opening
     // left a forced mate on the board (data/README.md).
@@ -74,7 +74,7 @@ fn mate_check_redraws_only_openings_with_a_forced_mate() {
         mate_check_depth: Some(4),
         ..old.clone()
     };
-    let mated = |o: &engine::openings::Opening| {
+    let mated = |o: &engine::play::openings::Opening| {
         Searcher::new(&eval, 0)
             .search(&o.position, &[], &SearchLimits::depth(4))
             .mate_in()
@@ -141,13 +141,13 @@ fn reversed_material() -> engine::ModelEvaluator {
 #[test]
 fn a_pool_without_opponents_is_self_play() {
     let player = engine::ModelEvaluator::default_material();
-    let pooled = engine::datagen::generate_pooled(&player, &[], &options(), &|_| {});
+    let pooled = engine::play::datagen::generate_pooled(&player, &[], &options(), &|_| {});
     // `generate` runs through the same function: compare with the games played one by one by
     // `play_one`, the self-play loop that knows nothing of pools.
     let mut alone = Vec::new();
     for i in 0..options().games {
-        let game = engine::datagen::play_one(&player, &options(), i).unwrap();
-        alone.extend(engine::datagen::samples_from_game(&game, i));
+        let game = engine::play::datagen::play_one(&player, &options(), i).unwrap();
+        alone.extend(engine::play::datagen::samples_from_game(&game, i));
     }
     assert!(!alone.is_empty());
     assert_eq!(pooled.0, alone);
@@ -165,7 +165,7 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
         ..options()
     };
     let games: Vec<_> = (0..4)
-        .map(|i| engine::datagen::play_pooled(&player, &[&opponent], &opts, i).unwrap())
+        .map(|i| engine::play::datagen::play_pooled(&player, &[&opponent], &opts, i).unwrap())
         .collect();
     assert_eq!(
         games[1].white_score(),
@@ -180,14 +180,14 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
     // The same run by `generate_pooled`, on any number of threads.
     let run = |threads| {
         on_threads(threads, || {
-            engine::datagen::generate_pooled(&player, &[&opponent], &opts, &|_| {})
+            engine::play::datagen::generate_pooled(&player, &[&opponent], &opts, &|_| {})
         })
     };
     let (one, summary) = run(1);
     assert_eq!(one, run(2).0);
     let mut expected = Vec::new();
     for (i, g) in (0..).zip(&games) {
-        expected.extend(engine::datagen::samples_from_game(g, i));
+        expected.extend(engine::play::datagen::samples_from_game(g, i));
     }
     assert_eq!(one, expected);
     assert_eq!(summary.games, 4);
@@ -197,9 +197,9 @@ fn pooled_games_give_the_player_each_colour_in_turn() {
 fn no_jitter_plays_the_pooled_games() {
     let player = engine::ModelEvaluator::default_material();
     let opponent = reversed_material();
-    let pooled = engine::datagen::generate_pooled(&player, &[&opponent], &options(), &|_| {});
+    let pooled = engine::play::datagen::generate_pooled(&player, &[&opponent], &options(), &|_| {});
     let jittered =
-        engine::datagen::generate_jittered(&player, &[&opponent], &options(), 0.0, &|_| {});
+        engine::play::datagen::generate_jittered(&player, &[&opponent], &options(), 0.0, &|_| {});
     assert!(!pooled.0.is_empty());
     assert_eq!(pooled.0, jittered.0);
 }
@@ -210,13 +210,14 @@ fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
     let opts = options();
     let mut moved = 0;
     for i in 0..opts.games {
-        let a = engine::datagen::play_jittered(&player, &[], &opts, 0.0, i).unwrap();
-        let b = engine::datagen::play_jittered(&player, &[], &opts, 0.3, i).unwrap();
+        let a = engine::play::datagen::play_jittered(&player, &[], &opts, 0.0, i).unwrap();
+        let b = engine::play::datagen::play_jittered(&player, &[], &opts, 0.3, i).unwrap();
         assert_eq!(
             a.opening, b.opening,
             "game {i}: the opening does not depend on the jitter"
         );
-        let first = |g: &engine::game::GameRecord| g.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+        let first =
+            |g: &engine::play::game::GameRecord| g.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
         if first(&a) != first(&b) {
             moved += 1;
         }
@@ -226,7 +227,7 @@ fn jittered_games_start_from_the_same_openings_play_otherwise_and_repeat() {
     // The same seed gives the same games on any number of threads.
     let run = |threads| {
         on_threads(threads, || {
-            engine::datagen::generate_jittered(&player, &[], &opts, 0.3, &|_| {}).0
+            engine::play::datagen::generate_jittered(&player, &[], &opts, 0.3, &|_| {}).0
         })
     };
     let one = run(1);

@@ -1,15 +1,15 @@
-//! Matches with external UCI engines (`engine::player`): `gradtune-uci` as an external player
+//! Matches with external UCI engines (`engine::play::player`): `gradtune-uci` as an external player
 //! plays exactly the games of gradtune's own search, and a failing engine forfeits, recorded.
 
 use crate::fake_engine;
 
 use std::time::Duration;
 
-use engine::matches::{play_match, MatchResult};
-use engine::openings::RandomOpenings;
-use engine::play::PlayOptions;
-use engine::player::{MatchPlayer, UciPlayer};
-use engine::uci_client::EngineSpec;
+use engine::play::matches::{play_match, MatchResult};
+use engine::play::openings::RandomOpenings;
+use engine::play::options::PlayOptions;
+use engine::play::player::{MatchPlayer, UciPlayer};
+use engine::play::uci_client::EngineSpec;
 use engine::ModelEvaluator;
 
 fn options() -> PlayOptions {
@@ -58,7 +58,7 @@ fn a_failing_engine_forfeits_and_the_failures_are_recorded() {
     // The fake engine always answers g1f3 / g8f6: illegal from its second move on.
     let spec = EngineSpec::new(fake_engine::fake_engine(dir.path(), &[]));
     let fake = UciPlayer::start(spec, Duration::from_secs(5)).unwrap();
-    let openings = [engine::openings::Opening::from_position(
+    let openings = [engine::play::openings::Opening::from_position(
         shakmaty::Chess::default(),
     )];
     let own = ModelEvaluator::default_material();

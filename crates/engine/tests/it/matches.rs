@@ -1,10 +1,10 @@
 //! Matches: a player against itself at fixed nodes plays each opening's two games alike, so
 //! every pair scores one point and the Elo difference is exactly 0.
 
-use engine::matches::play_match;
-use engine::openings::RandomOpenings;
-use engine::pgn_out::{game_pgn, PgnTags};
-use engine::play::PlayOptions;
+use engine::play::matches::play_match;
+use engine::play::openings::RandomOpenings;
+use engine::play::options::PlayOptions;
+use engine::play::pgn_out::{game_pgn, PgnTags};
 use engine::{MaterialEvaluator, ModelEvaluator};
 
 #[test]
@@ -50,7 +50,7 @@ fn chess960_openings_play_and_their_pgn_reads_back() {
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\n",
     )
     .unwrap();
-    let openings = engine::openings::read_epd(&path).unwrap();
+    let openings = engine::play::openings::read_epd(&path).unwrap();
     let opts = PlayOptions::default().nodes(200);
     let r = play_match(
         &MaterialEvaluator,

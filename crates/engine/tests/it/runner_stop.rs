@@ -10,9 +10,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use data::Sample;
-use engine::label::{label, LabelInput, LabelSettings};
-use engine::runner::Source;
-use engine::uci_client::EngineSpec;
+use engine::play::label::{label, LabelInput, LabelSettings};
+use engine::play::runner::Source;
+use engine::play::uci_client::EngineSpec;
 use engine::SearchLimits;
 
 fn positions(n: usize) -> LabelInput {

@@ -5,9 +5,9 @@
 //! non-trivial weights; `full`'s groups added since (`eval::LATER_GROUPS`: threats, pawn-push
 //! threats, outposts, ...) change nothing while they are 0.
 
-use engine::datagen::{play_one, DatagenOptions};
-use engine::game::GameRecord;
-use engine::openings::RandomOpenings;
+use engine::play::datagen::{play_one, DatagenOptions};
+use engine::play::game::GameRecord;
+use engine::play::openings::RandomOpenings;
 use engine::{Evaluator, MaterialEvaluator, ModelEvaluator};
 use eval::{Model, ModelKind, LATER_GROUPS};
 
@@ -44,7 +44,7 @@ fn perturbed(kind: ModelKind) -> ModelEvaluator {
 fn fingerprint<E: Evaluator>(eval: &E, games: u32, nodes: u64) -> (u64, u64) {
     let options = DatagenOptions {
         games,
-        play: engine::play::PlayOptions::default().nodes(nodes),
+        play: engine::play::options::PlayOptions::default().nodes(nodes),
         openings: RandomOpenings {
             seed: 7,
             ..RandomOpenings::default()

@@ -1,7 +1,7 @@
 //! The search finds forced mates (checked against a brute-force mate solver) and wins
 //! material in simple tactics, with a material-only evaluation.
 
-use engine::{search::mate_in, MaterialEvaluator, SearchLimits, Searcher, MATE};
+use engine::{search::searcher::mate_in, MaterialEvaluator, SearchLimits, Searcher, MATE};
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
 
 fn pos(fen: &str) -> Chess {

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::sync::Mutex;
 
-use engine::openings::RandomOpenings;
-use engine::play::PlayOptions;
+use engine::play::openings::RandomOpenings;
+use engine::play::options::PlayOptions;
 use engine::spsa::{
     comparison, run_spsa, Basis, BasisKind, Gains, OpeningSource, Spsa, SpsaEnd, SpsaEvent,
     SpsaPlan, SpsaState, Subject, SCALE_C,

@@ -11,13 +11,13 @@ use std::time::Duration;
 
 use clock_engine::clock_engine;
 
-use engine::game::{play_game_from, Termination};
-use engine::matches::play_match;
-use engine::openings::Opening;
-use engine::play::PlayOptions;
-use engine::player::UciPlayer;
-use engine::search::SearchResult;
-use engine::uci_client::EngineSpec;
+use engine::play::game::{play_game_from, Termination};
+use engine::play::matches::play_match;
+use engine::play::openings::Opening;
+use engine::play::options::PlayOptions;
+use engine::play::player::UciPlayer;
+use engine::play::uci_client::EngineSpec;
+use engine::search::searcher::SearchResult;
 use engine::{MaterialEvaluator, SearchLimits};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, KnownOutcome, Position};

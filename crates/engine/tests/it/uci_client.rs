@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use engine::uci_client::{EngineSpec, UciEngine, UciError, UciScore, UciSearch};
+use engine::play::uci_client::{EngineSpec, UciEngine, UciError, UciScore, UciSearch};
 use engine::{hash, ModelEvaluator, SearchLimits, Searcher};
 use fake_engine::{fake_engine, fake_score};
 use shakmaty::fen::Fen;

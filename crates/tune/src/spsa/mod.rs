@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use bootstrap::external::calibrate_on_traces;
-use engine::matches::{run_match, MatchPlan, MatchReport, SprtStop};
-use engine::openings::{read_epd, RandomOpenings};
-use engine::player::UciSetup;
+use engine::play::matches::{run_match, MatchPlan, MatchReport, SprtStop};
+use engine::play::openings::{read_epd, RandomOpenings};
+use engine::play::player::UciSetup;
 use engine::spsa::{
     run_spsa, Basis, BasisKind, Gains, OpeningSource, Spsa, SpsaEnd, SpsaEvent, SpsaPlan,
     SpsaState, Subject, Tunable,
@@ -182,7 +182,7 @@ fn basis(args: &Args, subject: &Subject, tunables: &[Tunable]) -> anyhow::Result
                 "--trace calibrates a traced engine's coordinates: give `uci:CMD` and --manifest"
             );
         };
-        let start = engine::trace_run::load_manifest(path).context("--manifest")?;
+        let start = engine::play::trace_run::load_manifest(path).context("--manifest")?;
         let cal = calibrate_on_traces(&mut basis, tunables, &start, &args.traces, c)?;
         eprintln!(
             "perturbations calibrated on {} positions: each coordinate moves a typical \
@@ -434,8 +434,8 @@ fn check(
         plan.openings.len() * 2
     );
     let bar = crate::progress::games_bar(plan.openings.len() as u64 * 2);
-    let on_event = |e: engine::matches::MatchEvent<'_>| {
-        if let engine::matches::MatchEvent::Game(_) = e {
+    let on_event = |e: engine::play::matches::MatchEvent<'_>| {
+        if let engine::play::matches::MatchEvent::Game(_) = e {
             bar.inc(1)
         }
     };
