@@ -154,11 +154,7 @@ pub fn run_l2_path(
     };
     outcome.train_loss.0 = train.data_loss(start);
     outcome.valid_loss = outcome.valid_loss.map(|(_, b)| (valid.data_loss(start), b));
-    outcome.spent = Spent {
-        iterations: trials.iter().map(|t| t.iterations).sum(),
-        passes: trials.iter().map(|t| t.passes).sum(),
-        seconds,
-    };
+    outcome.spent = spent_on(&trials, seconds);
     outcome.interrupted = control.interrupted();
     let l2 = trials[i].l2;
     outcome.l2_path.clone_from(&trials);
@@ -174,6 +170,15 @@ pub fn run_l2_path(
         l2,
         trials,
     })
+}
+
+/// What the whole path spent: every trial's iterations and passes, and its `seconds`.
+fn spent_on(trials: &[L2Trial], seconds: f64) -> Spent {
+    Spent {
+        iterations: trials.iter().map(|t| t.iterations).sum(),
+        passes: trials.iter().map(|t| t.passes).sum(),
+        seconds,
+    }
 }
 
 /// Ten times `l2`; a power of ten stays the nearest `f64` to one (`1e-6` gives `1e-5`, where

@@ -127,91 +127,94 @@ pub struct Held {
     pub wandering: Vec<Wanderer>,
 }
 
-impl Summary {
-    /// The human-readable summary printed at the end of a run.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
+impl Problem {
+    /// The summary's first lines: the method, model and positions, and `K`.
+    fn to_text(&self) -> String {
+        let mut s = format!(
+            "{} on {} ({} free parameters), {} training / {} validation positions\n",
+            self.method, self.model, self.free_params, self.positions.0, self.positions.1
+        );
+        let how = if self.k_fitted { "fitted" } else { "given" };
+        s += &format!("K = {:.6} ({how})\n", self.k);
+        if let Some(k) = self.score_k {
+            s += &format!("scores read at K = {k:.6}\n");
+        }
+        s
+    }
+}
+
+impl Losses {
+    /// The summary's loss lines: before and after, of the integer weights, the rounding.
+    fn to_text(&self) -> String {
         let valid = |v: Option<(f64, f64)>, i: usize| {
             v.map_or("-".to_string(), |v| {
                 format!("{:.6}", if i == 0 { v.0 } else { v.1 })
             })
         };
-        s += &format!(
-            "{} on {} ({} free parameters), {} training / {} validation positions\n",
-            self.problem.method,
-            self.problem.model,
-            self.problem.free_params,
-            self.problem.positions.0,
-            self.problem.positions.1
-        );
-        s += &format!(
-            "K = {:.6} ({})\n",
-            self.problem.k,
-            if self.problem.k_fitted {
-                "fitted"
-            } else {
-                "given"
-            }
-        );
-        if let Some(k) = self.problem.score_k {
-            s += &format!("scores read at K = {k:.6}\n");
-        }
-        s += &format!(
+        let mut s = format!(
             "loss      train {:.6} -> {:.6}   valid {} -> {}\n",
-            self.losses.train_loss.0,
-            self.losses.train_loss.1,
-            valid(self.losses.valid_loss, 0),
-            valid(self.losses.valid_loss, 1)
+            self.train_loss.0,
+            self.train_loss.1,
+            valid(self.valid_loss, 0),
+            valid(self.valid_loss, 1)
         );
         s += &format!(
             "rounded   train {:.6} ({:+.2e})   valid {}\n",
-            self.losses.rounded_loss.0,
-            self.losses.rounded_loss.0 - self.losses.train_loss.1,
-            match (self.losses.rounded_loss.1, self.losses.valid_loss) {
+            self.rounded_loss.0,
+            self.rounded_loss.0 - self.train_loss.1,
+            match (self.rounded_loss.1, self.valid_loss) {
                 (Some(r), Some(v)) => format!("{r:.6} ({:+.2e})", r - v.1),
                 _ => "-".to_string(),
             }
         );
-        s += &self.losses.rounding.to_text();
+        s + &self.rounding.to_text()
+    }
+}
+
+impl Course {
+    /// The re-resolutions' line (none without them).
+    fn resolutions_text(&self) -> String {
+        if self.resolutions.is_empty() {
+            return String::new();
+        }
+        let (t, v) = self.resolutions.iter().fold((0, 0), |(t, v), r| {
+            (t + r.train_changed, v + r.valid_changed)
+        });
+        let each: Vec<String> = (self.resolutions.iter())
+            .map(|r| format!("{}/{}", r.train_changed, r.valid_changed))
+            .collect();
+        format!(
+            "leaves re-resolved {} times (losses above on the final leaves); changed \
+             train/valid per re-resolution: {} (total {t}/{v})\n",
+            self.resolutions.len(),
+            each.join(", ")
+        )
+    }
+}
+
+impl Summary {
+    /// The human-readable summary printed at the end of a run.
+    pub fn to_text(&self) -> String {
+        let (c, pr) = (&self.course, &self.priors);
+        let mut s = self.problem.to_text() + &self.losses.to_text();
         s += &format!(
             "{:.2} s, {:.1} passes, {} iterations (best {}); {}\n",
-            self.course.seconds,
-            self.course.passes,
-            self.course.iterations,
-            self.course.best_iter,
-            self.course.reason
+            c.seconds, c.passes, c.iterations, c.best_iter, c.reason
         );
-        if !self.priors.l2_path.is_empty() {
+        if !pr.l2_path.is_empty() {
+            let path: Vec<String> = (pr.l2_path.iter())
+                .map(|t| format!("{:e} -> {:.6}", t.l2, t.valid_loss))
+                .collect();
             s += &format!(
                 "l2        {:e}, chosen on the validation split: {}\n",
-                self.priors.l2,
-                self.priors
-                    .l2_path
-                    .iter()
-                    .map(|t| format!("{:e} -> {:.6}", t.l2, t.valid_loss))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                pr.l2,
+                path.join(", ")
             );
         }
-        if let Some(d) = &self.course.selection {
+        if let Some(d) = &c.selection {
             s += &format!("selection {}\n", d.to_text());
         }
-        if !self.course.resolutions.is_empty() {
-            let (t, v) = self.course.resolutions.iter().fold((0, 0), |(t, v), r| {
-                (t + r.train_changed, v + r.valid_changed)
-            });
-            s += &format!(
-                "leaves re-resolved {} times (losses above on the final leaves); changed \
-                 train/valid per re-resolution: {} (total {t}/{v})\n",
-                self.course.resolutions.len(),
-                self.course
-                    .resolutions
-                    .iter()
-                    .map(|r| format!("{}/{}", r.train_changed, r.valid_changed))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
+        s += &c.resolutions_text();
         s += &self.held_text();
         for (what, p) in &self.files {
             s += &format!("{what:>10}: {}\n", p.display());
