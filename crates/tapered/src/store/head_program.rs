@@ -14,6 +14,30 @@ use super::interface::{Loss, Pass};
 use super::pairs::Pairs;
 use super::twin::{twin_at, Direct, PairRead, PairSink, PassTables};
 
+/// The [`Store`](super::interface::Store) methods both head stores answer alike, inside
+/// their `impl Store`: `len` and `heap_bytes` from the store's own, `score` and
+/// `add_gradient` through this module's replay.
+macro_rules! head_store_common {
+    ($store:ty) => {
+        fn len(&self) -> usize {
+            <$store>::len(self)
+        }
+
+        fn heap_bytes(&self) -> usize {
+            <$store>::heap_bytes(self)
+        }
+
+        fn score(&self, i: usize, w: &[f64], scratch: &mut tape::Scratch) -> f64 {
+            $crate::store::head_program::score(self, i, w, scratch)
+        }
+
+        fn add_gradient(&self, i: usize, seed: f64, scratch: &mut tape::Scratch, grad: &mut [f64]) {
+            $crate::store::head_program::add_gradient(self, i, seed, scratch, grad);
+        }
+    };
+}
+pub(crate) use head_store_common;
+
 /// Head inputs kept on the stack (more go to the heap, once per call or pass).
 const STACK_INPUTS: usize = 16;
 

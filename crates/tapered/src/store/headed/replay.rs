@@ -94,21 +94,7 @@ impl Headed {
 impl Store for Headed {
     const KIND: StoreKind = StoreKind::SumsAndHead;
 
-    fn len(&self) -> usize {
-        Headed::len(self)
-    }
-
-    fn heap_bytes(&self) -> usize {
-        Headed::heap_bytes(self)
-    }
-
-    fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
-        head_program::score(self, i, w, scratch)
-    }
-
-    fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
-        head_program::add_gradient(self, i, seed, scratch, grad);
-    }
+    head_program::head_store_common!(Headed);
 
     /// Uses the hand-written head if there is one, else the recorded head with `scratch`.
     fn visit<F: Loss>(&self, pass: &Pass<'_, F>, i: usize, sc: &mut Scratch, g: &mut [f64]) -> f64 {

@@ -13,21 +13,7 @@ use crate::store::kind::StoreKind;
 impl Store for ScalarHead {
     const KIND: StoreKind = StoreKind::SumsScalarsAndHead;
 
-    fn len(&self) -> usize {
-        ScalarHead::len(self)
-    }
-
-    fn heap_bytes(&self) -> usize {
-        ScalarHead::heap_bytes(self)
-    }
-
-    fn score(&self, i: usize, w: &[f64], scratch: &mut Scratch) -> f64 {
-        head_program::score(self, i, w, scratch)
-    }
-
-    fn add_gradient(&self, i: usize, seed: f64, scratch: &mut Scratch, grad: &mut [f64]) {
-        head_program::add_gradient(self, i, seed, scratch, grad);
-    }
+    head_program::head_store_common!(ScalarHead);
 
     /// The groups' gradient is summed by pair (the unit features' by sign first) and
     /// scattered at the end.
